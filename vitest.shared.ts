@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    passWithNoTests: true,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    sequence: { concurrent: false }
+  }
+})

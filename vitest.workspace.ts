@@ -1,0 +1,20 @@
+// The test projects: one per package. Read by vitest.config.ts (vitest 3.2 deprecates
+// loading this file directly in favour of `test.projects`).
+export const packages = [
+  "core",
+  "storage-postgres",
+  "publishers",
+  "webhooks",
+  "http-api",
+  "mcp",
+  "app"
+] as const
+
+export default packages.map((name) => ({
+  extends: "./vitest.shared.ts",
+  test: {
+    name,
+    root: `./packages/${name}`,
+    include: ["test/**/*.test.ts"]
+  }
+}))
