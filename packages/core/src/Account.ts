@@ -1,0 +1,99 @@
+import { Either, Schema } from "effect"
+import { AccountId, isUuid, ProjectId } from "./Ids.js"
+import { isPlatform, Placement, Platform } from "./Platform.js"
+
+/**
+ * How an account is connected. Capabilities (`limits`, `can`) are facts about the route,
+ * not about the platform: the same network can allow a first comment through one route and
+ * refuse it through another.
+ * - `direct`: the platform's own public API with the account owner's token.
+ * - `aggregator`: a third-party aggregator's API.
+ * - `aggregator_login`: the aggregator's login variant (adds people tags on instagram).
+ * - `simulator`: Herald's built-in simulated network, with every capability of the platform.
+ */
+export const ConnectionRoute = Schema.Literal("direct", "aggregator", "aggregator_login", "simulator")
+export type ConnectionRoute = typeof ConnectionRoute.Type
+
+export const AccountStatus = Schema.Literal("active", "needs_reconnect", "disconnected")
+export type AccountStatus = typeof AccountStatus.Type
+
+export class SocialAccount extends Schema.Class<SocialAccount>("SocialAccount")({
+  id: AccountId,
+  projectId: ProjectId,
+  platform: Platform,
+  username: Schema.String,
+  route: ConnectionRoute,
+  status: AccountStatus
+}) {}
+
+export const AccountLimits = Schema.Struct({
+  caption_chars: Schema.Int,
+  caption_chars_available: Schema.Int,
+  max_media: Schema.Int,
+  media_required: Schema.Boolean,
+  video_seconds: Schema.NullOr(Schema.Int)
+})
+export type AccountLimits = typeof AccountLimits.Type
+
+export const AccountCapabilities = Schema.Struct({
+  placements: Schema.Array(Placement),
+  first_comment: Schema.Boolean,
+  people_tags: Schema.Boolean,
+  reel_music: Schema.Boolean,
+  documents: Schema.Boolean,
+  mixed_media: Schema.Boolean
+})
+export type AccountCapabilities = typeof AccountCapabilities.Type
+
+/** The readable name to send in social_accounts: platform:username, or the id when the username is not unique. */
+export const accountRef = (account: SocialAccount, all: ReadonlyArray<SocialAccount>): string =>
+  all.some((other) => other.id !== account.id && other.platform === account.platform && other.username === account.username)
+    ? account.id
+    : `${account.platform}:${account.username}`
+
+export interface UnresolvedRef {
+  readonly index: number
+  readonly ref: string
+  readonly reason: "unknown" | "ambiguous"
+  readonly message: string
+}
+
+const sameName = (a: string, b: string) => a.replace(/^@/, "").toLowerCase() === b.replace(/^@/, "").toLowerCase()
+
+/**
+ * Resolves account references (uuid, platform:username, or a bare username that can only mean
+ * one account). All of them resolve or none do: the post is never sent to the subset that matched.
+ */
+export const resolveAccountRefs = (
+  refs: ReadonlyArray<string>,
+  accounts: ReadonlyArray<SocialAccount>
+): Either.Either<ReadonlyArray<SocialAccount>, ReadonlyArray<UnresolvedRef>> => {
+  const resolved: Array<SocialAccount> = []
+  const failures: Array<UnresolvedRef> = []
+  refs.forEach((raw, index) => {
+    const ref = raw.trim()
+    const colon = ref.indexOf(":")
+    const candidates = isUuid(ref)
+      ? accounts.filter((account) => account.id.toLowerCase() === ref.toLowerCase())
+      : colon > 0 && isPlatform(ref.slice(0, colon).toLowerCase())
+      ? accounts.filter((account) =>
+        account.platform === ref.slice(0, colon).toLowerCase() && sameName(account.username, ref.slice(colon + 1))
+      )
+      : accounts.filter((account) => sameName(account.username, ref))
+    if (candidates.length === 1) {
+      if (!resolved.some((account) => account.id === candidates[0]!.id)) resolved.push(candidates[0]!)
+    } else if (candidates.length === 0) {
+      failures.push({ index, ref: raw, reason: "unknown", message: `account ${JSON.stringify(raw)} is not connected to this project` })
+    } else {
+      failures.push({
+        index,
+        ref: raw,
+        reason: "ambiguous",
+        message: `account ${JSON.stringify(raw)} matches ${candidates.length} accounts (${
+          candidates.map((account) => account.id).join(", ")
+        }); send platform:username or the account id`
+      })
+    }
+  })
+  return failures.length > 0 ? Either.left(failures) : Either.right(resolved)
+}

@@ -1,0 +1,89 @@
+import { Schema } from "effect"
+import { AccountId, ApiKeyId, DeliveryId, PostId, ProjectId } from "./Ids.js"
+import { Platform } from "./Platform.js"
+
+/**
+ * - pending: written with its post, not released yet (held, draft, rejected or not due)
+ * - queued: due; waiting for a worker (also after a retry or a transient failure)
+ * - publishing: a worker recorded its intent and is calling the platform
+ * - unknown: the platform call timed out or the worker died mid-call; reconciled before any retry
+ * - success: the platform holds the post (url and platform id recorded)
+ * - failed: gave up; error says why
+ * - taken_down: went out, then removed from the platform on request
+ */
+export const DeliveryStatus = Schema.Literal(
+  "pending",
+  "queued",
+  "publishing",
+  "unknown",
+  "success",
+  "failed",
+  "taken_down"
+)
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+export const FailureCategory = Schema.Literal(
+  "auth_expired",
+  "content_rejected",
+  "media_invalid",
+  "rate_limited",
+  "platform_error",
+  "unknown"
+)
+export type FailureCategory = typeof FailureCategory.Type
+
+export const DeliveryError = Schema.Struct({
+  category: FailureCategory,
+  code: Schema.String,
+  message: Schema.String
+})
+export type DeliveryError = typeof DeliveryError.Type
+
+/** What the platform did with the post beyond publishing it. kind null: something was left behind. */
+export const DeliveryNote = Schema.Struct({
+  text: Schema.String,
+  kind: Schema.NullOr(Schema.Literal("info"))
+})
+export type DeliveryNote = typeof DeliveryNote.Type
+
+export const AttemptOutcome = Schema.Literal("success", "failed", "unknown", "reconciled")
+
+export const Attempt = Schema.Struct({
+  number: Schema.Int,
+  startedAt: Schema.DateTimeUtc,
+  finishedAt: Schema.NullOr(Schema.DateTimeUtc),
+  outcome: Schema.NullOr(AttemptOutcome),
+  error: Schema.NullOr(DeliveryError)
+})
+export type Attempt = typeof Attempt.Type
+
+export const Takedown = Schema.Struct({ by: ApiKeyId, at: Schema.DateTimeUtc })
+
+export class Delivery extends Schema.Class<Delivery>("Delivery")({
+  id: DeliveryId,
+  postId: PostId,
+  projectId: ProjectId,
+  accountId: AccountId,
+  platform: Platform,
+  username: Schema.String,
+  status: DeliveryStatus,
+  /** When a worker may take it: null while pending; the backoff time after a transient failure. */
+  dueAt: Schema.NullOr(Schema.DateTimeUtc),
+  url: Schema.NullOr(Schema.String),
+  platformPostId: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(DeliveryError),
+  note: Schema.NullOr(DeliveryNote),
+  attempts: Schema.Array(Attempt),
+  takedown: Schema.NullOr(Takedown),
+  createdAt: Schema.DateTimeUtc,
+  updatedAt: Schema.DateTimeUtc
+}) {
+  /** Retries after the first attempt. */
+  get retries(): number {
+    return Math.max(this.attempts.length - 1, 0)
+  }
+
+  get wentOut(): boolean {
+    return this.status === "success" || this.status === "taken_down"
+  }
+}

@@ -1,0 +1,122 @@
+import { Schema } from "effect"
+
+/** One reason a create or edit was refused; field is a path such as platform_configurations.x.thread[2]. */
+export const Violation = Schema.Struct({
+  field: Schema.String,
+  account: Schema.NullOr(Schema.String),
+  message: Schema.String
+})
+export type Violation = typeof Violation.Type
+
+export const describeViolation = (violation: Violation): string =>
+  violation.account === null
+    ? `${violation.field}: ${violation.message}`
+    : `${violation.field} (${violation.account}): ${violation.message}`
+
+export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
+  violations: Schema.Array(Violation)
+}) {
+  override get message(): string {
+    return this.violations.map(describeViolation).join("; ")
+  }
+}
+
+export const GuardrailViolation = Schema.Struct({ rule: Schema.String, detail: Schema.String })
+export type GuardrailViolation = typeof GuardrailViolation.Type
+
+export class GuardrailBlocked extends Schema.TaggedError<GuardrailBlocked>()("GuardrailBlocked", {
+  violations: Schema.Array(GuardrailViolation)
+}) {
+  override get message(): string {
+    return `blocked by guardrails: ${this.violations.map((v) => `${v.rule}: ${v.detail}`).join("; ")}`
+  }
+}
+
+export class PostNotFound extends Schema.TaggedError<PostNotFound>()("PostNotFound", {
+  postId: Schema.String
+}) {
+  override get message(): string {
+    return `post ${this.postId} not found in this project`
+  }
+}
+
+/** An edit replaced this post: the caller should use the successor's id. */
+export class PostSuperseded extends Schema.TaggedError<PostSuperseded>()("PostSuperseded", {
+  postId: Schema.String,
+  successorId: Schema.String
+}) {
+  override get message(): string {
+    return `post ${this.postId} was edited and replaced by post ${this.successorId}`
+  }
+}
+
+export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
+  deliveryId: Schema.String
+}) {
+  override get message(): string {
+    return `delivery ${this.deliveryId} not found in this project`
+  }
+}
+
+export class MissingScope extends Schema.TaggedError<MissingScope>()("MissingScope", {
+  scope: Schema.String
+}) {
+  override get message(): string {
+    return `this key lacks the ${this.scope} scope`
+  }
+}
+
+export class AgentCannotApprove extends Schema.TaggedError<AgentCannotApprove>()("AgentCannotApprove", {}) {
+  override get message(): string {
+    return "agent keys can never approve or reject posts; a person decides with a human key"
+  }
+}
+
+export class PlanInactive extends Schema.TaggedError<PlanInactive>()("PlanInactive", {}) {
+  override get message(): string {
+    return "no active plan: this project cannot create posts"
+  }
+}
+
+/** PATCH on a post that has gone out or was already tried (400 per the contract). */
+export class NotEditable extends Schema.TaggedError<NotEditable>()("NotEditable", {
+  postId: Schema.String,
+  status: Schema.String
+}) {
+  override get message(): string {
+    return `post ${this.postId} is ${this.status} and can no longer be edited; retry a failed delivery instead`
+  }
+}
+
+/** A state that forbids the operation (409): approve of a decided post, delete of a published one, ... */
+export class StateConflict extends Schema.TaggedError<StateConflict>()("StateConflict", {
+  code: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return this.detail
+  }
+}
+
+export class DailyCapReached extends Schema.TaggedError<DailyCapReached>()("DailyCapReached", {
+  cap: Schema.Int,
+  resetAt: Schema.DateTimeUtc
+}) {
+  override get message(): string {
+    return `this key's daily post cap of ${this.cap} is reached; it resets at ${this.resetAt.toJSON()}`
+  }
+}
+
+/** The same idempotency_key sent with a different body (Stripe answers 400 idempotency_error). */
+export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
+  key: Schema.String
+}) {
+  override get message(): string {
+    return `idempotency_key ${JSON.stringify(this.key)} was already used with a different request body`
+  }
+}
+
+/** Another writer changed the post first; the use case reloads and decides again. */
+export class StaleWrite extends Schema.TaggedError<StaleWrite>()("StaleWrite", {
+  postId: Schema.String
+}) {}

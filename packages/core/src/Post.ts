@@ -1,0 +1,89 @@
+import { Schema } from "effect"
+import { AccountId, ApiKeyId, MediaId, PostId, ProjectId } from "./Ids.js"
+import { PlatformConfigurations } from "./PlatformConfiguration.js"
+import { ActorKind } from "./Principal.js"
+
+export const PostStatus = Schema.Literal(
+  "pending_approval",
+  "scheduled",
+  "processing",
+  "posted",
+  "partial",
+  "failed",
+  "rejected",
+  "draft"
+)
+export type PostStatus = typeof PostStatus.Type
+export const postStatuses = PostStatus.literals
+
+/** What a row is waiting for (the contract's `publishes`); null when it is parked. */
+export const Publishes = Schema.NullOr(Schema.Literal("at_time", "on_approval", "now"))
+export type Publishes = typeof Publishes.Type
+
+/**
+ * scheduled_at as sent: ISO 8601 with Z or a UTC offset, or a bare date-time that is read on the
+ * project's timezone. Interpreting it needs the project, so it stays a string until then.
+ */
+export const ScheduledAtInput = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i, {
+    message: () => "scheduled_at must be an ISO 8601 date-time such as 2026-12-01T09:30:00Z or 2026-12-01T10:30:00+01:00"
+  })
+)
+
+/** The body of POST /posts. */
+export const CreatePostBody = Schema.Struct({
+  caption: Schema.optional(Schema.String.pipe(Schema.maxLength(10000))),
+  social_accounts: Schema.Array(Schema.String).pipe(Schema.minItems(1)),
+  media_ids: Schema.optional(Schema.Array(Schema.UUID)),
+  scheduled_at: Schema.optional(ScheduledAtInput),
+  is_draft: Schema.optional(Schema.Boolean),
+  platform_configurations: Schema.optional(PlatformConfigurations),
+  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))),
+  skip_signature: Schema.optional(Schema.Boolean)
+})
+export type CreatePostBody = typeof CreatePostBody.Type
+
+/** The body of PATCH /posts/{id}: omitted fields are kept; scheduled_at null clears the schedule. */
+export const PatchPostBody = Schema.Struct({
+  caption: Schema.optional(Schema.String.pipe(Schema.maxLength(10000))),
+  media_ids: Schema.optional(Schema.Array(Schema.UUID)),
+  scheduled_at: Schema.optional(Schema.NullOr(ScheduledAtInput)),
+  platform_configurations: Schema.optional(PlatformConfigurations)
+})
+export type PatchPostBody = typeof PatchPostBody.Type
+
+export const Author = Schema.Struct({ keyId: ApiKeyId, kind: ActorKind })
+export type Author = typeof Author.Type
+
+/** A person's decision on a held post. Only human keys decide. */
+export const Decision = Schema.Struct({
+  outcome: Schema.Literal("approved", "rejected"),
+  by: ApiKeyId,
+  at: Schema.DateTimeUtc,
+  reason: Schema.NullOr(Schema.String)
+})
+export type Decision = typeof Decision.Type
+
+export class Post extends Schema.Class<Post>("Post")({
+  id: PostId,
+  projectId: ProjectId,
+  /** Optimistic-concurrency version: every committed change increments it. */
+  version: Schema.Int,
+  status: PostStatus,
+  /** The caption as the caller wrote it, without the signature. */
+  caption: Schema.NullOr(Schema.String),
+  /** The signature appended when the post was written ("" when skipped or none). */
+  signature: Schema.String,
+  skipSignature: Schema.Boolean,
+  accountIds: Schema.Array(AccountId),
+  mediaIds: Schema.Array(MediaId),
+  scheduledAt: Schema.NullOr(Schema.DateTimeUtc),
+  platformConfigurations: PlatformConfigurations,
+  author: Author,
+  decision: Schema.NullOr(Decision),
+  supersedes: Schema.NullOr(PostId),
+  supersededBy: Schema.NullOr(PostId),
+  idempotencyKey: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateTimeUtc,
+  updatedAt: Schema.DateTimeUtc
+}) {}

@@ -1,0 +1,56 @@
+import { Context, type Effect, type Option, Schema } from "effect"
+import type { SocialAccount } from "../Account.js"
+import { DeliveryError, type DeliveryNote } from "../Delivery.js"
+import type { Media } from "../Media.js"
+import type { PlatformConfigurations } from "../PlatformConfiguration.js"
+
+/** Everything a publisher needs to put one delivery on its platform. */
+export interface PublishRequest {
+  readonly account: SocialAccount
+  /** The final text: caption (or the platform override) with the signature, or null when none prints. */
+  readonly text: string | null
+  readonly media: ReadonlyArray<Media>
+  readonly configuration: PlatformConfigurations[keyof PlatformConfigurations]
+  /** Herald's mark on the post (the delivery id), so an unknown outcome can be looked up later. */
+  readonly marker: string
+}
+
+export interface Published {
+  readonly platformPostId: string
+  readonly url: string
+  readonly note: DeliveryNote | null
+}
+
+/** The platform refused or failed. transient failures are retried with backoff. */
+export class PublishFailed extends Schema.TaggedError<PublishFailed>()("PublishFailed", {
+  error: DeliveryError,
+  transient: Schema.Boolean,
+  retryAfterMs: Schema.NullOr(Schema.Number)
+}) {}
+
+/** The call ended without an answer (timeout, dropped connection): the post may or may not exist. */
+export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("OutcomeUnknown", {
+  detail: Schema.String
+}) {}
+
+export interface PublisherCapabilities {
+  readonly publish: true
+  readonly delete: boolean
+  readonly reconcile: boolean
+  readonly metrics: boolean
+  readonly probe: boolean
+  readonly peopleTagCheck: boolean
+}
+
+export interface Publisher {
+  readonly capabilities: PublisherCapabilities
+  readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishFailed | OutcomeUnknown>
+  /** Finds the post carrying the marker, if the platform holds one. */
+  readonly reconcile: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
+  readonly takedown: (account: SocialAccount, platformPostId: string) => Effect.Effect<void, PublishFailed | OutcomeUnknown>
+}
+
+/** The publisher that serves an account's platform through its connection route. */
+export class Publishers extends Context.Tag("@herald/core/Publishers")<Publishers, {
+  readonly forAccount: (account: SocialAccount) => Publisher
+}>() {}
