@@ -1,0 +1,300 @@
+import { promises as dns, type LookupAddress } from "node:dns"
+import type { IncomingHttpHeaders } from "node:http"
+import { isIP, type LookupFunction } from "node:net"
+import { Context, Duration, Effect, Layer, Schema, Scope, Stream } from "effect"
+import * as ipaddr from "ipaddr.js"
+import { Agent, request } from "undici"
+
+/** The destination is not a public https address; `reason` says why, naming host and address. */
+export class OutboundRefused extends Schema.TaggedError<OutboundRefused>()("OutboundRefused", {
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `outbound request refused: ${this.reason}`
+  }
+}
+
+export class OutboundTimeout extends Schema.TaggedError<OutboundTimeout>()("OutboundTimeout", {
+  host: Schema.String,
+  timeoutMillis: Schema.Number
+}) {
+  override get message(): string {
+    return `${this.host} did not answer within ${this.timeoutMillis} ms`
+  }
+}
+
+export class ResponseTooLarge extends Schema.TaggedError<ResponseTooLarge>()("ResponseTooLarge", {
+  host: Schema.String,
+  maxBytes: Schema.Number
+}) {
+  override get message(): string {
+    return `the response from ${this.host} exceeds ${this.maxBytes} bytes`
+  }
+}
+
+export class TooManyRedirects extends Schema.TaggedError<TooManyRedirects>()("TooManyRedirects", {
+  host: Schema.String,
+  limit: Schema.Number
+}) {
+  override get message(): string {
+    return `${this.host} redirected more than ${this.limit} time(s)`
+  }
+}
+
+/** The connection or exchange failed (refused, reset, TLS): `detail` is the transport's own words. */
+export class OutboundFailed extends Schema.TaggedError<OutboundFailed>()("OutboundFailed", {
+  host: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `request to ${this.host} failed: ${this.detail}`
+  }
+}
+
+/** The loopback allowance was asked for in production mode, where it would reopen SSRF. */
+export class LoopbackAllowedInProduction extends Schema.TaggedError<LoopbackAllowedInProduction>()(
+  "LoopbackAllowedInProduction",
+  {}
+) {
+  override get message(): string {
+    return "the outbound loopback allowance is for tests and local development and is refused in production mode"
+  }
+}
+
+export type OutboundError = OutboundRefused | OutboundTimeout | ResponseTooLarge | TooManyRedirects | OutboundFailed
+
+/** The instance metadata services, named apart because they are the classic SSRF prize. */
+const metadataAddresses = new Set(["169.254.169.254", "fd00:ec2::254"])
+
+const rangeNames: Record<string, string> = {
+  loopback: "a loopback address",
+  private: "a private address",
+  uniqueLocal: "a private (unique local) address",
+  linkLocal: "a link-local address",
+  carrierGradeNat: "a carrier-grade NAT address",
+  multicast: "a multicast address",
+  broadcast: "the broadcast address",
+  unspecified: "the unspecified address",
+  reserved: "a reserved address"
+}
+
+/**
+ * Why `address` is not a public destination, or undefined when it is. IPv4-mapped IPv6 addresses
+ * are judged as the IPv4 address they carry; only ipaddr.js's `unicast` range is public.
+ */
+export const addressRefusal = (address: string, options: { readonly allowLoopback: boolean }): string | undefined => {
+  if (!ipaddr.isValid(address)) return "not an IP address"
+  const parsed = ipaddr.process(address)
+  const normal = parsed.toString()
+  if (metadataAddresses.has(normal)) return "the cloud metadata address"
+  const range = parsed.range()
+  if (range === "unicast" || (range === "loopback" && options.allowLoopback)) return undefined
+  return rangeNames[range] ?? `an address in the special-purpose ${range} range`
+}
+
+/** Resolves a host name to every address it has (dns.lookup with all: true by default). */
+export type ResolveHost = (hostname: string) => Promise<ReadonlyArray<LookupAddress>>
+
+export interface OutboundGuardOptions {
+  /**
+   * Lets http:// URLs and loopback addresses through, for tests and local development only.
+   * Refused (LoopbackAllowedInProduction) when `production` is set.
+   */
+  readonly allowLoopback?: boolean
+  /** Production mode; defaults to NODE_ENV === "production". */
+  readonly production?: boolean
+  /** Name resolution; tests inject one to make a name resolve to a chosen address. */
+  readonly resolveHost?: ResolveHost
+  /** Extra trusted certificate authorities (a test's self-signed certificate). */
+  readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>
+  /** Keep-alive connections per origin. */
+  readonly connectionsPerOrigin?: number
+}
+
+interface RequestBase {
+  readonly url: string
+  readonly headers?: Readonly<Record<string, string>>
+  /** Covers the whole exchange: connection, headers and reading the body. */
+  readonly timeout: Duration.DurationInput
+  /** The body stream fails with ResponseTooLarge past this many bytes. */
+  readonly maxBytes: number
+}
+
+/**
+ * A POST never follows redirects: a 3xx comes back as the response. A GET follows at most
+ * `followRedirects` hops, each re-validated like the first; one more is TooManyRedirects.
+ */
+export type OutboundRequest =
+  | RequestBase & { readonly method: "POST"; readonly body: string | Uint8Array }
+  | RequestBase & { readonly method: "GET"; readonly followRedirects: number }
+
+export interface OutboundResponse {
+  /** Where the response came from, after any redirects. */
+  readonly url: URL
+  readonly status: number
+  readonly headers: IncomingHttpHeaders
+  /** Read it within the request's scope; closing the scope releases the connection. */
+  readonly body: Stream.Stream<Uint8Array, OutboundError>
+}
+
+/** Thrown inside the connect-time lookup; undici hands it back unchanged. */
+class AddressRefused extends Error {}
+
+const defaultResolveHost: ResolveHost = (hostname) => dns.lookup(hostname, { all: true, verbatim: true })
+
+const guardedLookup = (resolveHost: ResolveHost, allowLoopback: boolean): LookupFunction =>
+(hostname, options, callback) => {
+  resolveHost(hostname).then(
+    (addresses) => {
+      const first = addresses[0]
+      if (first === undefined) return callback(new AddressRefused(`${hostname} resolves to no address`), [])
+      // Every address is judged, not only the one dialled: a mixed answer is a rebinding attempt.
+      for (const { address } of addresses) {
+        const refusal = addressRefusal(address, { allowLoopback })
+        if (refusal !== undefined) {
+          return callback(new AddressRefused(`${hostname} resolves to ${address}, ${refusal}`), [])
+        }
+      }
+      return options.all ? callback(null, [...addresses]) : callback(null, first.address, first.family)
+    },
+    (error: NodeJS.ErrnoException) => callback(error, [])
+  )
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308])
+
+const headerText = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
+  typeof value === "string" ? value : value?.[0]
+
+export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")<OutboundGuard, {
+  /** One exchange with a public https destination; the response lives until the scope closes. */
+  readonly request: (request: OutboundRequest) => Effect.Effect<OutboundResponse, OutboundError, Scope.Scope>
+}>() {
+  static readonly make = Effect.fn("OutboundGuard.make")(function*(options: OutboundGuardOptions = {}) {
+    const allowLoopback = options.allowLoopback ?? false
+    const production = options.production ?? process.env.NODE_ENV === "production"
+    if (allowLoopback && production) return yield* new LoopbackAllowedInProduction()
+
+    const agent = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        new Agent({
+          connections: options.connectionsPerOrigin ?? 16,
+          keepAliveTimeout: 10_000,
+          connect: {
+            lookup: guardedLookup(options.resolveHost ?? defaultResolveHost, allowLoopback),
+            ...(options.ca === undefined ? {} : { ca: options.ca as string | Buffer | Array<string | Buffer> })
+          }
+        })
+      ),
+      (agent) => Effect.promise(() => agent.destroy())
+    )
+
+    /** The checks that need no connection: the scheme, and literal IP hosts (they skip lookup). */
+    const checkDestination = (url: URL): OutboundRefused | undefined => {
+      if (url.protocol !== "https:" && !(url.protocol === "http:" && allowLoopback)) {
+        return new OutboundRefused({ reason: `${url.host} is reached over ${url.protocol.slice(0, -1)}; only https is allowed` })
+      }
+      const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+      if (isIP(host) === 0) return undefined
+      const refusal = addressRefusal(host, { allowLoopback })
+      return refusal === undefined ? undefined : new OutboundRefused({ reason: `${host} is ${refusal}` })
+    }
+
+    const exchange = Effect.fnUntraced(function*(url: URL, init: {
+      readonly method: "GET" | "POST"
+      readonly headers: Readonly<Record<string, string>> | undefined
+      readonly body: string | Uint8Array | undefined
+      readonly signal: AbortSignal
+      readonly timeout: OutboundTimeout
+    }) {
+      const refused = checkDestination(url)
+      if (refused !== undefined) return yield* refused
+      const toError = (cause: unknown): OutboundError => {
+        if (cause instanceof AddressRefused) return new OutboundRefused({ reason: cause.message })
+        if (init.signal.aborted) return init.timeout
+        const code = (cause as { code?: unknown }).code
+        const detail = cause instanceof Error ? cause.message : String(cause)
+        return new OutboundFailed({ host: url.host, detail: typeof code === "string" ? `${code}: ${detail}` : detail })
+      }
+      const response = yield* Effect.tryPromise({
+        try: () =>
+          request(url, {
+            dispatcher: agent,
+            method: init.method,
+            headers: init.headers,
+            body: init.body,
+            signal: init.signal
+          }),
+        catch: toError
+      })
+      // Whatever happens next, the body must not outlive the scope (or hold the connection).
+      yield* Effect.addFinalizer(() => Effect.sync(() => response.body.destroy()))
+      return { response, toError }
+    })
+
+    const guardedRequest = Effect.fn("OutboundGuard.request")(function*(outbound: OutboundRequest) {
+      const parsed = URL.canParse(outbound.url) ? new URL(outbound.url) : undefined
+      if (parsed === undefined) return yield* new OutboundRefused({ reason: "the URL is not a valid absolute URL" })
+      const timeoutMillis = Duration.toMillis(outbound.timeout)
+
+      // One deadline for the whole exchange, body included: the abort reaches undici wherever it is.
+      const controller = new AbortController()
+      yield* Effect.addFinalizer(() => Effect.sync(() => controller.abort()))
+      yield* Effect.forkScoped(Effect.sleep(outbound.timeout).pipe(Effect.andThen(() => controller.abort())))
+      const timeout = new OutboundTimeout({ host: parsed.host, timeoutMillis })
+
+      const limit = outbound.method === "GET" ? outbound.followRedirects : 0
+      let url = parsed
+      for (let hop = 0;; hop++) {
+        const sameOrigin = url.origin === parsed.origin
+        const { response, toError } = yield* exchange(url, {
+          method: outbound.method,
+          // Caller headers (credentials, say) never follow a redirect to another origin.
+          headers: sameOrigin ? outbound.headers : undefined,
+          body: outbound.method === "POST" ? outbound.body : undefined,
+          signal: controller.signal,
+          timeout
+        })
+        const location = headerText(response.headers.location)
+        if (outbound.method === "GET" && redirectStatuses.has(response.statusCode) && location !== undefined) {
+          if (hop >= limit) return yield* new TooManyRedirects({ host: parsed.host, limit })
+          const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined
+          if (next === undefined) {
+            return yield* new OutboundFailed({ host: url.host, detail: "the redirect Location is not a valid URL" })
+          }
+          response.body.destroy()
+          url = next
+          continue
+        }
+
+        const host = url.host
+        const declared = Number(headerText(response.headers["content-length"]))
+        const body: Stream.Stream<Uint8Array, OutboundError> = declared > outbound.maxBytes
+          ? Stream.fail(new ResponseTooLarge({ host, maxBytes: outbound.maxBytes }))
+          : Stream.fromAsyncIterable<Uint8Array, OutboundError>(response.body, toError).pipe(
+            Stream.mapAccumEffect(0, (total, chunk) =>
+              total + chunk.byteLength > outbound.maxBytes
+                ? Effect.fail(new ResponseTooLarge({ host, maxBytes: outbound.maxBytes }))
+                : Effect.succeed([total + chunk.byteLength, chunk] as const))
+          )
+        return { url, status: response.statusCode, headers: response.headers, body } satisfies OutboundResponse
+      }
+    })
+
+    return OutboundGuard.of({ request: guardedRequest })
+  })
+
+  static readonly layer = (options: OutboundGuardOptions = {}): Layer.Layer<OutboundGuard, LoopbackAllowedInProduction> =>
+    Layer.scoped(OutboundGuard, OutboundGuard.make(options))
+}
+
+/** Reads a response body to its end (within the request's cap) as bytes. */
+export const readBody = (response: OutboundResponse): Effect.Effect<Uint8Array, OutboundError> =>
+  Stream.runCollect(response.body).pipe(Effect.map((chunks) => Buffer.concat([...chunks])))
+
+/** The first `bytes` bytes of a body, reading no further than that. */
+export const readPrefix = (response: OutboundResponse, bytes: number): Effect.Effect<Uint8Array, OutboundError> =>
+  response.body.pipe(
+    Stream.runFoldWhile(Buffer.alloc(0), (prefix) => prefix.byteLength < bytes, (prefix, chunk) => Buffer.concat([prefix, chunk])),
+    Effect.map((prefix) => prefix.subarray(0, bytes))
+  )

@@ -1,0 +1,77 @@
+import { Clock, Data, Duration, Effect, Either, Option } from "effect"
+import { OutboundGuard, readPrefix } from "./OutboundGuard.js"
+import { type WebhookRequest, webhookHeaders } from "./WebhookRequest.js"
+
+/** Where a webhook goes. Several secrets sign with each (old and new while a secret rotates). */
+export interface WebhookEndpoint {
+  readonly url: string
+  readonly secret: string | readonly [string, ...Array<string>]
+}
+
+export type SendOutcome = Data.TaggedEnum<{
+  Accepted: {}
+  Rejected: { readonly reason: string }
+}>
+export const SendOutcome = Data.taggedEnum<SendOutcome>()
+
+/** One attempt, as the delivery log records it. */
+export interface SendResult {
+  /** None when no response arrived (refused destination, timeout, connection failure). */
+  readonly status: Option.Option<number>
+  readonly latencyMs: number
+  /** The first bytes of the reply, decoded as UTF-8. */
+  readonly bodyPrefix: string
+  readonly outcome: SendOutcome
+}
+
+export const webhookTimeout = Duration.seconds(10)
+export const bodyPrefixBytes = 512
+
+const describeStatus = (status: number): string =>
+  status >= 300 && status < 400
+    ? `the endpoint answered ${status}, a redirect, and redirects are not followed`
+    : `the endpoint answered ${status}`
+
+/**
+ * One signed attempt: signs at the current Clock second, POSTs through the outbound guard, and
+ * accepts any 2xx. Everything else, a 3xx included, is Rejected with the reason; never fails.
+ */
+export const send = Effect.fn("webhooks.send")(function*(
+  endpoint: WebhookEndpoint,
+  request: WebhookRequest,
+  options: { readonly timeout?: Duration.DurationInput } = {}
+) {
+  const guard = yield* OutboundGuard
+  const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+  const secrets = typeof endpoint.secret === "string" ? [endpoint.secret] : endpoint.secret
+  const exchange = Effect.scoped(Effect.gen(function*() {
+    const response = yield* guard.request({
+      method: "POST",
+      url: endpoint.url,
+      headers: webhookHeaders(request, secrets, timestamp),
+      body: request.body,
+      timeout: options.timeout ?? webhookTimeout,
+      maxBytes: bodyPrefixBytes
+    })
+    // The status decides; the body is only logged, so a reply cut short or too long costs its prefix, not the outcome.
+    const prefix = yield* readPrefix(response, bodyPrefixBytes).pipe(Effect.orElseSucceed(() => new Uint8Array()))
+    return { status: response.status, bodyPrefix: Buffer.from(prefix).toString("utf8") }
+  }))
+  const [elapsed, result] = yield* Effect.timed(Effect.either(exchange))
+  const latencyMs = Math.round(Duration.toMillis(elapsed))
+  if (Either.isLeft(result)) {
+    return {
+      status: Option.none(),
+      latencyMs,
+      bodyPrefix: "",
+      outcome: SendOutcome.Rejected({ reason: result.left.message })
+    } satisfies SendResult
+  }
+  const { bodyPrefix, status } = result.right
+  return {
+    status: Option.some(status),
+    latencyMs,
+    bodyPrefix,
+    outcome: status >= 200 && status < 300 ? SendOutcome.Accepted() : SendOutcome.Rejected({ reason: describeStatus(status) })
+  } satisfies SendResult
+})

@@ -1,0 +1,5 @@
+export * from "./OutboundGuard.js"
+export * from "./RetrySchedule.js"
+export * from "./Sender.js"
+export * from "./Signature.js"
+export * from "./WebhookRequest.js"
