@@ -86,4 +86,13 @@ export class Delivery extends Schema.Class<Delivery>("Delivery")({
   get wentOut(): boolean {
     return this.status === "success" || this.status === "taken_down"
   }
+
+  /** Final: nothing more happens to it unless a person retries or takes it down. */
+  get settled(): boolean {
+    return this.status === "success" || this.status === "failed" || this.status === "taken_down"
+  }
+
+  with(changes: Partial<Schema.Struct.Type<typeof Delivery.fields>>): Delivery {
+    return new Delivery({ ...this, ...changes })
+  }
 }

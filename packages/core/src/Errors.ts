@@ -120,3 +120,14 @@ export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReuse
 export class StaleWrite extends Schema.TaggedError<StaleWrite>()("StaleWrite", {
   postId: Schema.String
 }) {}
+
+/** The platform would not remove a live post; the receipt stays as it was. */
+export class TakedownFailed extends Schema.TaggedError<TakedownFailed>()("TakedownFailed", {
+  deliveryId: Schema.String,
+  category: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `the platform did not take delivery ${this.deliveryId} down (${this.category}): ${this.detail}`
+  }
+}

@@ -43,12 +43,17 @@ export const CreatePostBody = Schema.Struct({
 })
 export type CreatePostBody = typeof CreatePostBody.Type
 
-/** The body of PATCH /posts/{id}: omitted fields are kept; scheduled_at null clears the schedule. */
+/**
+ * The body of PATCH /posts/{id}: omitted fields are kept; scheduled_at null clears the schedule.
+ * is_draft is Herald's addition (the only way out of draft): false releases a draft the way a
+ * create would, true parks an unsent post as a draft.
+ */
 export const PatchPostBody = Schema.Struct({
   caption: Schema.optional(Schema.String.pipe(Schema.maxLength(10000))),
   media_ids: Schema.optional(Schema.Array(Schema.UUID)),
   scheduled_at: Schema.optional(Schema.NullOr(ScheduledAtInput)),
-  platform_configurations: Schema.optional(PlatformConfigurations)
+  platform_configurations: Schema.optional(PlatformConfigurations),
+  is_draft: Schema.optional(Schema.Boolean)
 })
 export type PatchPostBody = typeof PatchPostBody.Type
 
@@ -86,4 +91,8 @@ export class Post extends Schema.Class<Post>("Post")({
   idempotencyKey: Schema.NullOr(Schema.String),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
-}) {}
+}) {
+  with(changes: Partial<Schema.Struct.Type<typeof Post.fields>>): Post {
+    return new Post({ ...this, ...changes })
+  }
+}

@@ -68,6 +68,15 @@ export interface PostQuery {
 export class PostStore extends Context.Tag("@herald/core/PostStore")<PostStore, {
   /** Writes the post, its deliveries, its events and its idempotency record in one transaction. */
   readonly create: (input: NewPost) => Effect.Effect<CreateOutcome, IdempotencyKeyReused | DailyCapReached>
+  /**
+   * The post an earlier create with this idempotency key wrote, with that request's fingerprint.
+   * Checked before validation so a resend is answered even when its body would no longer validate
+   * (a scheduled_at that has since passed); `create` still settles concurrent first sends.
+   */
+  readonly findIdempotent: (
+    projectId: ProjectId,
+    key: string
+  ) => Effect.Effect<Option.Option<{ readonly record: PostRecord; readonly fingerprint: string }>>
   readonly find: (projectId: ProjectId, id: PostId) => Effect.Effect<Option.Option<PostRecord>>
   readonly findByDelivery: (projectId: ProjectId, id: DeliveryId) => Effect.Effect<Option.Option<PostRecord>>
   /** Newest first; superseded posts are not listed. */

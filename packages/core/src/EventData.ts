@@ -1,0 +1,60 @@
+import { DateTime, Effect } from "effect"
+import type { SocialAccount } from "./Account.js"
+import { type EventKind, OutboxEvent } from "./Event.js"
+import { EventId, type ProjectId } from "./Ids.js"
+import type { PostRecord } from "./ports/PostStore.js"
+import { IdGenerator } from "./ports/IdGenerator.js"
+
+/**
+ * The `data` of each webhook event kind (docs/webhooks.md shows them). post.published is fixed by
+ * the contract; the others follow its shape so a subscriber parses one post summary everywhere.
+ * A partial post emits post.published (status partial, delivered < targets); post.failed means
+ * nothing went out.
+ */
+const postSummary = ({ deliveries, post }: PostRecord) => ({
+  id: post.id,
+  caption: post.caption,
+  status: post.status,
+  delivered: deliveries.filter((delivery) => delivery.wentOut).length,
+  targets: deliveries.length
+})
+
+const deliverySummaries = ({ deliveries }: PostRecord) =>
+  deliveries.map((delivery) => ({
+    platform: delivery.platform,
+    username: delivery.username,
+    status: delivery.status,
+    url: delivery.url,
+    error: delivery.error
+  }))
+
+export const settledData = (record: PostRecord) => ({
+  post: postSummary(record),
+  deliveries: deliverySummaries(record)
+})
+
+export const decidedData = (record: PostRecord) => {
+  const decision = record.post.decision
+  return {
+    post: postSummary(record),
+    decision: decision === null
+      ? null
+      : {
+        outcome: decision.outcome,
+        by_key_id: decision.by,
+        at: DateTime.formatIso(decision.at),
+        reason: decision.reason
+      }
+  }
+}
+
+export const accountData = (account: SocialAccount, reason: string) => ({
+  account: { id: account.id, platform: account.platform, username: account.username, status: account.status },
+  reason
+})
+
+export const makeEvent = (projectId: ProjectId, kind: EventKind, data: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const id = yield* IdGenerator.pipe(Effect.flatMap((ids) => ids.uuid))
+    return new OutboxEvent({ id: EventId.make(id), projectId, kind, createdAt: yield* DateTime.now, data })
+  })

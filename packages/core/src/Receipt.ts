@@ -1,0 +1,74 @@
+import { DateTime, Schema } from "effect"
+import { type Delivery, DeliveryError, DeliveryStatus } from "./Delivery.js"
+import { Platform } from "./Platform.js"
+import { PostStatus } from "./Post.js"
+import type { PostRecord } from "./ports/PostStore.js"
+
+/** One row of GET /post-results: a delivery to one account. */
+export const ReceiptRow = Schema.Struct({
+  id: Schema.UUID,
+  platform: Platform,
+  account_id: Schema.UUID,
+  username: Schema.String,
+  status: DeliveryStatus,
+  retries: Schema.Int,
+  url: Schema.NullOr(Schema.String),
+  platform_post_id: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(DeliveryError),
+  note: Schema.NullOr(Schema.String),
+  note_kind: Schema.NullOr(Schema.Literal("info")),
+  next_attempt_at: Schema.NullOr(Schema.String),
+  attempts: Schema.Array(Schema.Struct({
+    number: Schema.Int,
+    started_at: Schema.String,
+    finished_at: Schema.NullOr(Schema.String),
+    outcome: Schema.NullOr(Schema.Literal("success", "failed", "unknown", "reconciled")),
+    error: Schema.NullOr(DeliveryError)
+  })),
+  taken_down_at: Schema.NullOr(Schema.String),
+  taken_down_by: Schema.NullOr(Schema.String)
+})
+export type ReceiptRow = typeof ReceiptRow.Type
+
+export const Receipt = Schema.Struct({
+  post_id: Schema.UUID,
+  post_status: PostStatus,
+  approval_url: Schema.String,
+  data: Schema.Array(ReceiptRow)
+})
+export type Receipt = typeof Receipt.Type
+
+const iso = (instant: DateTime.Utc | null) => (instant === null ? null : DateTime.formatIso(instant))
+
+const waiting = (delivery: Delivery) => delivery.status === "queued" || delivery.status === "unknown"
+
+export const toReceiptRow = (delivery: Delivery): ReceiptRow => ({
+  id: delivery.id,
+  platform: delivery.platform,
+  account_id: delivery.accountId,
+  username: delivery.username,
+  status: delivery.status,
+  retries: delivery.retries,
+  url: delivery.url,
+  platform_post_id: delivery.platformPostId,
+  error: delivery.error,
+  note: delivery.note?.text ?? null,
+  note_kind: delivery.note?.kind ?? null,
+  next_attempt_at: waiting(delivery) ? iso(delivery.dueAt) : null,
+  attempts: delivery.attempts.map((attempt) => ({
+    number: attempt.number,
+    started_at: DateTime.formatIso(attempt.startedAt),
+    finished_at: iso(attempt.finishedAt),
+    outcome: attempt.outcome,
+    error: attempt.error
+  })),
+  taken_down_at: iso(delivery.takedown?.at ?? null),
+  taken_down_by: delivery.takedown?.by ?? null
+})
+
+export const toReceipt = ({ deliveries, post }: PostRecord, approvalUrl: string): Receipt => ({
+  post_id: post.id,
+  post_status: post.status,
+  approval_url: approvalUrl,
+  data: deliveries.map(toReceiptRow)
+})

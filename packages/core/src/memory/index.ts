@@ -1,0 +1,2 @@
+export * from "./InMemoryPorts.js"
+export * from "./InMemoryStores.js"

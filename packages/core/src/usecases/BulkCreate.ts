@@ -1,0 +1,104 @@
+import { Cause, Effect, Schema } from "effect"
+import { requireScope } from "../Authorization.js"
+import { type DomainError, errorCode } from "../ErrorCode.js"
+import { ValidationFailed, type Violation } from "../Errors.js"
+import type { CreatePostBody } from "../Post.js"
+import { ScheduledAtInput } from "../Post.js"
+import type { Principal } from "../Principal.js"
+import { MediaIngest } from "../ports/MediaIngest.js"
+import { createPost } from "./CreatePost.js"
+
+/** One row of POST /posts/bulk (JSON form; CSV rows decode to the same shape). */
+export const BulkRow = Schema.Struct({
+  caption: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)),
+  accounts: Schema.Array(Schema.String).pipe(Schema.minItems(1)),
+  scheduled_at: Schema.optional(ScheduledAtInput),
+  media_urls: Schema.optional(Schema.Array(Schema.String)),
+  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+})
+export type BulkRow = typeof BulkRow.Type
+
+export const BulkBody = Schema.Struct({
+  rows: Schema.Array(BulkRow).pipe(Schema.minItems(1), Schema.maxItems(100))
+})
+
+/** One result per row: code is created, repeated, an error code, or internal_error. */
+export interface BulkRowResult {
+  readonly row: number
+  readonly code: string
+  readonly repeated: boolean
+  readonly id: string | null
+  readonly status: string | null
+  readonly message: string
+  readonly approval_url?: string
+  readonly violations?: ReadonlyArray<unknown>
+}
+
+const ingest = (principal: Principal, urls: ReadonlyArray<string>) =>
+  MediaIngest.pipe(Effect.flatMap((media) =>
+    Effect.forEach(urls, (url, index) =>
+      media.fromUrl(principal.projectId, url).pipe(
+        Effect.mapError((rejected) => [{ field: `media_urls[${index}]`, account: null, message: rejected.reason }] as ReadonlyArray<Violation>),
+        Effect.either
+      ))
+  ))
+
+const rowBody = (principal: Principal, row: BulkRow) =>
+  Effect.gen(function*() {
+    const fetched = yield* ingest(principal, row.media_urls ?? [])
+    const violations = fetched.flatMap((result) => result._tag === "Left" ? result.left : [])
+    if (violations.length > 0) return yield* new ValidationFailed({ violations })
+    const body: CreatePostBody = {
+      caption: row.caption,
+      social_accounts: row.accounts,
+      media_ids: fetched.flatMap((result) => result._tag === "Right" ? [result.right.id] : []),
+      ...(row.scheduled_at === undefined ? {} : { scheduled_at: row.scheduled_at }),
+      ...(row.idempotency_key === undefined ? {} : { idempotency_key: row.idempotency_key })
+    }
+    return body
+  })
+
+const failed = (row: number, error: DomainError): BulkRowResult => ({
+  row,
+  code: errorCode(error),
+  repeated: false,
+  id: null,
+  status: null,
+  message: error.message,
+  ...(error._tag === "ValidationFailed" || error._tag === "GuardrailBlocked" ? { violations: error.violations } : {})
+})
+
+/**
+ * POST /posts/bulk: each row runs the whole single-post path on its own (guardrails, caps,
+ * approval, idempotency) and gets its own result; one row's failure never touches another.
+ */
+export const bulkCreate = Effect.fn("bulkCreate")(function*(principal: Principal, rows: ReadonlyArray<BulkRow>) {
+  yield* requireScope(principal, "posts:write")
+  const results = yield* Effect.forEach(rows, (row, index) =>
+    rowBody(principal, row).pipe(
+      Effect.flatMap((body) => createPost(principal, body)),
+      Effect.map((created): BulkRowResult => ({
+        row: index,
+        code: created.repeated ? "repeated" : "created",
+        repeated: created.repeated,
+        id: created.record.post.id,
+        status: created.record.post.status,
+        message: created.message,
+        ...(created.record.post.status === "pending_approval" && created.approvalUrl !== null
+          ? { approval_url: created.approvalUrl }
+          : {})
+      })),
+      Effect.catchAll((error) => Effect.succeed(failed(index, error))),
+      Effect.catchAllCause((cause) =>
+        Effect.logError("bulk row crashed", cause).pipe(Effect.as<BulkRowResult>({
+          row: index,
+          code: "internal_error",
+          repeated: false,
+          id: null,
+          status: null,
+          message: `row ${index} failed inside Herald and nothing was created for it (${Cause.isDie(cause) ? "defect" : "interrupted"})`
+        })))
+    ))
+  const created = results.filter((result) => result.id !== null).length
+  return { created, failed: results.length - created, results }
+})

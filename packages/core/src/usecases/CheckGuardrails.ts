@@ -1,0 +1,33 @@
+import { DateTime, Effect } from "effect"
+import { requireScope } from "../Authorization.js"
+import { dayWindow } from "../DayWindow.js"
+import { checkGuardrails, outboundTexts } from "../Guardrails.js"
+import type { Principal } from "../Principal.js"
+import { PostStore } from "../ports/PostStore.js"
+import { effectiveDailyCap, loadProject } from "./ProjectContext.js"
+
+/** This key's allowance today, counted the way the create's 429 counts it. */
+export const postsToday = Effect.fn("postsToday")(function*(principal: Principal) {
+  const project = yield* loadProject(principal)
+  const window = dayWindow(yield* DateTime.now, project.timezone)
+  const used = yield* PostStore.pipe(Effect.flatMap((store) => store.createdSince(principal.keyId, window.since)))
+  const cap = effectiveDailyCap(principal, project)
+  return {
+    used,
+    cap,
+    remaining: cap === null ? null : Math.max(cap - used, 0),
+    resets_at: DateTime.formatIso(window.resetAt)
+  }
+})
+
+/** POST /guardrails/check: the verdict a create would get, without creating anything. */
+export const checkCaption = Effect.fn("checkCaption")(function*(principal: Principal, caption: string) {
+  yield* requireScope(principal, "posts:read")
+  const project = yield* loadProject(principal)
+  const allowance = yield* postsToday(principal)
+  return yield* checkGuardrails(
+    outboundTexts({ caption, signature: project.signature, platformConfigurations: {} }),
+    { ...project.guardrails, daily_post_cap: allowance.cap },
+    { postsToday: allowance.used }
+  )
+})

@@ -1,0 +1,127 @@
+import { DateTime, Effect, Either, Option } from "effect"
+import { requireScope } from "../Authorization.js"
+import { IdempotencyKeyReused, PlanInactive } from "../Errors.js"
+import { canonicalJson } from "../Idempotency.js"
+import { PostId } from "../Ids.js"
+import { LifecycleEvent, transition } from "../Lifecycle.js"
+import { type CreatePostBody, Post, type PostStatus } from "../Post.js"
+import { deliveryState, newDeliveries, planPost } from "../PostPlan.js"
+import type { Principal } from "../Principal.js"
+import { ApprovalLinks } from "../ports/ApprovalLinks.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { CreateOutcome, type PostRecord, PostStore } from "../ports/PostStore.js"
+import { dailyCapClaim, loadProject } from "./ProjectContext.js"
+
+export interface CreatePostResult {
+  readonly record: PostRecord
+  readonly repeated: boolean
+  readonly message: string
+  /** The signed approval page, for posts held for a person. */
+  readonly approvalUrl: string | null
+}
+
+export const statusMessage = (record: PostRecord): string => {
+  const { post } = record
+  const targets = `${record.deliveries.length} account${record.deliveries.length === 1 ? "" : "s"}`
+  const messages: Record<PostStatus, string> = {
+    pending_approval: post.author.kind === "agent"
+      ? "Held for approval: this project is in copilot mode, so a person approves posts written by agent keys before they go out (share approval_url, or approve with a human key)."
+      : "Held for approval: a person approves it before it goes out.",
+    scheduled: `Scheduled for ${post.scheduledAt === null ? "its time" : DateTime.formatIso(post.scheduledAt)} to ${targets}.`,
+    processing: `Publishing now to ${targets}.`,
+    draft: "Saved as a draft: nothing is published until an edit sets is_draft to false.",
+    posted: `Posted to ${targets}.`,
+    partial: "Posted to some accounts; see GET /post-results for the ones that failed.",
+    failed: "Failed on every account; see GET /post-results for why, and retry a delivery.",
+    rejected: "Rejected by a person."
+  }
+  return messages[post.status]
+}
+
+const replay = (record: PostRecord) =>
+  ApprovalLinks.pipe(
+    Effect.flatMap((links) => links.urlFor(record.post)),
+    Effect.map((approvalUrl): CreatePostResult => ({
+      record,
+      repeated: true,
+      message: `Repeated: idempotency_key already created this post. ${statusMessage(record)}`,
+      approvalUrl
+    }))
+  )
+
+/** POST /posts: validate, run the guardrails, hold or release, and write it all in one transaction. */
+export const createPost = Effect.fn("createPost")(function*(principal: Principal, body: CreatePostBody) {
+  yield* requireScope(principal, "posts:write")
+  const project = yield* loadProject(principal)
+  const store = yield* PostStore
+  const idempotency = body.idempotency_key === undefined
+    ? null
+    : { key: body.idempotency_key, fingerprint: canonicalJson(body) }
+  if (idempotency !== null) {
+    const earlier = yield* store.findIdempotent(project.id, idempotency.key)
+    if (Option.isSome(earlier)) {
+      if (earlier.value.fingerprint !== idempotency.fingerprint) {
+        return yield* new IdempotencyKeyReused({ key: idempotency.key })
+      }
+      return yield* replay(earlier.value.record)
+    }
+  }
+  if (project.plan !== "active") return yield* new PlanInactive()
+
+  const plan = yield* planPost(project, {
+    caption: body.caption ?? null,
+    accounts: body.social_accounts,
+    mediaIds: body.media_ids ?? [],
+    scheduledAt: body.scheduled_at ?? null,
+    platformConfigurations: body.platform_configurations ?? {},
+    skipSignature: body.skip_signature ?? false,
+    accountsField: "social_accounts"
+  })
+  const outcome = transition(null, LifecycleEvent.Create({ draft: body.is_draft ?? false, due: plan.due }), principal.kind, project.approval)
+  if (Either.isLeft(outcome) || outcome.right._tag !== "Status") {
+    return yield* Effect.dieMessage("a new post always has a status")
+  }
+  const now = yield* DateTime.now
+  const id = PostId.make(yield* IdGenerator.pipe(Effect.flatMap((ids) => ids.uuid)))
+  const status = outcome.right.status
+  const post = new Post({
+    id,
+    projectId: project.id,
+    version: 1,
+    status,
+    caption: plan.caption,
+    signature: plan.signature,
+    skipSignature: body.skip_signature ?? false,
+    accountIds: plan.accounts.map((account) => account.id),
+    mediaIds: plan.media.map((media) => media.id),
+    scheduledAt: plan.scheduledAt,
+    platformConfigurations: body.platform_configurations ?? {},
+    author: { keyId: principal.keyId, kind: principal.kind },
+    decision: null,
+    supersedes: null,
+    supersededBy: null,
+    idempotencyKey: idempotency?.key ?? null,
+    createdAt: now,
+    updatedAt: now
+  })
+  const deliveries = yield* newDeliveries(project.id, id, plan.accounts, deliveryState(status, plan.scheduledAt, now), now)
+  const written = yield* store.create({
+    record: { post, deliveries },
+    events: [],
+    idempotency,
+    dailyCap: dailyCapClaim(principal, project, now)
+  })
+  return yield* CreateOutcome.$match(written, {
+    Repeated: ({ record }) => replay(record),
+    Created: ({ record }) =>
+      ApprovalLinks.pipe(
+        Effect.flatMap((links) => links.urlFor(record.post)),
+        Effect.map((approvalUrl): CreatePostResult => ({
+          record,
+          repeated: false,
+          message: statusMessage(record),
+          approvalUrl
+        }))
+      )
+  })
+})

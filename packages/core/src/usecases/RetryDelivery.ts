@@ -1,0 +1,38 @@
+import { DateTime, Effect } from "effect"
+import { requireScope } from "../Authorization.js"
+import { StateConflict } from "../Errors.js"
+import type { DeliveryId } from "../Ids.js"
+import { LifecycleEvent } from "../Lifecycle.js"
+import { loadDelivery } from "../PostLookup.js"
+import type { Principal } from "../Principal.js"
+import { PostChange, PostStore } from "../ports/PostStore.js"
+import { loadProject } from "./ProjectContext.js"
+import { decideTransition, retryStale, statusOf } from "./Transition.js"
+
+/** POST /post-results/{id}/retry: only a failed delivery goes back in the queue. */
+export const retryDelivery = Effect.fn("retryDelivery")(function*(principal: Principal, id: DeliveryId) {
+  yield* requireScope(principal, "posts:write")
+  const project = yield* loadProject(principal)
+  const store = yield* PostStore
+  return yield* retryStale(Effect.gen(function*() {
+    const { delivery, record } = yield* loadDelivery(project.id, id)
+    if (delivery.status !== "failed") {
+      return yield* new StateConflict({
+        code: "delivery_not_failed",
+        detail: `delivery ${id} is ${delivery.status}; only a failed delivery can be retried`
+      })
+    }
+    const { post } = record
+    const { status } = yield* decideTransition(post, LifecycleEvent.Retry(), principal, project).pipe(
+      Effect.flatMap(statusOf)
+    )
+    const now = yield* DateTime.now
+    const queued = delivery.with({ status: "queued", dueAt: now, error: null, updatedAt: now })
+    const next = {
+      post: post.with({ version: post.version + 1, status, updatedAt: now }),
+      deliveries: record.deliveries.map((other) => other.id === id ? queued : other)
+    }
+    yield* store.commit(PostChange.Update({ expectedVersion: post.version, record: next, events: [] }))
+    return { delivery: queued, record: next }
+  }))
+})

@@ -1,0 +1,45 @@
+import { Effect, Either } from "effect"
+import { AgentCannotApprove, NotEditable, StaleWrite, StateConflict } from "../Errors.js"
+import { type LifecycleEvent, type Outcome, Refusal, transition } from "../Lifecycle.js"
+import type { Post } from "../Post.js"
+import type { Principal } from "../Principal.js"
+import type { Project } from "../Project.js"
+
+export const lifecycleState = (post: Post) => ({
+  status: post.status,
+  author: post.author.kind,
+  decision: post.decision?.outcome ?? null
+})
+
+/** The lifecycle's verdict on an event, with refusals as the errors the contract answers. */
+export const decideTransition = (
+  post: Post,
+  event: LifecycleEvent,
+  principal: Principal,
+  project: Project
+): Effect.Effect<Outcome, NotEditable | AgentCannotApprove | StateConflict> =>
+  Either.match(transition(lifecycleState(post), event, principal.kind, project.approval), {
+    onRight: Effect.succeed,
+    onLeft: Refusal.$match({
+      NotEditable: ({ status }) => Effect.fail(new NotEditable({ postId: post.id, status })),
+      AgentCannotDecide: () => Effect.fail(new AgentCannotApprove()),
+      Conflict: ({ code, detail }) => Effect.fail(new StateConflict({ code, detail }))
+    })
+  })
+
+/** A status the lifecycle must give for this event (a defect otherwise). */
+export const statusOf = (outcome: Outcome) =>
+  outcome._tag === "Status" ? Effect.succeed(outcome) : Effect.dieMessage(`expected a status, got ${outcome._tag}`)
+
+/**
+ * Runs a read-decide-commit step again when another writer committed first; after a few lost
+ * races the caller gets a 409 rather than a hang.
+ */
+export const retryStale = <A, E, R>(step: Effect.Effect<A, E | StaleWrite, R>): Effect.Effect<A, Exclude<E, StaleWrite> | StateConflict, R> =>
+  step.pipe(
+    Effect.retry({ times: 8, while: (error) => error instanceof StaleWrite }),
+    Effect.catchIf(
+      (error): error is StaleWrite => error instanceof StaleWrite,
+      () => Effect.fail(new StateConflict({ code: "concurrent_update", detail: "the post kept changing under this request; try again" }))
+    )
+  ) as Effect.Effect<A, Exclude<E, StaleWrite> | StateConflict, R>
