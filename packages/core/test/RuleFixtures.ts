@@ -1,5 +1,8 @@
 import { DateTime } from "effect"
-import { AccountId, type ConnectionRoute, Media, MediaId, type MediaKind, type Platform, ProjectId, SocialAccount } from "../src/index.js"
+import { AccountId, MediaId, ProjectId } from "../src/Ids.js"
+import { type ConnectionRoute, SocialAccount } from "../src/Account.js"
+import { Media, type MediaKind } from "../src/Media.js"
+import type { Platform } from "../src/Platform.js"
 
 const projectId = ProjectId.make("00000000-0000-4000-8000-000000000001")
 const createdAt = DateTime.unsafeMake("2026-01-01T00:00:00Z")

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either } from "effect"
-import { resolveScheduledAt, schedulingGraceMillis } from "../src/index.js"
+import { resolveScheduledAt, schedulingGraceMillis } from "../src/ScheduledAt.js"
 
 const at = (iso: string) => DateTime.unsafeMake(iso)
 const winter = at("2026-01-01T00:00:00Z")

@@ -1,0 +1,216 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { SocialAccount } from "../src/Account.js"
+import type { Media } from "../src/Media.js"
+import type { PlatformConfigurations } from "../src/PlatformConfiguration.js"
+import { type PostDraft, printedText, validateDraft } from "../src/PostValidation.js"
+import { account, images, media } from "./RuleFixtures.js"
+
+const draft = (fields: {
+  readonly accounts: ReadonlyArray<SocialAccount>
+  readonly caption?: string | null
+  readonly signature?: string
+  readonly media?: ReadonlyArray<Media>
+  readonly configurations?: PlatformConfigurations
+}): PostDraft => ({
+  caption: fields.caption === undefined ? "Hello" : fields.caption,
+  signature: fields.signature ?? "",
+  accounts: fields.accounts,
+  media: fields.media ?? [],
+  platformConfigurations: fields.configurations ?? {}
+})
+
+/** field and account of every violation: what each row asserts, exactly. */
+const refusals = (post: PostDraft) => validateDraft(post).map(({ account, field }) => ({ field, account }))
+
+const x = () => account("x")
+const image = () => [media("image")]
+const video = (durationSeconds = 30) => [media("video", { durationSeconds })]
+
+type Row = readonly [name: string, post: PostDraft, expected: ReadonlyArray<{ field: string; account: string | null }>]
+
+const one = (field: string, ref: string | null) => [{ field, account: ref }]
+
+describe("validateDraft", () => {
+  const rows: ReadonlyArray<Row> = [
+    // caption: required by every destination except x, instagram and linkedin
+    ["facebook needs a caption", draft({ accounts: [account("facebook")], caption: null }), one("caption", "facebook:acme")],
+    ["a blank caption is no caption", draft({ accounts: [account("bluesky")], caption: "  " }), one("caption", "bluesky:acme")],
+    ["x publishes media without words", draft({ accounts: [x()], caption: null, media: image() }), []],
+    ["instagram publishes media without words", draft({ accounts: [account("instagram")], caption: null, media: image() }), []],
+    ["linkedin publishes media without words", draft({ accounts: [account("linkedin")], caption: null, media: image() }), []],
+    [
+      "one captioned destination makes the shared caption required, naming it",
+      draft({ accounts: [x(), account("threads")], caption: null, media: image() }),
+      one("caption", "threads:acme")
+    ],
+    [
+      "a platform caption override satisfies its platform",
+      draft({ accounts: [x(), account("facebook")], caption: null, media: image(), configurations: { facebook: { caption: "Hi" } } }),
+      []
+    ],
+    [
+      "a story-only post needs no caption",
+      draft({
+        accounts: [account("facebook"), account("instagram")],
+        caption: null,
+        media: image(),
+        configurations: { facebook: { placement: "stories" }, instagram: { placement: "stories" } }
+      }),
+      []
+    ],
+    // caption length: the printed text, signature included
+    [
+      "x: 270 characters plus a 12-character signature is over 280",
+      draft({ accounts: [x()], caption: "a".repeat(270), signature: "— Acme Inc" }),
+      one("caption", "x:acme")
+    ],
+    ["x: 280 characters exactly fit", draft({ accounts: [x()], caption: "a".repeat(280) }), []],
+    [
+      "an over-long override names the override",
+      draft({ accounts: [account("threads")], configurations: { threads: { caption: "a".repeat(501) } } }),
+      one("platform_configurations.threads.caption", "threads:acme")
+    ],
+    ["bluesky counts emoji as one character", draft({ accounts: [account("bluesky")], caption: "🚀".repeat(300) }), []],
+    // media
+    ["instagram refuses text only", draft({ accounts: [account("instagram")] }), one("media_ids", "instagram:acme")],
+    ["tiktok refuses text only", draft({ accounts: [account("tiktok")] }), one("media_ids", "tiktok:acme")],
+    ["pinterest refuses text only", draft({ accounts: [account("pinterest")] }), one("media_ids", "pinterest:acme")],
+    ["youtube refuses text only", draft({ accounts: [account("youtube")] }), one("media_ids", "youtube:acme")],
+    ["youtube needs a video", draft({ accounts: [account("youtube")], media: image() }), one("media_ids", "youtube:acme")],
+    ["instagram takes 10 items", draft({ accounts: [account("instagram")], media: images(10) }), []],
+    ["instagram refuses 11 items", draft({ accounts: [account("instagram")], media: images(11) }), one("media_ids", "instagram:acme")],
+    ["bluesky refuses 5 images", draft({ accounts: [account("bluesky")], media: images(5) }), one("media_ids", "bluesky:acme")],
+    ["x takes 4 of 6 images and leaves the rest (a receipt note)", draft({ accounts: [x()], media: images(6) }), []],
+    ["x does not mix images and a video", draft({ accounts: [x()], media: [...image(), ...video()] }), one("media_ids", "x:acme")],
+    ["bluesky takes one video", draft({ accounts: [account("bluesky")], media: [...video(), ...video()] }), one("media_ids", "bluesky:acme")],
+    ["facebook posts the video and leaves the photos (a receipt note)", draft({ accounts: [account("facebook")], media: [...image(), ...video()] }), []],
+    ["tiktok refuses a video over 600 s", draft({ accounts: [account("tiktok")], media: video(601) }), one("media_ids[0]", "tiktok:acme")],
+    [
+      "video length is judged per account",
+      draft({ accounts: [account("youtube"), account("tiktok")], media: video(700) }),
+      one("media_ids[0]", "tiktok:acme")
+    ],
+    // placement
+    ["x takes no placement", draft({ accounts: [x()], configurations: { x: { placement: "reels" } } }), one("platform_configurations.x.placement", "x:acme")],
+    ["threads has no stories", draft({ accounts: [account("threads")], configurations: { threads: { placement: "stories" } } }), one("platform_configurations.threads.placement", "threads:acme")],
+    ["threads takes reels with a video", draft({ accounts: [account("threads")], media: video(), configurations: { threads: { placement: "reels" } } }), []],
+    ["a reel needs a video", draft({ accounts: [account("instagram")], media: image(), configurations: { instagram: { placement: "reels" } } }), one("platform_configurations.instagram.placement", "instagram:acme")],
+    ["a reel is one clip; extras are a receipt note", draft({ accounts: [account("instagram")], media: [...video(), ...images(2)], configurations: { instagram: { placement: "reels" } } }), []],
+    ["a story needs media", draft({ accounts: [account("facebook")], configurations: { facebook: { placement: "stories" } } }), one("platform_configurations.facebook.placement", "facebook:acme")],
+    ["a story carries one item", draft({ accounts: [account("instagram")], media: images(2), configurations: { instagram: { placement: "stories" } } }), one("media_ids", "instagram:acme")],
+    // x options
+    ["x: at most 4 follow-ups", draft({ accounts: [x()], configurations: { x: { thread: ["1", "2", "3", "4", "5"] } } }), one("platform_configurations.x.thread", "x:acme")],
+    ["x: a follow-up fits 280", draft({ accounts: [x()], configurations: { x: { thread: ["ok", "b".repeat(281)] } } }), one("platform_configurations.x.thread[1]", "x:acme")],
+    ["x: the signature rides the main tweet only", draft({ accounts: [x()], signature: "— Acme", configurations: { x: { thread: ["b".repeat(280)] } } }), []],
+    ["x: a poll has at least 2 options", draft({ accounts: [x()], configurations: { x: { poll: { options: ["yes"] } } } }), one("platform_configurations.x.poll.options", "x:acme")],
+    ["x: a poll option fits 25", draft({ accounts: [x()], configurations: { x: { poll: { options: ["c".repeat(26), "no"] } } } }), one("platform_configurations.x.poll.options[0]", "x:acme")],
+    ["x: a poll runs at least 5 minutes", draft({ accounts: [x()], configurations: { x: { poll: { options: ["a", "b"], duration_minutes: 4 } } } }), one("platform_configurations.x.poll.duration_minutes", "x:acme")],
+    ["x: a poll runs at most 7 days", draft({ accounts: [x()], configurations: { x: { poll: { options: ["a", "b"], duration_minutes: 10081 } } } }), one("platform_configurations.x.poll.duration_minutes", "x:acme")],
+    ["x: no poll with media", draft({ accounts: [x()], media: image(), configurations: { x: { poll: { options: ["a", "b"], duration_minutes: 60 } } } }), one("platform_configurations.x.poll", "x:acme")],
+    ["x: first comment fits 280", draft({ accounts: [x()], configurations: { x: { first_comment: "d".repeat(281) } } }), one("platform_configurations.x.first_comment", "x:acme")],
+    // instagram options
+    ["instagram: no first comment on a direct connection", draft({ accounts: [account("instagram", "direct")], media: image(), configurations: { instagram: { first_comment: "hi" } } }), one("platform_configurations.instagram.first_comment", "instagram:acme")],
+    ["instagram: first comment through the aggregator", draft({ accounts: [account("instagram", "aggregator")], media: image(), configurations: { instagram: { first_comment: "hi" } } }), []],
+    ["instagram: first comment on the simulator", draft({ accounts: [account("instagram", "simulator")], media: image(), configurations: { instagram: { first_comment: "hi" } } }), []],
+    ["instagram: first comment fits 2200", draft({ accounts: [account("instagram", "aggregator")], media: image(), configurations: { instagram: { first_comment: "e".repeat(2201) } } }), one("platform_configurations.instagram.first_comment", "instagram:acme")],
+    ["instagram: no first comment on a story", draft({ accounts: [account("instagram", "aggregator")], media: image(), configurations: { instagram: { first_comment: "hi", placement: "stories" } } }), one("platform_configurations.instagram.first_comment", "instagram:acme")],
+    ["instagram: at most 2 sponsors", draft({ accounts: [account("instagram")], media: image(), configurations: { instagram: { branded_content_sponsors: ["a", "b", "c"] } } }), one("platform_configurations.instagram.branded_content_sponsors", "instagram:acme")],
+    // threads options
+    ["threads: a poll needs two options", draft({ accounts: [account("threads")], configurations: { threads: { poll_option_a: "yes" } } }), one("platform_configurations.threads.poll_option_b", "threads:acme")],
+    ["threads: poll options skip no letter", draft({ accounts: [account("threads")], configurations: { threads: { poll_option_a: "a", poll_option_b: "b", poll_option_d: "d" } } }), one("platform_configurations.threads.poll_option_c", "threads:acme")],
+    ["threads: a poll of four", draft({ accounts: [account("threads")], configurations: { threads: { poll_option_a: "a", poll_option_b: "b", poll_option_c: "c", poll_option_d: "d" } } }), []],
+    ["threads: a poll option fits 25", draft({ accounts: [account("threads")], configurations: { threads: { poll_option_a: "a", poll_option_b: "f".repeat(26) } } }), one("platform_configurations.threads.poll_option_b", "threads:acme")],
+    ["threads: no poll with media", draft({ accounts: [account("threads")], media: image(), configurations: { threads: { poll_option_a: "a", poll_option_b: "b" } } }), one("platform_configurations.threads.poll_option_a", "threads:acme")],
+    ["threads: no GIF with media", draft({ accounts: [account("threads")], media: image(), configurations: { threads: { gif_id: "g1" } } }), one("platform_configurations.threads.gif_id", "threads:acme")],
+    ["threads: no GIF with a poll", draft({ accounts: [account("threads")], configurations: { threads: { gif_id: "g1", poll_option_a: "a", poll_option_b: "b" } } }), one("platform_configurations.threads.gif_id", "threads:acme")],
+    ["threads: topic tag without #", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "#launch" } } }), one("platform_configurations.threads.topic_tag", "threads:acme")],
+    ["threads: topic tag is one word", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "big launch" } } }), one("platform_configurations.threads.topic_tag", "threads:acme")],
+    ["threads: topic tag without periods", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "v1.0" } } }), one("platform_configurations.threads.topic_tag", "threads:acme")],
+    ["threads: topic tag fits 50", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "t".repeat(51) } } }), one("platform_configurations.threads.topic_tag", "threads:acme")],
+    ["threads: a fine topic tag", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "launchday" } } }), []],
+    // pinterest options
+    ["pinterest: title fits 100", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { title: "t".repeat(101) } } }), one("platform_configurations.pinterest.title", "pinterest:acme")],
+    ["pinterest: link is http or https", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { link: "ftp://example.com/a" } } }), one("platform_configurations.pinterest.link", "pinterest:acme")],
+    ["pinterest: link is a URL", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { link: "example dot com" } } }), one("platform_configurations.pinterest.link", "pinterest:acme")],
+    ["pinterest: a fine link", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { link: "https://example.com/shop?item=1" } } }), []],
+    ["pinterest: board ids are not empty", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { board_ids: ["b1", " "] } } }), one("platform_configurations.pinterest.board_ids[1]", "pinterest:acme")],
+    // linkedin documents
+    ["linkedin: a document through the aggregator", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document")] }), []],
+    ["linkedin: a document needs a route that supports documents", draft({ accounts: [account("linkedin", "direct")], media: [media("document")] }), one("media_ids[0]", "linkedin:acme")],
+    ["a document aimed at another platform names that account", draft({ accounts: [account("linkedin", "aggregator"), x()], media: [media("document")] }), one("media_ids[0]", "x:acme")],
+    ["a document travels alone", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document"), media("image")] }), one("media_ids", null)],
+    ["one document per post", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document"), media("document")] }), one("media_ids", null)],
+    ["linkedin: document title fits 400", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document")], configurations: { linkedin: { document_title: "t".repeat(401) } } }), one("platform_configurations.linkedin.document_title", "linkedin:acme")],
+    ["linkedin: document title needs a document", draft({ accounts: [account("linkedin", "aggregator")], configurations: { linkedin: { document_title: "Deck" } } }), one("platform_configurations.linkedin.document_title", "linkedin:acme")],
+    // tiktok
+    ["tiktok: branded content cannot be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_brand_content: true, privacy_status: "SELF_ONLY" } } }), one("platform_configurations.tiktok.privacy_status", "tiktok:acme")],
+    ["tiktok: own-brand content may be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_organic_brand_content: true, privacy_status: "SELF_ONLY" } } }), []],
+    // facebook and bluesky: common keys only, unknown keys allowed (guardrail-checked elsewhere)
+    ["facebook: unknown keys are allowed", draft({ accounts: [account("facebook")], configurations: { facebook: { cta_text: "Shop now" } } }), []],
+    ["bluesky: unknown keys are allowed", draft({ accounts: [account("bluesky")], configurations: { bluesky: { langs: ["en"] } } }), []],
+    // configurations nobody reads
+    ["a configuration for a platform no target uses", draft({ accounts: [x()], configurations: { instagram: { first_comment: "hi" } } }), one("platform_configurations.instagram", null)]
+  ]
+
+  it.each(rows)("%s", (_name, post, expected) => {
+    expect(refusals(post)).toEqual(expected)
+  })
+
+  it("names the account by its id when its username is shared on the platform", () => {
+    const first = account("facebook", "direct", "shop")
+    const second = account("facebook", "direct", "shop")
+    expect(refusals(draft({ accounts: [first, second], caption: null }))).toEqual([
+      { field: "caption", account: first.id },
+      { field: "caption", account: second.id }
+    ])
+  })
+
+  it("says the ceiling, the length and the signature's share", () => {
+    const [violation] = validateDraft(draft({ accounts: [x()], caption: "a".repeat(270), signature: "— Acme Inc" }))
+    expect(violation?.message).toContain("280")
+    expect(violation?.message).toContain("282")
+    expect(violation?.message).toContain("signature takes 12")
+  })
+
+  it("names the account and its route when refusing a first comment", () => {
+    const [violation] = validateDraft(draft({ accounts: [account("instagram", "direct")], media: image(), configurations: { instagram: { first_comment: "hi" } } }))
+    expect(violation?.message).toContain("instagram:acme")
+    expect(violation?.message).toContain("aggregator")
+  })
+
+  it("reports every violation at once", () => {
+    const post = draft({
+      accounts: [account("instagram", "direct"), account("facebook"), x()],
+      caption: null,
+      configurations: {
+        instagram: { first_comment: "hi" },
+        x: { thread: ["1", "2", "3", "4", "5"], placement: "stories" },
+        tiktok: { is_ai_generated: true }
+      }
+    })
+    expect(refusals(post)).toEqual([
+      { field: "platform_configurations.tiktok", account: null },
+      { field: "media_ids", account: "instagram:acme" },
+      { field: "platform_configurations.instagram.first_comment", account: "instagram:acme" },
+      { field: "caption", account: "facebook:acme" },
+      { field: "platform_configurations.x.placement", account: "x:acme" },
+      { field: "platform_configurations.x.thread", account: "x:acme" }
+    ])
+  })
+})
+
+describe("printedText", () => {
+  it("appends the signature to the caption, or to the platform's override", () => {
+    const facebook = account("facebook")
+    const bluesky = account("bluesky")
+    const post = draft({ accounts: [facebook, bluesky], caption: "Hello", signature: "— Acme", configurations: { bluesky: { caption: "Hi sky" } } })
+    expect(printedText(post, facebook)).toBe("Hello\n\n— Acme")
+    expect(printedText(post, bluesky)).toBe("Hi sky\n\n— Acme")
+  })
+
+  it("prints nothing on a story, and no lone signature without words", () => {
+    const instagram = account("instagram")
+    expect(printedText(draft({ accounts: [instagram], signature: "— Acme", configurations: { instagram: { placement: "stories" } } }), instagram)).toBe(null)
+    expect(printedText(draft({ accounts: [instagram], caption: null, signature: "— Acme" }), instagram)).toBe(null)
+  })
+})
