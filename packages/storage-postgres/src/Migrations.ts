@@ -1,0 +1,14 @@
+import { Migrator } from "@effect/sql"
+import { Layer } from "effect"
+import initial from "./migrations/0001_initial.js"
+
+const run = Migrator.make({})
+
+/** Brings the schema up to date (forward only): what `herald migrate` runs. */
+export const migrate = run({
+  loader: Migrator.fromRecord({ "0001_initial": initial }),
+  table: "herald_migrations"
+})
+
+/** Runs the migrations when the storage starts. */
+export const MigrationsLive = Layer.effectDiscard(migrate)

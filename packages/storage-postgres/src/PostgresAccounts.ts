@@ -1,0 +1,55 @@
+import { SqlClient } from "@effect/sql"
+import { AccountAdmin, AccountNotFound, AccountStore, Credentials } from "@herald/core"
+import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { CredentialsCipher } from "./CredentialsCipher.js"
+import { orDieInfra } from "./Infra.js"
+import { accountFromRow, type AccountRow } from "./Rows.js"
+
+const decodeCredentials = Schema.decodeUnknown(Schema.parseJson(Credentials))
+
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const cipher = yield* CredentialsCipher
+
+  const store = AccountStore.of({
+    // Never SELECT *: the credentials column stays out of every read but credentialsFor.
+    list: Effect.fn("AccountStore.list")((projectId) =>
+      orDieInfra(
+        sql<AccountRow>`
+          SELECT id, project_id, platform, username, route, status FROM social_accounts
+          WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(Effect.flatMap(Effect.forEach(accountFromRow)))
+      )
+    )
+  })
+
+  const admin = AccountAdmin.of({
+    connect: Effect.fn("AccountAdmin.connect")((account, credentials) => {
+      const sealed = cipher.seal(JSON.stringify(credentials), account.id)
+      return orDieInfra(sql`
+        INSERT INTO social_accounts (id, project_id, platform, username, route, status, credentials)
+        VALUES (${account.id}, ${account.projectId}, ${account.platform}, ${account.username}, ${account.route},
+          ${account.status}, ${sealed})
+        ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, route = EXCLUDED.route,
+          status = EXCLUDED.status, credentials = EXCLUDED.credentials
+        WHERE social_accounts.project_id = EXCLUDED.project_id`)
+    }),
+    setStatus: Effect.fn("AccountAdmin.setStatus")(function*(id, status) {
+      const rows = yield* orDieInfra(sql`UPDATE social_accounts SET status = ${status} WHERE id = ${id} RETURNING id`)
+      if (rows.length === 0) return yield* new AccountNotFound({ accountId: id })
+    }),
+    credentialsFor: Effect.fn("AccountAdmin.credentialsFor")(function*(id) {
+      const rows = yield* orDieInfra(
+        sql<{ readonly credentials: string }>`SELECT credentials FROM social_accounts WHERE id = ${id}`
+      )
+      return yield* Option.match(Arr.head(rows), {
+        onNone: () => Effect.succeedNone,
+        onSome: (row) => Effect.asSome(orDieInfra(decodeCredentials(cipher.open(row.credentials, id))))
+      })
+    })
+  })
+
+  return Layer.succeed(AccountStore, store).pipe(Layer.merge(Layer.succeed(AccountAdmin, admin)))
+})
+
+/** AccountStore and AccountAdmin over social_accounts; credentials sealed with AES-256-GCM. */
+export const PostgresAccounts = Layer.unwrapEffect(make)

@@ -1,0 +1,104 @@
+import { SqlClient } from "@effect/sql"
+import { ApiKeyNotFound, ApiKeyStore, ApiKeySummary, Principal } from "@herald/core"
+import { Array as Arr, DateTime, Effect, Layer, Schema } from "effect"
+import { orDieInfra } from "./Infra.js"
+
+interface KeyRow {
+  readonly id: string
+  readonly project_id: string
+  readonly name: string
+  readonly prefix: string
+  readonly kind: string
+  readonly scopes: ReadonlyArray<string>
+  readonly rate_limit_per_minute: number
+  readonly daily_post_cap: number | null
+  readonly revoked_at: Date | null
+  readonly last_used_at: Date | null
+  readonly created_at: Date
+}
+
+const summaryFromRow = (row: KeyRow) =>
+  Schema.decodeUnknown(ApiKeySummary)({
+    id: row.id,
+    projectId: row.project_id,
+    name: row.name,
+    prefix: row.prefix,
+    kind: row.kind,
+    scopes: row.scopes,
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    dailyPostCap: row.daily_post_cap,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString()
+  })
+
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // Never key_hash: it stays in the table.
+  const columns = sql`id, project_id, name, prefix, kind, scopes, rate_limit_per_minute, daily_post_cap,
+    revoked_at, last_used_at, created_at`
+
+  return ApiKeyStore.of({
+    create: Effect.fn("ApiKeyStore.create")((key) =>
+      orDieInfra(
+        sql<KeyRow>`INSERT INTO api_keys ${
+          sql.insert({
+            id: key.id,
+            project_id: key.projectId,
+            name: key.name,
+            key_hash: key.hash,
+            prefix: key.prefix,
+            kind: key.kind,
+            scopes: key.scopes,
+            rate_limit_per_minute: key.rateLimitPerMinute,
+            daily_post_cap: key.dailyPostCap,
+            created_at: DateTime.formatIso(key.createdAt)
+          })
+        } RETURNING ${columns}`.pipe(Effect.flatMap((rows) => summaryFromRow(rows[0]!)))
+      )
+    ),
+    findByHash: Effect.fn("ApiKeyStore.findByHash")((hash) =>
+      orDieInfra(
+        sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}`.pipe(
+          Effect.flatMap(Effect.forEach((row) =>
+            Effect.map(
+              Schema.decodeUnknown(Principal)({
+                projectId: row.project_id,
+                keyId: row.id,
+                kind: row.kind,
+                scopes: row.scopes,
+                dailyPostCap: row.daily_post_cap
+              }),
+              (principal) => ({
+                principal,
+                revoked: row.revoked_at !== null,
+                rateLimitPerMinute: row.rate_limit_per_minute
+              })
+            )
+          )),
+          Effect.map(Arr.head)
+        )
+      )
+    ),
+    list: Effect.fn("ApiKeyStore.list")((projectId) =>
+      orDieInfra(
+        sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(
+          Effect.flatMap(Effect.forEach(summaryFromRow))
+        )
+      )
+    ),
+    revoke: Effect.fn("ApiKeyStore.revoke")(function*(projectId, id, at) {
+      const rows = yield* orDieInfra(sql`
+        UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${DateTime.formatIso(at)})
+        WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
+      if (rows.length === 0) return yield* new ApiKeyNotFound({ keyId: id })
+    }),
+    touch: Effect.fn("ApiKeyStore.touch")((id, at) =>
+      orDieInfra(sql`
+        UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${DateTime.formatIso(at)}::timestamptz)
+        WHERE id = ${id}`)
+    )
+  })
+})
+
+export const PostgresApiKeyStore = Layer.effect(ApiKeyStore, make)

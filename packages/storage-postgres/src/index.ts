@@ -1,0 +1,7 @@
+export { CredentialsCipher, InvalidCredentialsKey } from "./CredentialsCipher.js"
+export { DataDirLocked } from "./DataDirLock.js"
+export { migrate, MigrationsLive } from "./Migrations.js"
+export * as PgLiteServer from "./PgLiteServer.js"
+export * as StorageLive from "./StorageLive.js"
+export type { StorageConfig } from "./StorageLive.js"
+export { Wakeups } from "./Wakeups.js"
