@@ -26,6 +26,11 @@ export interface PostDraft {
   /** The resolved media, in carousel order. */
   readonly media: ReadonlyArray<Media>
   readonly platformConfigurations: PlatformConfigurations
+  /**
+   * Every account of the project, so that a target whose username is duplicated on its platform
+   * is named by its id, as GET /social-accounts names it. Defaults to the targets.
+   */
+  readonly projectAccounts?: ReadonlyArray<SocialAccount>
 }
 
 const nonBlank = (text: string | null | undefined): string | null =>
@@ -362,7 +367,7 @@ const toTarget = (draft: PostDraft, account: SocialAccount): Target => {
     draft,
     account,
     platform: account.platform,
-    ref: accountRef(account, draft.accounts),
+    ref: accountRef(account, draft.projectAccounts ?? draft.accounts),
     can,
     limits: limitsFor(account, draft.signature),
     placement: asked === "timeline" || can.placements.includes(asked) ? asked : "timeline",

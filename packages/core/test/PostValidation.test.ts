@@ -165,6 +165,13 @@ describe("validateDraft", () => {
     ])
   })
 
+  it("names a target by its id when another project account shares its username", () => {
+    const target = account("facebook", "direct", "shop")
+    const twin = account("facebook", "direct", "shop")
+    const post = { ...draft({ accounts: [target], caption: null }), projectAccounts: [target, twin] }
+    expect(refusals(post)).toEqual([{ field: "caption", account: target.id }])
+  })
+
   it("says the ceiling, the length and the signature's share", () => {
     const [violation] = validateDraft(draft({ accounts: [x()], caption: "a".repeat(270), signature: "— Acme Inc" }))
     expect(violation?.message).toContain("280")
