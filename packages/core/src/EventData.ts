@@ -41,6 +41,7 @@ export const decidedData = (record: PostRecord) => {
       ? null
       : {
         outcome: decision.outcome,
+        via: decision.via,
         by_key_id: decision.by,
         at: DateTime.formatIso(decision.at),
         reason: decision.reason

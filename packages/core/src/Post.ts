@@ -60,10 +60,14 @@ export type PatchPostBody = typeof PatchPostBody.Type
 export const Author = Schema.Struct({ keyId: ApiKeyId, kind: ActorKind })
 export type Author = typeof Author.Type
 
-/** A person's decision on a held post. Only human keys decide. */
+/**
+ * A person's decision on a held post: through a human key (by names it) or through the post's
+ * signed approval link (by is null: the link itself was the person's credential).
+ */
 export const Decision = Schema.Struct({
   outcome: Schema.Literal("approved", "rejected"),
-  by: ApiKeyId,
+  via: Schema.Literal("api_key", "approval_link"),
+  by: Schema.NullOr(ApiKeyId),
   at: Schema.DateTimeUtc,
   reason: Schema.NullOr(Schema.String)
 })

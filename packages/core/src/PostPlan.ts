@@ -90,7 +90,8 @@ export const planPost = Effect.fn("planPost")(function*(project: Project, intent
     signature,
     accounts: targets.accounts,
     media: media.media,
-    platformConfigurations: intent.platformConfigurations
+    platformConfigurations: intent.platformConfigurations,
+    projectAccounts: all
   }
   const violations = [
     ...targets.violations,

@@ -1,13 +1,13 @@
 import { DateTime, Effect, Schema } from "effect"
 import { requireApprover } from "../Authorization.js"
 import { decidedData, makeEvent } from "../EventData.js"
-import type { PostId } from "../Ids.js"
+import type { PostId, ProjectId } from "../Ids.js"
 import { LifecycleEvent } from "../Lifecycle.js"
 import { deliveryState } from "../PostPlan.js"
 import { loadPost } from "../PostLookup.js"
 import type { Principal } from "../Principal.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
-import { loadProject } from "./ProjectContext.js"
+import { loadProject, loadProjectById } from "./ProjectContext.js"
 import { decideTransition, retryStale, statusOf } from "./Transition.js"
 
 export const DecisionBody = Schema.Struct({
@@ -16,30 +16,57 @@ export const DecisionBody = Schema.Struct({
 })
 export type DecisionBody = typeof DecisionBody.Type
 
+/** Who decides: a human key, or a person holding the post's signed approval link. */
+export type Approver =
+  | { readonly via: "api_key"; readonly principal: Principal }
+  | { readonly via: "approval_link"; readonly projectId: ProjectId }
+
+const decide = (approver: Approver, id: PostId, body: DecisionBody) =>
+  Effect.gen(function*() {
+    const project = yield* (approver.via === "api_key"
+      ? loadProject(approver.principal)
+      : loadProjectById(approver.projectId))
+    const store = yield* PostStore
+    return yield* retryStale(Effect.gen(function*() {
+      const { deliveries, post } = yield* loadPost(project.id, id)
+      const now = yield* DateTime.now
+      const due = post.scheduledAt === null || !DateTime.greaterThan(post.scheduledAt, now)
+      const approve = body.decision === "approve"
+      const event = approve ? LifecycleEvent.Approve({ due }) : LifecycleEvent.Reject()
+      const actor = approver.via === "api_key" ? approver.principal.kind : "human"
+      const { status } = yield* decideTransition(post, event, actor, project).pipe(Effect.flatMap(statusOf))
+      const state = deliveryState(status, post.scheduledAt, now)
+      const record = {
+        post: post.with({
+          version: post.version + 1,
+          status,
+          decision: {
+            outcome: approve ? "approved" : "rejected",
+            via: approver.via,
+            by: approver.via === "api_key" ? approver.principal.keyId : null,
+            at: now,
+            reason: body.reason ?? null
+          },
+          updatedAt: now
+        }),
+        deliveries: deliveries.map((delivery) => delivery.with({ ...state, updatedAt: now }))
+      }
+      const decided = yield* makeEvent(project.id, approve ? "post.approved" : "post.rejected", decidedData(record))
+      yield* store.commit(PostChange.Update({ expectedVersion: post.version, record, events: [decided] }))
+      return record
+    }))
+  })
+
 /** POST /posts/{id}/approve: a person approves (publishing follows) or rejects a held post. */
 export const decidePost = Effect.fn("decidePost")(function*(principal: Principal, id: PostId, body: DecisionBody) {
   yield* requireApprover(principal)
-  const project = yield* loadProject(principal)
-  const store = yield* PostStore
-  return yield* retryStale(Effect.gen(function*() {
-    const { deliveries, post } = yield* loadPost(project.id, id)
-    const now = yield* DateTime.now
-    const due = post.scheduledAt === null || !DateTime.greaterThan(post.scheduledAt, now)
-    const approve = body.decision === "approve"
-    const event = approve ? LifecycleEvent.Approve({ due }) : LifecycleEvent.Reject()
-    const { status } = yield* decideTransition(post, event, principal, project).pipe(Effect.flatMap(statusOf))
-    const state = deliveryState(status, post.scheduledAt, now)
-    const record = {
-      post: post.with({
-        version: post.version + 1,
-        status,
-        decision: { outcome: approve ? "approved" : "rejected", by: principal.keyId, at: now, reason: body.reason ?? null },
-        updatedAt: now
-      }),
-      deliveries: deliveries.map((delivery) => delivery.with({ ...state, updatedAt: now }))
-    }
-    const event_ = yield* makeEvent(project.id, approve ? "post.approved" : "post.rejected", decidedData(record))
-    yield* store.commit(PostChange.Update({ expectedVersion: post.version, record, events: [event_] }))
-    return record
-  }))
+  return yield* decide({ via: "api_key", principal }, id, body)
+})
+
+/**
+ * The approval page's buttons: the signed link (checked by the caller) is the person's credential.
+ * The same lifecycle rules apply, so an already-decided post cannot be decided again.
+ */
+export const decidePostByLink = Effect.fn("decidePostByLink")(function*(projectId: ProjectId, id: PostId, body: DecisionBody) {
+  return yield* decide({ via: "approval_link", projectId }, id, body)
 })

@@ -1,19 +1,23 @@
 import { DateTime, Effect, Option } from "effect"
 import { dayWindow } from "../DayWindow.js"
+import type { ProjectId } from "../Ids.js"
 import type { Principal } from "../Principal.js"
 import type { DailyCapClaim } from "../ports/PostStore.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
 import type { Project } from "../Project.js"
 
-/** The caller's project. A key always belongs to one, so a missing project is a defect. */
-export const loadProject = (principal: Principal) =>
+/** A project that must exist (keys and signed links always name one): a missing one is a defect. */
+export const loadProjectById = (projectId: ProjectId) =>
   ProjectStore.pipe(
-    Effect.flatMap((store) => store.get(principal.projectId)),
+    Effect.flatMap((store) => store.get(projectId)),
     Effect.flatMap(Option.match({
-      onNone: () => Effect.dieMessage(`project ${principal.projectId} of key ${principal.keyId} does not exist`),
+      onNone: () => Effect.dieMessage(`project ${projectId} does not exist`),
       onSome: Effect.succeed
     }))
   )
+
+/** The caller's project. */
+export const loadProject = (principal: Principal) => loadProjectById(principal.projectId)
 
 /** The key's own daily cap, or the project's default cap for keys that have none. */
 export const effectiveDailyCap = (principal: Principal, project: Project): number | null =>

@@ -2,7 +2,7 @@ import { Effect, Either } from "effect"
 import { AgentCannotApprove, NotEditable, StaleWrite, StateConflict } from "../Errors.js"
 import { type LifecycleEvent, type Outcome, Refusal, transition } from "../Lifecycle.js"
 import type { Post } from "../Post.js"
-import type { Principal } from "../Principal.js"
+import type { ActorKind, Principal } from "../Principal.js"
 import type { Project } from "../Project.js"
 
 export const lifecycleState = (post: Post) => ({
@@ -15,10 +15,10 @@ export const lifecycleState = (post: Post) => ({
 export const decideTransition = (
   post: Post,
   event: LifecycleEvent,
-  principal: Principal,
+  actor: Principal | ActorKind,
   project: Project
 ): Effect.Effect<Outcome, NotEditable | AgentCannotApprove | StateConflict> =>
-  Either.match(transition(lifecycleState(post), event, principal.kind, project.approval), {
+  Either.match(transition(lifecycleState(post), event, typeof actor === "string" ? actor : actor.kind, project.approval), {
     onRight: Effect.succeed,
     onLeft: Refusal.$match({
       NotEditable: ({ status }) => Effect.fail(new NotEditable({ postId: post.id, status })),
