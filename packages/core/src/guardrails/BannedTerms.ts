@@ -1,0 +1,374 @@
+import { foldText } from "./Normalize.js"
+
+/**
+ * Banned-term matching: whole words only, multi-word terms allowed, on case-, accent- and
+ * compatibility-folded text (see Normalize.ts), catching the cheap evasions:
+ *
+ * - leetspeak: inside a word that has a letter, @ or $, the characters 0→o, 1→i or l, 3→e, 4→a,
+ *   5→s, 7→t, @→a, $→s are also read as letters ("sh1t", "@ss", "b4d"). A word made only of
+ *   digits is a number and is read literally; every word is also tried as written, and with its
+ *   @ and $ dropped, so "@bad" (a mention) and "$bad" still match "bad".
+ * - split letters: letters separated by short runs of spaces or joiner punctuation
+ *   (. - _ * ' ’ · ~ + | / \ •) are read together: "b a d", "b.a.d", "b-a-d", "b_4_d".
+ * - split words: fragments joined by joiner punctuation without any space ("sh-it", "bad.word")
+ *   are read together as well.
+ * - stretched letters: a word with three or more of the same letter in a row is also read with
+ *   every run squeezed to one letter, against the terms squeezed the same way ("baaaad" → "bad").
+ * - a multi-word term also matches its words run together ("badword" for "bad word"), and its
+ *   words may be separated by spaces or by punctuation that does not end a sentence
+ *   ("bad, word" matches; "bad. Word" does not).
+ *
+ * False positives from joining across real words are kept low by what is joined: whitespace
+ * joins only single characters ("b a d"; real prose rarely puts two one-letter words side by
+ * side, "a" and "I" aside), and punctuation joins fragments only when no space is involved,
+ * which prose does inside compounds ("e-mail") and URLs but not between separate words.
+ * A joined run must still equal a whole term: "classic" never matches "class", nor "b a d x" "bad"
+ * ("a b a d" does: every run of consecutive pieces is tried). Not caught: mixtures of a split
+ * word and a normal one ("bad w o r d"), doubled letters ("baad"), letters swapped for
+ * look-alikes from other scripts that NFKC does not fold (Cyrillic "а").
+ */
+export interface BannedTermMatcher {
+  /** The configured terms found in the text, as configured, each once, in order of discovery. */
+  readonly find: (text: string) => ReadonlyArray<string>
+}
+
+interface CompiledTerm {
+  readonly term: string
+  readonly words: ReadonlyArray<string>
+}
+
+interface IndexEntry {
+  /** The term whose words, run together, spell this key. */
+  joined: CompiledTerm | undefined
+  /** Multi-word terms whose first word is this key. */
+  readonly phrases: Array<CompiledTerm>
+}
+
+// ---- Scanning: one pass over the folded text, classifying characters through a table ----
+
+const enum Kind { Other, Letter, Digit, Symbol, Space, LineBreak, Period, Stop, Joiner }
+
+const classify = (char: string): Kind => {
+  if (/^[\p{L}\p{N}]+$/u.test(char)) return /^[0-9]$/.test(char) ? Kind.Digit : Kind.Letter
+  if (char === "@" || char === "$") return Kind.Symbol
+  if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return Kind.LineBreak
+  if (/^\s$/u.test(char)) return Kind.Space
+  if (char === ".") return Kind.Period
+  if ("!?;:".includes(char)) return Kind.Stop
+  if ("-_*'’·~+|/\\•".includes(char)) return Kind.Joiner
+  return Kind.Other
+}
+const unclassified = 255
+const bmpKinds = new Uint8Array(0x10000).fill(unclassified)
+const astralKinds = new Map<number, Kind>()
+const classifyUnit = (code: number): Kind => {
+  const kind = classify(String.fromCharCode(code))
+  bmpKinds[code] = kind
+  return kind
+}
+const kindOfAstral = (codePoint: number): Kind => {
+  const known = astralKinds.get(codePoint)
+  if (known !== undefined) return known
+  const kind = /^[\p{L}\p{N}]$/u.test(String.fromCodePoint(codePoint)) ? Kind.Letter : Kind.Other
+  astralKinds.set(codePoint, kind)
+  return kind
+}
+
+// Word flags: which words need readings beyond their spelling.
+const hasDigit = 1
+const hasSymbol = 2
+const hasLetter = 4
+const hasTriple = 8
+const plainWord = hasLetter
+
+// Gap flags, for the gap after a word.
+const phraseGap = 1 // the words around it may belong to one multi-word term
+const joinGap = 2 // the words around it are fragments of one word ("b.a.d", "sh-it")
+const spacedGap = 4 // single letters around it are read together ("b a d")
+const maxJoinableGap = 3
+
+// FNV-1a over UTF-16 units: words are hashed while scanned, so a word that starts no term is
+// rejected by a probe in a typed-array set without ever becoming a string.
+const hashSeed = 0x811c9dc5 | 0
+const fnvPrime = 0x01000193
+const hashWord = (word: string): number => {
+  let hash = hashSeed
+  for (let index = 0; index < word.length; index++) hash = Math.imul(hash ^ word.charCodeAt(index), fnvPrime)
+  return hash
+}
+
+interface Scan {
+  readonly text: string
+  readonly count: number
+  readonly starts: Int32Array
+  readonly ends: Int32Array
+  readonly hashes: Int32Array
+  readonly flags: Uint8Array
+  /** Gap flags of the gap after each word. */
+  readonly gaps: Uint8Array
+}
+
+const scan = (text: string): Scan => {
+  // Words are separated by at least one character, so there are at most this many.
+  const capacity = (text.length >> 1) + 1
+  const starts = new Int32Array(capacity)
+  const ends = new Int32Array(capacity)
+  const hashes = new Int32Array(capacity)
+  const flags = new Uint8Array(capacity)
+  const gaps = new Uint8Array(capacity)
+  let count = 0
+  let start = -1
+  let hash = hashSeed
+  let wordFlags = 0
+  let previous = -1
+  let beforePrevious = -1
+  let gapSpaces = false
+  let gapSentenceEnd = false
+  let gapOther = false
+  const length = text.length
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index)
+    const astral = code >= 0xd800 && code <= 0xdbff && index + 1 < length
+    let kind = astral ? kindOfAstral(text.codePointAt(index)!) : bmpKinds[code]!
+    if (kind === unclassified) kind = classifyUnit(code)
+    if (kind === Kind.Letter || kind === Kind.Digit || kind === Kind.Symbol) {
+      if (start < 0) {
+        if (count > 0) {
+          const gapLength = index - ends[count - 1]!
+          const join = gapLength <= maxJoinableGap && !gapSpaces && !gapOther
+          gaps[count - 1] = (join || !gapSentenceEnd ? phraseGap : 0) | (join ? joinGap : 0) |
+            (gapLength <= maxJoinableGap && !gapOther ? spacedGap : 0)
+        }
+        start = index
+        hash = hashSeed
+        wordFlags = 0
+        previous = beforePrevious = -1
+      }
+      hash = Math.imul(hash ^ code, fnvPrime)
+      if (astral) hash = Math.imul(hash ^ text.charCodeAt(++index), fnvPrime)
+      wordFlags |= kind === Kind.Digit ? hasDigit : kind === Kind.Symbol ? hasSymbol : hasLetter
+      if (code === previous && code === beforePrevious) wordFlags |= hasTriple
+      beforePrevious = previous
+      previous = code
+    } else {
+      if (start >= 0) {
+        starts[count] = start
+        ends[count] = index
+        hashes[count] = hash
+        flags[count++] = wordFlags
+        start = -1
+        gapSpaces = gapSentenceEnd = gapOther = false
+      }
+      if (kind === Kind.Space) gapSpaces = true
+      else if (kind === Kind.Period) gapSentenceEnd = true
+      else if (kind === Kind.LineBreak || kind === Kind.Stop) gapSentenceEnd = gapOther = true
+      else if (kind === Kind.Other) gapOther = true
+      if (astral) index++
+    }
+  }
+  if (start >= 0) {
+    starts[count] = start
+    ends[count] = length
+    hashes[count] = hash
+    flags[count++] = wordFlags
+  }
+  return { text, count, starts, ends, hashes, flags, gaps }
+}
+
+/** A set of 32-bit hashes with open addressing: a membership probe costs a few array reads. */
+const hashSet = (hashes: ReadonlyArray<number>): (hash: number) => boolean => {
+  let size = 16
+  while (size < hashes.length * 2) size *= 2
+  const mask = size - 1
+  const slots = new Int32Array(size)
+  const used = new Uint8Array(size)
+  for (const hash of hashes) {
+    let slot = hash & mask
+    while (used[slot] === 1 && slots[slot] !== hash) slot = (slot + 1) & mask
+    slots[slot] = hash
+    used[slot] = 1
+  }
+  return (hash) => {
+    for (let slot = hash & mask; used[slot] === 1; slot = (slot + 1) & mask) if (slots[slot] === hash) return true
+    return false
+  }
+}
+
+// ---- Readings of a word: its spelling plus the leetspeak, sigil-free and squeezed forms ----
+
+const leet: Record<string, string> = { "0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s" }
+const leetPattern = /[03457@$]/g
+const onlyDigits = /^[0-9]+$/
+const symbols = /[@$]+/g
+const tripleLetter = /(.)\1\1/
+const squeeze = (word: string): string => word.replace(/(.)\1+/g, "$1")
+// Past this many 1s only the all-i and all-l readings are tried, so a word costs at most 8 readings.
+const maxAmbiguousOnes = 3
+
+const readOnes = (word: string): Array<string> => {
+  const ones = word.split("1").length - 1
+  if (ones === 0) return [word]
+  if (ones > maxAmbiguousOnes) return [word.replaceAll("1", "i"), word.replaceAll("1", "l")]
+  let readings = [""]
+  for (const char of word) {
+    readings = char === "1" ? readings.flatMap((prefix) => [prefix + "i", prefix + "l"]) : readings.map((prefix) => prefix + char)
+  }
+  return readings
+}
+
+interface Readings {
+  readonly forms: ReadonlyArray<string>
+  /** Forms with a run of three equal letters, squeezed; looked up among squeezed terms only. */
+  readonly squeezed: ReadonlyArray<string>
+}
+
+const noForms: ReadonlyArray<string> = []
+const needsAnotherReading = /[0-9@$]|(.)\1\1/
+
+const readingsOf = (word: string): Readings => {
+  if (!needsAnotherReading.test(word)) return { forms: [word], squeezed: noForms }
+  if (onlyDigits.test(word)) return { forms: [word], squeezed: noForms }
+  const forms = new Set([word])
+  const decoded = word.replace(leetPattern, (char) => leet[char] ?? char)
+  for (const reading of decoded.includes("1") ? readOnes(decoded) : [decoded]) forms.add(reading)
+  const withoutSymbols = word.replace(symbols, "")
+  if (withoutSymbols !== "") forms.add(withoutSymbols)
+  const squeezed = new Set<string>()
+  for (const form of forms) if (tripleLetter.test(form)) squeezed.add(squeeze(form))
+  return { forms: [...forms], squeezed: [...squeezed] }
+}
+
+// ---- Compiling a term list and matching against it ----
+
+interface Compiled {
+  readonly index: ReadonlyMap<string, IndexEntry>
+  readonly squeezedIndex: ReadonlyMap<string, ReadonlyArray<CompiledTerm>>
+  readonly mayBeKey: (hash: number) => boolean
+  /** A joined run longer than this cannot spell a term (@ and $ dropped from a reading shorten it). */
+  readonly longestRun: number
+}
+
+const compile = (terms: ReadonlyArray<string>): Compiled => {
+  const index = new Map<string, IndexEntry>()
+  const squeezedIndex = new Map<string, Array<CompiledTerm>>()
+  let longestJoined = 0
+  const entry = (key: string): IndexEntry => {
+    const existing = index.get(key)
+    if (existing !== undefined) return existing
+    const created: IndexEntry = { joined: undefined, phrases: [] }
+    index.set(key, created)
+    return created
+  }
+  for (const configured of terms) {
+    const term = configured.trim()
+    const words = wordsOf(scan(foldText(term)))
+    if (words.length === 0) continue
+    const compiled: CompiledTerm = { term, words }
+    const joined = words.join("")
+    longestJoined = Math.max(longestJoined, joined.length)
+    entry(joined).joined ??= compiled
+    if (words.length > 1) entry(words[0]!).phrases.push(compiled)
+    const squeezed = squeeze(joined)
+    squeezedIndex.set(squeezed, [...(squeezedIndex.get(squeezed) ?? []), compiled])
+  }
+  return { index, squeezedIndex, mayBeKey: hashSet([...index.keys()].map(hashWord)), longestRun: longestJoined * 2 }
+}
+
+const spelling = (words: Scan, at: number): string => words.text.slice(words.starts[at], words.ends[at])
+const wordsOf = (words: Scan): Array<string> => Array.from({ length: words.count }, (_, at) => spelling(words, at))
+
+const isLinked = (words: Scan, at: number): boolean =>
+  (words.gaps[at]! & joinGap) !== 0 ||
+  ((words.gaps[at]! & spacedGap) !== 0 &&
+    words.ends[at]! - words.starts[at]! === 1 &&
+    words.ends[at + 1]! - words.starts[at + 1]! === 1)
+
+/** One search through one text; readings are computed only for words that need them. */
+class Search {
+  readonly found = new Set<CompiledTerm>()
+  private readonly readings: Array<Readings | undefined> = []
+  constructor(private readonly compiled: Compiled, private readonly words: Scan) {}
+
+  run(): void {
+    const { compiled, words } = this
+    for (let at = 0; at < words.count; at++) {
+      if (words.flags[at] === plainWord) {
+        // Most words start no term: the hash probe rejects them without building a string.
+        if (compiled.mayBeKey(words.hashes[at]!)) this.lookUp(spelling(words, at), at)
+      } else {
+        const { forms, squeezed } = this.readingsAt(at)
+        for (const form of forms) this.lookUp(form, at)
+        this.lookUpSqueezed(squeezed)
+      }
+      if (isLinked(words, at)) this.joinRuns(at)
+    }
+  }
+
+  private readingsAt(at: number): Readings {
+    return (this.readings[at] ??= readingsOf(spelling(this.words, at)))
+  }
+
+  /** A form of the word at `at`, or of a run of fragments joined into one word (at undefined). */
+  private lookUp(form: string, at: number | undefined): void {
+    const hit = this.compiled.index.get(form)
+    if (hit === undefined) return
+    if (hit.joined !== undefined) this.found.add(hit.joined)
+    if (at !== undefined) for (const phrase of hit.phrases) if (this.continues(phrase, at)) this.found.add(phrase)
+  }
+
+  private lookUpSqueezed(squeezed: ReadonlyArray<string>): void {
+    for (const form of squeezed) for (const compiled of this.compiled.squeezedIndex.get(form) ?? []) this.found.add(compiled)
+  }
+
+  private continues(phrase: CompiledTerm, first: number): boolean {
+    for (let k = 1; k < phrase.words.length; k++) {
+      const at = first + k
+      if (at >= this.words.count || (this.words.gaps[at - 1]! & phraseGap) === 0) return false
+      if (!this.readingsAt(at).forms.includes(phrase.words[k]!)) return false
+    }
+    return true
+  }
+
+  /** Every run of two or more consecutive linked fragments starting at `first`, read as one word. */
+  private joinRuns(first: number): void {
+    const { compiled, words } = this
+    let run = spelling(words, first)
+    for (let next = first + 1; next < words.count; next++) {
+      run += spelling(words, next)
+      if (run.length > compiled.longestRun) return
+      const { forms, squeezed } = readingsOf(run)
+      for (const form of forms) this.lookUp(form, undefined)
+      this.lookUpSqueezed(squeezed)
+      if (!isLinked(words, next)) return
+    }
+  }
+}
+
+const matcherOf = (compiled: Compiled): BannedTermMatcher => ({
+  find: (text) => {
+    const search = new Search(compiled, scan(foldText(text)))
+    search.run()
+    return [...search.found].map((term) => term.term)
+  }
+})
+
+// Compiling 5,000 terms costs milliseconds; a post is checked in microseconds. Settings read once
+// and checked many times hit the identity cache; settings decoded afresh per request (a new array
+// each time) hit the content cache, keyed on the terms themselves.
+const byIdentity = new WeakMap<ReadonlyArray<string>, BannedTermMatcher>()
+const byContent = new Map<string, BannedTermMatcher>()
+const maxCachedLists = 64
+
+/** The matcher for a list of banned terms, compiled once per list. */
+export const bannedTermMatcher = (terms: ReadonlyArray<string>): BannedTermMatcher => {
+  const known = byIdentity.get(terms)
+  if (known !== undefined) return known
+  const key = terms.join("\u0000")
+  const matcher = byContent.get(key) ?? matcherOf(compile(terms))
+  // Re-inserting keeps the Map in least-recently-used order, so the oldest entry goes first.
+  byContent.delete(key)
+  byContent.set(key, matcher)
+  if (byContent.size > maxCachedLists) byContent.delete(byContent.keys().next().value!)
+  byIdentity.set(terms, matcher)
+  return matcher
+}

@@ -1,0 +1,66 @@
+/**
+ * Text folding shared by banned terms and their targets, so that both sides are compared in
+ * the same form: NFKD (full-width and compatibility letters become plain ones), lower case,
+ * then diacritics stripped (é → e) and invisible format characters removed (zero-width space,
+ * zero-width joiner, soft hyphen), which are a cheap way to split a word without showing it.
+ */
+
+// Letters that carry no combining mark to strip but are read as a plain Latin spelling.
+const plainSpelling: Record<string, string> = {
+  "ß": "ss",
+  "æ": "ae",
+  "œ": "oe",
+  "ø": "o",
+  "ł": "l",
+  "đ": "d",
+  "ð": "d",
+  "þ": "th",
+  "ı": "i",
+  "ς": "σ"
+}
+const plainSpellingPattern = /[ßæœøłđðþıς]/g
+const marksAndFormatCharacters = /[\p{M}\p{Cf}]+/gu
+// Nothing in printable ASCII changes under NFKD or has a mark to strip: the common case stays cheap.
+const printableAscii = /^[\x20-\x7e\t\n\r]*$/
+
+// Compatibility decomposition and case folding work character by character once the marks they
+// produce are stripped, so each non-ASCII character is folded once and remembered: folding a
+// 10,000-character caption then costs a table look-up per character, not a Unicode pass.
+const foldedBmp = new Array<string | undefined>(0x10000)
+const foldedAstral = new Map<number, string>()
+
+const foldCharacter = (char: string): string =>
+  char
+    .normalize("NFKD")
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(marksAndFormatCharacters, "")
+    .replace(plainSpellingPattern, (letter) => plainSpelling[letter] ?? letter)
+
+const foldCodePoint = (codePoint: number): string => {
+  if (codePoint < 0x10000) return (foldedBmp[codePoint] ??= foldCharacter(String.fromCharCode(codePoint)))
+  const known = foldedAstral.get(codePoint)
+  if (known !== undefined) return known
+  const folded = foldCharacter(String.fromCodePoint(codePoint))
+  foldedAstral.set(codePoint, folded)
+  return folded
+}
+
+/** Case-, accent- and compatibility-folded text (é → e, ｂ → b, ﬁ → fi, zero-width space → nothing). */
+export const foldText = (text: string): string => {
+  if (printableAscii.test(text)) return text.toLowerCase()
+  let folded = ""
+  let asciiFrom = 0
+  for (let index = 0; index < text.length; index++) {
+    if (text.charCodeAt(index) < 128) continue
+    const codePoint = text.codePointAt(index)!
+    folded += text.slice(asciiFrom, index) + foldCodePoint(codePoint)
+    if (codePoint >= 0x10000) index++
+    asciiFrom = index + 1
+  }
+  return (folded + text.slice(asciiFrom)).toLowerCase()
+}
+
+/** Lighter folding for URLs: domains keep their accents (they are different domains). */
+export const foldForLinks = (text: string): string =>
+  printableAscii.test(text) ? text.toLowerCase() : text.normalize("NFKC").toLowerCase().replace(/\p{Cf}+/gu, "")
