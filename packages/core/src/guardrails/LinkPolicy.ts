@@ -39,9 +39,9 @@ const withoutScheme =
   /(?<![\p{L}\p{N}@._/-])((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(\p{L}{2,63}))(?![\p{L}\p{N}-])(?::\d{1,5})?([/?#][^\s<>"']*)?/gu
 const trailingPunctuation = /[.,!?;:)\]}'"]+$/
 
-/** The host of an authority: without credentials (never echoed), port or trailing dot. */
+/** The host of an authority: without credentials (never echoed), port or the sentence's punctuation. */
 const hostOf = (authority: string): string =>
-  authority.slice(authority.lastIndexOf("@") + 1).replace(/:\d*$/, "").replace(/\.$/, "")
+  authority.slice(authority.lastIndexOf("@") + 1).replace(trailingPunctuation, "").replace(/:\d*$/, "").replace(/\.$/, "")
 
 const keyOf = (host: string, path: string): string =>
   host + path.replace(trailingPunctuation, "").replace(/\/$/, "")
