@@ -262,21 +262,19 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
           if (next === undefined) {
             return yield* new OutboundFailed({ host: url.host, detail: "the redirect Location is not a valid URL" })
           }
-          response.body.destroy()
+          // Draining a short redirect body keeps the connection for the next hop.
+          yield* Effect.tryPromise({ try: () => response.body.dump({ limit: 64 * 1024 }), catch: toError })
           url = next
           continue
         }
 
         const host = url.host
-        const declared = Number(headerText(response.headers["content-length"]))
-        const body: Stream.Stream<Uint8Array, OutboundError> = declared > outbound.maxBytes
-          ? Stream.fail(new ResponseTooLarge({ host, maxBytes: outbound.maxBytes }))
-          : Stream.fromAsyncIterable<Uint8Array, OutboundError>(response.body, toError).pipe(
-            Stream.mapAccumEffect(0, (total, chunk) =>
-              total + chunk.byteLength > outbound.maxBytes
-                ? Effect.fail(new ResponseTooLarge({ host, maxBytes: outbound.maxBytes }))
-                : Effect.succeed([total + chunk.byteLength, chunk] as const))
-          )
+        const body = Stream.fromAsyncIterable<Uint8Array, OutboundError>(response.body, toError).pipe(
+          Stream.mapAccumEffect(0, (total, chunk) =>
+            total + chunk.byteLength > outbound.maxBytes
+              ? Effect.fail(new ResponseTooLarge({ host, maxBytes: outbound.maxBytes }))
+              : Effect.succeed([total + chunk.byteLength, chunk] as const))
+        )
         return { url, status: response.statusCode, headers: response.headers, body } satisfies OutboundResponse
       }
     })

@@ -26,6 +26,8 @@ export interface SendResult {
 
 export const webhookTimeout = Duration.seconds(10)
 export const bodyPrefixBytes = 512
+/** Only the prefix is kept; the cap bounds what a reply may stream before it is cut off. */
+const replyCapBytes = 1024 * 1024
 
 const describeStatus = (status: number): string =>
   status >= 300 && status < 400
@@ -51,7 +53,7 @@ export const send = Effect.fn("webhooks.send")(function*(
       headers: webhookHeaders(request, secrets, timestamp),
       body: request.body,
       timeout: options.timeout ?? webhookTimeout,
-      maxBytes: bodyPrefixBytes
+      maxBytes: replyCapBytes
     })
     // The status decides; the body is only logged, so a reply cut short or too long costs its prefix, not the outcome.
     const prefix = yield* readPrefix(response, bodyPrefixBytes).pipe(Effect.orElseSucceed(() => new Uint8Array()))

@@ -74,9 +74,6 @@ export const receiver = (tls: SelfSigned): Effect.Effect<Receiver, never, Scope.
               return res.writeHead(307, { location: "https://metadata.test/latest/meta-data/" }).end()
             case "/long-reply":
               return res.writeHead(200).end("y".repeat(10_000))
-            case "/declared-huge":
-              res.writeHead(200, { "content-length": String(1024 ** 3) })
-              return res.write(chunk)
             case "/endless": {
               res.writeHead(200, { "content-type": "application/octet-stream" })
               res.on("close", () => {
@@ -99,7 +96,7 @@ export const receiver = (tls: SelfSigned): Effect.Effect<Receiver, never, Scope.
         const port = (server.address() as AddressInfo).port
         resume(Effect.succeed({
           receiver: {
-            origin: `https://localhost:${port}`,
+            origin: `https://receiver.test:${port}`,
             port,
             received,
             hits: (path) => received.filter((delivery) => delivery.path === path).length,

@@ -1,0 +1,219 @@
+import { type LookupAddress, promises as dns } from "node:dns"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import { addressRefusal, OutboundGuard, type OutboundGuardOptions, readBody, type ResolveHost } from "../src/index.js"
+import { receiver, selfSigned } from "./Receiver.js"
+
+const tls = selfSigned()
+
+/** Test names; besides them only "localhost" resolves (through the system, from /etc/hosts). */
+const names: Record<string, ReadonlyArray<LookupAddress>> = {
+  "receiver.test": [{ address: "127.0.0.1", family: 4 }],
+  "loopback.test": [{ address: "127.0.0.1", family: 4 }],
+  "internal.test": [{ address: "10.0.0.1", family: 4 }],
+  "metadata.test": [{ address: "169.254.169.254", family: 4 }],
+  // A public address beside a private one, as a rebinding resolver might answer.
+  "rebind.test": [{ address: "93.184.215.14", family: 4 }, { address: "::ffff:127.0.0.1", family: 6 }]
+}
+const lookups: Array<string> = []
+const resolveHost: ResolveHost = async (hostname) => {
+  lookups.push(hostname)
+  if (hostname === "localhost") return dns.lookup(hostname, { all: true })
+  const addresses = names[hostname]
+  if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
+  return addresses
+}
+
+const guarded = (options: OutboundGuardOptions) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.provide(effect, OutboundGuard.layer({ production: false, ca: tls.cert, resolveHost, ...options }))
+const strict = guarded({ allowLoopback: false })
+const loopbackAllowed = guarded({ allowLoopback: true })
+
+const get = (url: string, options: { readonly followRedirects?: number; readonly maxBytes?: number } = {}) =>
+  Effect.gen(function*() {
+    const guard = yield* OutboundGuard
+    const response = yield* guard.request({
+      method: "GET",
+      url,
+      timeout: "5 seconds",
+      maxBytes: options.maxBytes ?? 1024 * 1024,
+      followRedirects: options.followRedirects ?? 3
+    })
+    const body = yield* readBody(response)
+    return { status: response.status, url: response.url.href, body: Buffer.from(body).toString() }
+  }).pipe(Effect.scoped)
+
+const refusal = <A, E extends { readonly _tag: string; readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.either(effect).pipe(Effect.map(Either.match({
+    onLeft: (error) => `${error._tag}: ${error.message}`,
+    onRight: () => "allowed"
+  })))
+
+describe("addressRefusal", () => {
+  it("allows public unicast addresses only", () => {
+    const allowLoopback = false
+    expect(addressRefusal("93.184.215.14", { allowLoopback })).toBeUndefined()
+    expect(addressRefusal("2606:4700:4700::1111", { allowLoopback })).toBeUndefined()
+    expect({
+      "127.0.0.1": addressRefusal("127.0.0.1", { allowLoopback }),
+      "::1": addressRefusal("::1", { allowLoopback }),
+      "::ffff:127.0.0.1": addressRefusal("::ffff:127.0.0.1", { allowLoopback }),
+      "::ffff:10.1.2.3": addressRefusal("::ffff:10.1.2.3", { allowLoopback }),
+      "10.0.0.1": addressRefusal("10.0.0.1", { allowLoopback }),
+      "172.16.5.4": addressRefusal("172.16.5.4", { allowLoopback }),
+      "192.168.1.1": addressRefusal("192.168.1.1", { allowLoopback }),
+      "169.254.169.254": addressRefusal("169.254.169.254", { allowLoopback }),
+      "fd00:ec2::254": addressRefusal("fd00:ec2::254", { allowLoopback }),
+      "169.254.1.1": addressRefusal("169.254.1.1", { allowLoopback }),
+      "fe80::1": addressRefusal("fe80::1", { allowLoopback }),
+      "100.64.0.1": addressRefusal("100.64.0.1", { allowLoopback }),
+      "224.0.0.1": addressRefusal("224.0.0.1", { allowLoopback }),
+      "0.0.0.0": addressRefusal("0.0.0.0", { allowLoopback }),
+      "::": addressRefusal("::", { allowLoopback }),
+      "240.0.0.1": addressRefusal("240.0.0.1", { allowLoopback }),
+      "fc00::1": addressRefusal("fc00::1", { allowLoopback }),
+      "64:ff9b::a00:1": addressRefusal("64:ff9b::a00:1", { allowLoopback })
+    }).toEqual({
+      "127.0.0.1": "a loopback address",
+      "::1": "a loopback address",
+      "::ffff:127.0.0.1": "a loopback address",
+      "::ffff:10.1.2.3": "a private address",
+      "10.0.0.1": "a private address",
+      "172.16.5.4": "a private address",
+      "192.168.1.1": "a private address",
+      "169.254.169.254": "the cloud metadata address",
+      "fd00:ec2::254": "the cloud metadata address",
+      "169.254.1.1": "a link-local address",
+      "fe80::1": "a link-local address",
+      "100.64.0.1": "a carrier-grade NAT address",
+      "224.0.0.1": "a multicast address",
+      "0.0.0.0": "the unspecified address",
+      "::": "the unspecified address",
+      "240.0.0.1": "a reserved address",
+      "fc00::1": "a private (unique local) address",
+      "64:ff9b::a00:1": "an address in the special-purpose rfc6052 range"
+    })
+  })
+
+  it("lets loopback through only with the allowance, and nothing else private", () => {
+    expect(addressRefusal("127.0.0.1", { allowLoopback: true })).toBeUndefined()
+    expect(addressRefusal("::1", { allowLoopback: true })).toBeUndefined()
+    expect(addressRefusal("10.0.0.1", { allowLoopback: true })).toBe("a private address")
+    expect(addressRefusal("169.254.169.254", { allowLoopback: true })).toBe("the cloud metadata address")
+  })
+})
+
+describe("OutboundGuard", () => {
+  it.live("refuses the loopback allowance in production mode, explicit or from NODE_ENV", () =>
+    Effect.gen(function*() {
+      const explicit = yield* refusal(Effect.scoped(OutboundGuard.make({ allowLoopback: true, production: true })))
+      expect(explicit).toBe(
+        "LoopbackAllowedInProduction: the outbound loopback allowance is for tests and local development and is refused in production mode"
+      )
+      const previous = process.env.NODE_ENV
+      process.env.NODE_ENV = "production"
+      const fromEnvironment = yield* refusal(Effect.scoped(OutboundGuard.make({ allowLoopback: true }))).pipe(
+        Effect.ensuring(Effect.sync(() => {
+          process.env.NODE_ENV = previous
+        }))
+      )
+      expect(fromEnvironment).toMatch(/^LoopbackAllowedInProduction/)
+      expect(yield* refusal(Effect.scoped(OutboundGuard.make({ allowLoopback: false, production: true })))).toBe("allowed")
+    }))
+
+  it.scopedLive("refuses loopback, private and metadata destinations, whatever their spelling", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver(tls)
+      const port = server.port
+      lookups.length = 0
+      const outcomes = {
+        localhost: yield* refusal(get(`https://localhost:${port}/target`)),
+        "127.0.0.1": yield* refusal(get(`https://127.0.0.1:${port}/target`)),
+        "[::1]": yield* refusal(get(`https://[::1]:${port}/target`)),
+        "::ffff:127.0.0.1": yield* refusal(get(`https://[::ffff:127.0.0.1]:${port}/target`)),
+        "2130706433": yield* refusal(get(`https://2130706433:${port}/target`)),
+        "loopback.test": yield* refusal(get(`https://loopback.test:${port}/target`)),
+        "rebind.test": yield* refusal(get(`https://rebind.test:${port}/target`)),
+        "10.0.0.1": yield* refusal(get("https://10.0.0.1/")),
+        "169.254.169.254": yield* refusal(get("https://169.254.169.254/latest/meta-data/")),
+        "[fd00:ec2::254]": yield* refusal(get("https://[fd00:ec2::254]/latest/meta-data/")),
+        "internal.test": yield* refusal(get("https://internal.test/")),
+        "http://": yield* refusal(get(`http://receiver.test:${port}/target`)),
+        "ftp://": yield* refusal(get("ftp://receiver.test/")),
+        "not a URL": yield* refusal(get("receiver.test/target"))
+      }
+      expect(outcomes).toEqual({
+        localhost: expect.stringMatching(/^OutboundRefused: outbound request refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/),
+        "127.0.0.1": "OutboundRefused: outbound request refused: 127.0.0.1 is a loopback address",
+        "[::1]": "OutboundRefused: outbound request refused: ::1 is a loopback address",
+        "::ffff:127.0.0.1": "OutboundRefused: outbound request refused: ::ffff:7f00:1 is a loopback address",
+        "2130706433": "OutboundRefused: outbound request refused: 127.0.0.1 is a loopback address",
+        "loopback.test": "OutboundRefused: outbound request refused: loopback.test resolves to 127.0.0.1, a loopback address",
+        "rebind.test": "OutboundRefused: outbound request refused: rebind.test resolves to ::ffff:127.0.0.1, a loopback address",
+        "10.0.0.1": "OutboundRefused: outbound request refused: 10.0.0.1 is a private address",
+        "169.254.169.254": "OutboundRefused: outbound request refused: 169.254.169.254 is the cloud metadata address",
+        "[fd00:ec2::254]": "OutboundRefused: outbound request refused: fd00:ec2::254 is the cloud metadata address",
+        "internal.test": "OutboundRefused: outbound request refused: internal.test resolves to 10.0.0.1, a private address",
+        "http://": `OutboundRefused: outbound request refused: receiver.test:${port} is reached over http; only https is allowed`,
+        "ftp://": "OutboundRefused: outbound request refused: receiver.test is reached over ftp; only https is allowed",
+        "not a URL": "OutboundRefused: outbound request refused: the URL is not a valid absolute URL"
+      })
+      // Literal addresses are judged before any connection, so they never reach the resolver either.
+      expect(lookups.sort()).toEqual(["internal.test", "localhost", "loopback.test", "rebind.test"])
+      expect(server.received).toEqual([])
+    }).pipe(strict))
+
+  it.scopedLive("with the loopback allowance, reaches the test receiver and still refuses private addresses", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver(tls)
+      expect(yield* get(`${server.origin}/target`)).toEqual({ status: 200, url: `${server.origin}/target`, body: "ok" })
+      expect(yield* refusal(get("https://10.0.0.1/"))).toBe("OutboundRefused: outbound request refused: 10.0.0.1 is a private address")
+      expect(yield* refusal(get("https://metadata.test/"))).toBe(
+        "OutboundRefused: outbound request refused: metadata.test resolves to 169.254.169.254, the cloud metadata address"
+      )
+    }).pipe(loopbackAllowed))
+
+  it.scopedLive("follows GET redirects within the hop limit and re-validates every hop", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver(tls)
+      expect(yield* get(`${server.origin}/redirect`)).toEqual({ status: 200, url: `${server.origin}/target`, body: "ok" })
+      expect(yield* refusal(get(`${server.origin}/loop`, { followRedirects: 2 }))).toBe(
+        `TooManyRedirects: receiver.test:${server.port} redirected more than 2 time(s)`
+      )
+      expect(server.hits("/loop")).toBe(3)
+      expect(yield* refusal(get(`${server.origin}/to-private`))).toBe(
+        "OutboundRefused: outbound request refused: 10.0.0.1 is a private address"
+      )
+      expect(yield* refusal(get(`${server.origin}/to-metadata-name`))).toBe(
+        "OutboundRefused: outbound request refused: metadata.test resolves to 169.254.169.254, the cloud metadata address"
+      )
+    }).pipe(loopbackAllowed))
+
+  it.scopedLive("aborts a body past the size cap while streaming, memory flat", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver(tls)
+      const heapBefore = process.memoryUsage().heapUsed
+      const streamed = yield* refusal(get(`${server.origin}/endless`, { maxBytes: 4 * 1024 * 1024 }))
+      expect(streamed).toBe(`ResponseTooLarge: the response from receiver.test:${server.port} exceeds 4194304 bytes`)
+      yield* Effect.sleep("100 millis")
+      expect(server.endless.closed).toBe(true)
+      // The server would write 1 GiB; the client hung up after a few MiB, holding none of it.
+      expect(server.endless.written).toBeLessThan(64 * 1024 * 1024)
+      expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(32 * 1024 * 1024)
+    }).pipe(loopbackAllowed))
+
+  it.scopedLive("times out a destination that never answers", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver(tls)
+      const guard = yield* OutboundGuard
+      const outcome = yield* refusal(Effect.scoped(guard.request({
+        method: "GET",
+        url: `${server.origin}/hang`,
+        timeout: "300 millis",
+        maxBytes: 1024,
+        followRedirects: 0
+      })))
+      expect(outcome).toBe(`OutboundTimeout: receiver.test:${server.port} did not answer within 300 ms`)
+    }).pipe(loopbackAllowed))
+})
