@@ -2,7 +2,8 @@
 // CLI (node:crypto cannot issue X.509 certificates), routes for each failure mode, and counters.
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer, type IncomingHttpHeaders } from "node:https"
+import type { IncomingHttpHeaders } from "node:http"
+import { createServer } from "node:https"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -79,10 +80,13 @@ export const receiver = (tls: SelfSigned): Effect.Effect<Receiver, never, Scope.
               res.on("close", () => {
                 endless.closed = true
               })
-              const pump = () => {
+              const pump = (): void => {
                 while (!res.destroyed && endless.written < 1024 ** 3) {
                   endless.written += chunk.length
-                  if (!res.write(chunk)) return res.once("drain", pump)
+                  if (!res.write(chunk)) {
+                    res.once("drain", pump)
+                    return
+                  }
                 }
               }
               return pump()
