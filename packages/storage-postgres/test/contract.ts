@@ -1,0 +1,377 @@
+import { SqlClient } from "@effect/sql"
+import { describe, expect, layer } from "@effect/vitest"
+import {
+  AccountAdmin,
+  AccountStore,
+  ApiKeyHash,
+  ApiKeyStore,
+  CreateOutcome,
+  DeliveryQueue,
+  EventId,
+  OutboxEvent,
+  OutboxQueue,
+  PostChange,
+  PostStore,
+  ProjectAdmin,
+  ProjectStore,
+  RateLimitStore,
+  SendOutcome,
+  Project,
+  WebhookEndpoint,
+  WebhookEndpointId,
+  WebhookEndpoints
+} from "@herald/core"
+import { DateTime, Effect, Exit, type Layer, Option, Redacted } from "effect"
+import { createHash, randomUUID } from "node:crypto"
+import { at, newAccount, newKeyId, newPost, newProject, t0 } from "./fixtures.js"
+
+export type Storage =
+  | SqlClient.SqlClient
+  | PostStore
+  | ProjectStore
+  | ProjectAdmin
+  | AccountStore
+  | AccountAdmin
+  | ApiKeyStore
+  | RateLimitStore
+  | DeliveryQueue
+  | OutboxQueue
+  | WebhookEndpoints
+
+const count = (table: string, column: string, value: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM ${sql(table)} WHERE ${sql(column)} = ${value}`.pipe(
+      Effect.map((rows) => rows[0]!.n),
+      Effect.orDie
+    ))
+
+/** The storage contract: every adapter of these ports must pass it, whatever database is behind it. */
+export const storageContract = (name: string, storage: Layer.Layer<Storage, unknown>) =>
+  layer(storage, { timeout: 90_000 })(name, (it) => {
+    describe("PostStore.create", () => {
+      it.effect("writes the post, deliveries, events and idempotency record together and reads them back", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const input = newPost({ projectId: project.id, idempotency: { key: "k1", fingerprint: "f1" } })
+          const event = new OutboxEvent({
+            id: EventId.make(randomUUID()),
+            projectId: project.id,
+            kind: "post.approved",
+            createdAt: t0,
+            data: { post: { id: input.record.post.id } }
+          })
+          const outcome = yield* posts.create({ ...input, events: [event] })
+          expect(outcome._tag).toBe("Created")
+          const found = yield* posts.find(project.id, input.record.post.id)
+          expect(Option.getOrThrow(found)).toEqual(input.record)
+          expect(yield* count("outbox_events", "id", event.id)).toBe(1)
+          expect(yield* count("idempotency_keys", "post_id", input.record.post.id)).toBe(1)
+          expect(yield* posts.createdSince(input.record.post.author.keyId, t0)).toBe(1)
+          const byDelivery = yield* posts.findByDelivery(project.id, input.record.deliveries[1]!.id)
+          expect(Option.map(byDelivery, (r) => r.post.id)).toEqual(Option.some(input.record.post.id))
+        }))
+
+      it.effect("a failure mid-create leaves nothing behind", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const input = newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "f" }, dailyCap: { cap: 5 } })
+          // Two deliveries with one id: the second insert breaks after the post row was written.
+          const [first] = input.record.deliveries
+          const broken = { ...input, record: { ...input.record, deliveries: [first!, first!] } }
+          const exit = yield* Effect.exit(posts.create(broken))
+          expect(Exit.isFailure(exit)).toBe(true)
+          expect(yield* count("posts", "id", input.record.post.id)).toBe(0)
+          expect(yield* count("deliveries", "post_id", input.record.post.id)).toBe(0)
+          expect(yield* count("idempotency_keys", "project_id", project.id)).toBe(0)
+          expect(yield* count("post_creations", "post_id", input.record.post.id)).toBe(0)
+          // The key is still free: the same create now succeeds.
+          expect((yield* posts.create(input))._tag).toBe("Created")
+        }))
+
+      it.effect("100 concurrent creates with one idempotency key make one post; 99 are Repeated", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const keyId = newKeyId()
+          const inputs = Array.from({ length: 100 }, () =>
+            newPost({ projectId: project.id, keyId, idempotency: { key: "same", fingerprint: "body-1" } }))
+          const outcomes = yield* Effect.all(inputs.map((input) => posts.create(input)), { concurrency: "unbounded" })
+          const created = outcomes.filter(CreateOutcome.$is("Created"))
+          const repeated = outcomes.filter(CreateOutcome.$is("Repeated"))
+          expect(created).toHaveLength(1)
+          expect(repeated).toHaveLength(99)
+          const winner = created[0]!.record.post.id
+          expect(repeated.every((outcome) => outcome.record.post.id === winner)).toBe(true)
+          expect(yield* count("posts", "project_id", project.id)).toBe(1)
+          expect(yield* posts.createdSince(keyId, t0)).toBe(1)
+        }))
+
+      it.effect("the same key with a different body is refused with IdempotencyKeyReused", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          yield* posts.create(newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "a" } }))
+          const error = yield* Effect.flip(posts.create(newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "b" } })))
+          expect(error._tag).toBe("IdempotencyKeyReused")
+          // Keys are per project: another project may use the same one.
+          const other = newProject()
+          const outcome = yield* posts.create(newPost({ projectId: other.id, idempotency: { key: "k", fingerprint: "b" } }))
+          expect(outcome._tag).toBe("Created")
+          const earlier = yield* posts.findIdempotent(project.id, "k")
+          expect(Option.map(earlier, (e) => e.fingerprint)).toEqual(Option.some("a"))
+        }))
+
+      it.effect("the daily cap holds under concurrency and counts deleted posts", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const keyId = newKeyId()
+          const outcomes = yield* Effect.all(
+            Array.from({ length: 20 }, () =>
+              Effect.either(posts.create(newPost({ projectId: project.id, keyId, dailyCap: { cap: 5 } })))),
+            { concurrency: "unbounded" }
+          )
+          const created = outcomes.filter((o) => o._tag === "Right")
+          const refused = outcomes.flatMap((o) => o._tag === "Left" ? [o.left] : [])
+          expect(created).toHaveLength(5)
+          expect(refused).toHaveLength(15)
+          expect(refused.every((e) => e._tag === "DailyCapReached" && e.cap === 5)).toBe(true)
+          // Removing a post does not give its slot back.
+          const first = created[0]!.right.record.post
+          yield* posts.commit(PostChange.Remove({ expectedVersion: first.version, postId: first.id }))
+          expect(yield* posts.createdSince(keyId, DateTime.subtract(t0, { hours: 1 }))).toBe(5)
+          const again = yield* Effect.flip(posts.create(newPost({ projectId: project.id, keyId, dailyCap: { cap: 5 } })))
+          expect(again._tag).toBe("DailyCapReached")
+        }))
+    })
+
+    describe("PostStore.commit", () => {
+      it.effect("applies a change only at the expected version: a concurrent commit gets StaleWrite", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const { record } = newPost({ projectId: project.id })
+          yield* posts.create({ record, events: [], idempotency: null, dailyCap: null })
+          const change = (caption: string) =>
+            PostChange.Update({
+              expectedVersion: 1,
+              record: { post: record.post.with({ version: 2, caption }), deliveries: record.deliveries },
+              events: []
+            })
+          const results = yield* Effect.all([posts.commit(change("a")), posts.commit(change("b"))].map(Effect.either), {
+            concurrency: "unbounded"
+          })
+          expect(results.filter((r) => r._tag === "Right")).toHaveLength(1)
+          expect(results.filter((r) => r._tag === "Left" && r.left._tag === "StaleWrite")).toHaveLength(1)
+          const stored = Option.getOrThrow(yield* posts.find(project.id, record.post.id))
+          expect(stored.post.version).toBe(2)
+        }))
+
+      it.effect("supersede hides the old post from list but find still returns it; remove deletes deliveries", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const first = newPost({ projectId: project.id, createdAt: t0 })
+          yield* posts.create(first)
+          const successor = newPost({ projectId: project.id, createdAt: DateTime.add(t0, { minutes: 1 }) })
+          yield* posts.commit(PostChange.Supersede({ expectedVersion: 1, previous: first.record.post, successor }))
+          const listed = yield* posts.list(project.id, { statuses: null, limit: 50 })
+          expect(listed.map((r) => r.post.id)).toEqual([successor.record.post.id])
+          const old = Option.getOrThrow(yield* posts.find(project.id, first.record.post.id))
+          expect(old.post.supersededBy).toBe(successor.record.post.id)
+          const stale = yield* Effect.flip(
+            posts.commit(PostChange.Supersede({ expectedVersion: 1, previous: first.record.post, successor: newPost({ projectId: project.id }) }))
+          )
+          expect(stale._tag).toBe("StaleWrite")
+          yield* posts.commit(PostChange.Remove({ expectedVersion: 1, postId: successor.record.post.id }))
+          expect(yield* count("deliveries", "post_id", successor.record.post.id)).toBe(0)
+          expect(Option.isNone(yield* posts.find(project.id, successor.record.post.id))).toBe(true)
+        }))
+
+      it.effect("list is newest first, filtered by status, limited", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const inputs = [0, 1, 2].map((minutes) => newPost({ projectId: project.id, createdAt: DateTime.add(t0, { minutes }) }))
+          yield* Effect.forEach(inputs, (input) => posts.create(input))
+          const listed = yield* posts.list(project.id, { statuses: ["processing"], limit: 2 })
+          expect(listed.map((r) => r.post.id)).toEqual([inputs[2]!.record.post.id, inputs[1]!.record.post.id])
+          expect(yield* posts.list(project.id, { statuses: ["draft"], limit: 50 })).toEqual([])
+        }))
+    })
+
+    describe("DeliveryQueue", () => {
+      it.effect("two workers claiming the same due set take each delivery exactly once", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const queue = yield* DeliveryQueue
+          const project = newProject()
+          const inputs = Array.from({ length: 10 }, () =>
+            newPost({ projectId: project.id, deliveries: 3, deliveryStatus: "queued", dueAt: t0 }))
+          yield* Effect.forEach(inputs, (input) => posts.create(input))
+          const now = DateTime.add(t0, { seconds: 1 })
+          const claim = (worker: string) => queue.claimDue({ now, limit: 1000, leaseMillis: 60_000, worker })
+          const [a, b] = yield* Effect.all([claim("a"), claim("b")], { concurrency: "unbounded" })
+          const mine = (claimed: typeof a) => claimed.filter((c) => c.projectId === project.id).map((c) => c.deliveryId)
+          const all = [...mine(a), ...mine(b)]
+          expect(new Set(all).size).toBe(30)
+          expect(all).toHaveLength(30)
+          // Held leases are not handed out again.
+          expect(mine(yield* claim("c"))).toEqual([])
+        }))
+
+      it.effect("a dead worker's lease expires and another worker claims the delivery", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const queue = yield* DeliveryQueue
+          const project = newProject()
+          const due = DateTime.add(t0, { days: 1 })
+          const input = newPost({ projectId: project.id, deliveries: 1, deliveryStatus: "queued", dueAt: due })
+          yield* posts.create(input)
+          const id = input.record.deliveries[0]!.id
+          const mine = (claimed: ReadonlyArray<{ readonly deliveryId: string }>) => claimed.filter((c) => c.deliveryId === id)
+          const claim = (worker: string, now: DateTime.Utc) => queue.claimDue({ now, limit: 1000, leaseMillis: 30_000, worker })
+          expect(mine(yield* claim("dead", due))).toHaveLength(1)
+          expect(mine(yield* claim("live", DateTime.add(due, { seconds: 29 })))).toHaveLength(0)
+          expect(yield* queue.renew(id, { now: DateTime.add(due, { seconds: 31 }), leaseMillis: 30_000, worker: "dead" })).toBe(false)
+          expect(mine(yield* claim("live", DateTime.add(due, { seconds: 31 })))).toHaveLength(1)
+          expect(yield* queue.renew(id, { now: DateTime.add(due, { seconds: 40 }), leaseMillis: 30_000, worker: "live" })).toBe(true)
+          yield* queue.release(id, "live")
+          expect(mine(yield* claim("next", DateTime.add(due, { seconds: 41 })))).toHaveLength(1)
+        }))
+    })
+
+    describe("OutboxQueue", () => {
+      it.effect("fans an event out to subscribed endpoints and hands each send to one worker", () =>
+        Effect.gen(function*() {
+          const admin = yield* ProjectAdmin
+          const endpoints = yield* WebhookEndpoints
+          const outbox = yield* OutboxQueue
+          const posts = yield* PostStore
+          const project = newProject()
+          yield* admin.create(project)
+          const endpoint = new WebhookEndpoint({
+            id: WebhookEndpointId.make(randomUUID()),
+            projectId: project.id,
+            url: "https://hooks.example.com/herald",
+            kinds: ["post.published"],
+            enabled: true,
+            consecutiveFailures: 0,
+            lastError: null,
+            createdAt: t0
+          })
+          yield* endpoints.create(endpoint, Redacted.make("whsec_topsecret"))
+          const eventAt = DateTime.add(t0, { days: 2 })
+          const event = (kind: "post.published" | "post.failed") =>
+            new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind, createdAt: eventAt, data: {} })
+          const published = event("post.published")
+          yield* posts.create({ ...newPost({ projectId: project.id }), events: [published, event("post.failed")] })
+          const request = (worker: string) => ({ now: eventAt, limit: 100, leaseMillis: 10_000, worker })
+          const [a, b] = yield* Effect.all([outbox.claimDue(request("a")), outbox.claimDue(request("b"))], { concurrency: 2 })
+          const mine = [...a, ...b].filter((send) => send.endpoint.id === endpoint.id)
+          expect(mine.map((send) => send.event.id)).toEqual([published.id])
+          expect(Redacted.value(mine[0]!.endpoint.secret)).toBe("whsec_topsecret")
+          const owner = a.includes(mine[0]!) ? "a" : "b"
+          yield* outbox.complete(mine[0]!.sendId, owner, SendOutcome.GaveUp({ at: eventAt, error: "HTTP 500", disableAfter: 1 }))
+          const [listed] = yield* endpoints.list(project.id)
+          expect(listed!.enabled).toBe(false)
+          expect(listed!.consecutiveFailures).toBe(1)
+          expect(listed!.lastError).toBe("HTTP 500")
+        }))
+    })
+
+    describe("accounts, projects, keys, rate limits", () => {
+      it.effect("credentials are sealed in the table and only credentialsFor returns them", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const admin = yield* AccountAdmin
+          const accounts = yield* AccountStore
+          const projects = yield* ProjectAdmin
+          const project = newProject()
+          yield* projects.create(project)
+          const account = newAccount(project.id)
+          const secret = "oauth-token-7f3a9c-SUPER-SECRET"
+          yield* admin.connect(account, { access_token: secret, refresh_token: "refresh-abc" })
+          const [raw] = yield* Effect.orDie(sql<{ readonly row: string }>`SELECT row_to_json(a)::text AS row FROM social_accounts a WHERE id = ${account.id}`)
+          expect(raw!.row).not.toContain("SUPER-SECRET")
+          expect(raw!.row).not.toContain("refresh-abc")
+          expect(raw!.row).not.toContain("access_token")
+          expect(raw!.row).toMatch(/"credentials":"v1\./)
+          expect(yield* admin.credentialsFor(account.id)).toEqual(Option.some({ access_token: secret, refresh_token: "refresh-abc" }))
+          expect(JSON.stringify(yield* accounts.list(project.id))).not.toContain("SUPER-SECRET")
+          yield* admin.setStatus(account.id, "needs_reconnect")
+          expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
+          // A sealed value moved onto another row does not open.
+          const other = newAccount(project.id, "other")
+          yield* admin.connect(other, { access_token: "x" })
+          yield* Effect.orDie(sql`UPDATE social_accounts SET credentials = (SELECT credentials FROM social_accounts WHERE id = ${account.id}) WHERE id = ${other.id}`)
+          expect(Exit.isFailure(yield* Effect.exit(admin.credentialsFor(other.id)))).toBe(true)
+        }))
+
+      it.effect("projects round-trip with their guardrails", () =>
+        Effect.gen(function*() {
+          const admin = yield* ProjectAdmin
+          const store = yield* ProjectStore
+          const project = newProject()
+          yield* admin.create(project)
+          expect(yield* store.get(project.id)).toEqual(Option.some(project))
+          const changed = new Project({ ...project, approval: "copilot", guardrails: { ...project.guardrails, daily_post_cap: 3 } })
+          yield* admin.update(changed)
+          expect(yield* store.get(project.id)).toEqual(Option.some(changed))
+        }))
+
+      it.effect("api keys are found by hash, listed without it, revoked and touched", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const keys = yield* ApiKeyStore
+          const projects = yield* ProjectAdmin
+          const project = newProject()
+          yield* projects.create(project)
+          const secret = `hk_${randomUUID()}`
+          const hash = ApiKeyHash.make(createHash("sha256").update(secret).digest("hex"))
+          const id = newKeyId()
+          yield* keys.create({
+            id,
+            projectId: project.id,
+            name: "ci agent",
+            hash,
+            prefix: secret.slice(0, 7),
+            kind: "agent",
+            scopes: ["posts:read", "posts:write"],
+            rateLimitPerMinute: 60,
+            dailyPostCap: 10,
+            createdAt: t0
+          })
+          const found = Option.getOrThrow(yield* keys.findByHash(hash))
+          expect(found.principal.keyId).toBe(id)
+          expect(found.principal.scopes).toEqual(["posts:read", "posts:write"])
+          expect(found.principal.dailyPostCap).toBe(10)
+          expect(found.revoked).toBe(false)
+          const [raw] = yield* Effect.orDie(sql<{ readonly key_hash: string }>`SELECT key_hash FROM api_keys WHERE id = ${id}`)
+          expect(raw!.key_hash).toBe(hash)
+          expect(JSON.stringify(yield* keys.list(project.id))).not.toContain(hash)
+          yield* keys.touch(id, DateTime.add(t0, { minutes: 5 }))
+          yield* keys.revoke(project.id, id, DateTime.add(t0, { minutes: 6 }))
+          const [summary] = yield* keys.list(project.id)
+          expect(summary!.lastUsedAt).toEqual(DateTime.add(t0, { minutes: 5 }))
+          expect(summary!.revokedAt).toEqual(DateTime.add(t0, { minutes: 6 }))
+          expect(Option.getOrThrow(yield* keys.findByHash(hash)).revoked).toBe(true)
+          expect((yield* Effect.flip(keys.revoke(newProject().id, id, t0)))._tag).toBe("ApiKeyNotFound")
+        }))
+
+      it.effect("rate limits count a fixed one-minute window exactly under concurrency", () =>
+        Effect.gen(function*() {
+          const limits = yield* RateLimitStore
+          const keyId = newKeyId()
+          const now = at("2030-01-15T10:00:30.000Z")
+          const verdicts = yield* Effect.all(Array.from({ length: 8 }, () => limits.hit(keyId, 5, now)), { concurrency: "unbounded" })
+          expect(verdicts.filter((v) => v.allowed)).toHaveLength(5)
+          expect(verdicts.map((v) => v.remaining).sort()).toEqual([0, 0, 0, 0, 1, 2, 3, 4])
+          expect(verdicts.every((v) => DateTime.Equivalence(v.resetAt, at("2030-01-15T10:01:00.000Z")))).toBe(true)
+          const next = yield* limits.hit(keyId, 5, at("2030-01-15T10:01:00.000Z"))
+          expect(next).toMatchObject({ allowed: true, remaining: 4, limit: 5 })
+        }))
+    })
+  })
