@@ -1,2 +1,3 @@
 export * from "./InMemoryPorts.js"
 export * from "./InMemoryStores.js"
+export * from "./InMemoryAccess.js"
