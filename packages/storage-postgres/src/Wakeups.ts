@@ -17,7 +17,9 @@ export class Wakeups extends Context.Tag("@herald/storage-postgres/Wakeups")<Wak
     Wakeups,
     Effect.map(PgClient.PgClient, (sql) => ({
       signal: (channel: WakeupChannel) =>
-        sql.notify(`herald_${channel}`, "due").pipe(
+        // pg_notify, not PgClient.notify: NOTIFY takes no bind parameters, so its `NOTIFY ch, $1` fails.
+        sql`SELECT pg_notify(${`herald_${channel}`}, 'due')`.pipe(
+          Effect.asVoid,
           Effect.catchAll((error) => Effect.logWarning("wake-up NOTIFY failed; workers will find the work by polling", error))
         ),
       listen: (channel: WakeupChannel) =>

@@ -21,7 +21,7 @@ import {
   WebhookEndpointId,
   WebhookEndpoints
 } from "@herald/core"
-import { DateTime, Effect, Exit, type Layer, Option, Redacted } from "effect"
+import { DateTime, Effect, Exit, Fiber, type Layer, Option, Redacted, Stream, TestServices } from "effect"
 import { createHash, randomUUID } from "node:crypto"
 import { at, newAccount, newKeyId, newPost, newProject, t0 } from "./fixtures.js"
 
@@ -241,6 +241,20 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           yield* queue.release(id, "live")
           expect(mine(yield* claim("next", DateTime.add(due, { seconds: 41 })))).toHaveLength(1)
         }))
+
+      it.effect("a create that queues deliveries wakes listening workers", () =>
+        TestServices.provideLive(Effect.gen(function*() {
+          const posts = yield* PostStore
+          const queue = yield* DeliveryQueue
+          const woken = yield* Effect.fork(Stream.runHead(queue.wakeups))
+          const project = newProject()
+          // LISTEN starts asynchronously: keep creating until the listener hears one (polling is the truth anyway).
+          for (let tries = 0; tries < 50 && (yield* Fiber.poll(woken))._tag === "None"; tries++) {
+            yield* posts.create(newPost({ projectId: project.id, deliveries: 1, deliveryStatus: "queued", dueAt: t0 }))
+            yield* Effect.sleep("20 millis")
+          }
+          expect(yield* Fiber.join(woken).pipe(Effect.timeout("1 second"))).toEqual(Option.some(undefined))
+        })))
     })
 
     describe("OutboxQueue", () => {
