@@ -1,0 +1,391 @@
+import {
+  HttpApi,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  HttpServerRequest,
+  OpenApi
+} from "@effect/platform"
+import {
+  AccountPostingRules,
+  AccountRow,
+  BulkBody,
+  CreatePostBody,
+  DecisionBody,
+  DeliveryId,
+  DeliveryStatus,
+  GuardrailSettings,
+  GuardrailVerdict,
+  GuardrailViolation,
+  PatchPostBody,
+  PostId,
+  PostRow,
+  PostStatus,
+  Principal,
+  Receipt,
+  Violation
+} from "@herald/core"
+import { Context, Schema } from "effect"
+import {
+  BadGateway,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  GuardrailRefusal,
+  InternalError,
+  NotFound,
+  PayloadTooLarge,
+  TooManyRequests,
+  Unauthorized,
+  UnsupportedMediaType
+} from "./HttpErrors.js"
+import { finishDocument } from "./OpenApiDocument.js"
+
+/** Request schemas refuse unknown fields and report every invalid field, not just the first. */
+const strict = { errors: "all", onExcessProperty: "error" } as const
+const request = <S extends Schema.Schema.Any>(schema: S, identifier: string, description: string): S =>
+  schema.annotations({ identifier, description, parseOptions: strict }) as S
+
+// ---------------------------------------------------------------------------------------------
+// Security and body handling
+// ---------------------------------------------------------------------------------------------
+
+/** The caller behind the request's API key. */
+export class CurrentPrincipal extends Context.Tag("@herald/http-api/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
+
+/**
+ * Bearer API keys: resolves the key to its Principal, counts the request against the key's rate
+ * limit and puts X-RateLimit-* on the reply.
+ */
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
+  failure: Schema.Union(Unauthorized, TooManyRequests),
+  provides: CurrentPrincipal,
+  security: {
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "An API key: Authorization: Bearer hk_agent_... or hk_human_...")
+    )
+  }
+}) {}
+
+/**
+ * Reads the body before it is decoded: refuses a Content-Type the endpoint does not accept (415),
+ * a body over its size limit (413), bytes that are not UTF-8 and JSON that does not parse (400).
+ * It provides the request with the checked body in place of the raw one.
+ */
+export class RequestBodyGuard extends HttpApiMiddleware.Tag<RequestBodyGuard>()("RequestBodyGuard", {
+  failure: Schema.Union(BadRequest, PayloadTooLarge, UnsupportedMediaType),
+  provides: HttpServerRequest.HttpServerRequest
+}) {}
+
+// ---------------------------------------------------------------------------------------------
+// Posts
+// ---------------------------------------------------------------------------------------------
+
+const StatusFilter = Schema.compose(Schema.split(","), Schema.Array(PostStatus)).annotations({
+  description: "One status or a comma-separated list of statuses."
+})
+
+export const ListPostsParams = request(
+  Schema.Struct({
+    status: Schema.optional(StatusFilter),
+    limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), { default: () => 50 })
+      .annotations({ description: "1 to 100, default 50." })
+  }),
+  "ListPostsParams",
+  "GET /posts query."
+)
+
+export const PostList = Schema.Struct({
+  data: Schema.Array(PostRow.annotations({ identifier: "PostRow" })),
+  filter: Schema.Struct({
+    status: Schema.NullOr(Schema.Array(PostStatus)),
+    limit: Schema.Int
+  }).annotations({ description: "The filter that actually applied (status null: every status)." })
+}).annotations({ identifier: "PostList" })
+
+const createdFields = {
+  id: Schema.UUID,
+  status: PostStatus,
+  message: Schema.String.annotations({ description: "Why the post is in this status (a held post says why it waits)." }),
+  approval_url: Schema.optional(Schema.String.annotations({ description: "The signed approval page, on a post held for approval." }))
+}
+
+export const CreatedPost = Schema.Struct({ ...createdFields, repeated: Schema.Literal(false) }).annotations({
+  identifier: "CreatedPost",
+  description: "A new post."
+})
+export const RepeatedPost = Schema.Struct({ ...createdFields, repeated: Schema.Literal(true) }).annotations({
+  identifier: "RepeatedPost",
+  description: "idempotency_key matched an earlier create: the post it made; nothing new was written."
+})
+
+export const BulkCsv = HttpApiSchema.Text({ contentType: "text/csv" }).annotations({
+  identifier: "BulkCsv",
+  description: "Header caption,accounts[,scheduled_at,media_urls,idempotency_key]; | separates values inside a cell."
+})
+export const BulkMultipart = HttpApiSchema.Multipart(Schema.Struct({
+  file: Schema.String.annotations({ description: "The CSV file.", jsonSchema: { type: "string", format: "binary" } })
+})).annotations({ identifier: "BulkMultipart" })
+
+export const BulkRowResult = Schema.Struct({
+  row: Schema.Int.annotations({ description: "0-based index of the row in the request." }),
+  code: Schema.String.annotations({ description: "created, repeated, an error code, or internal_error." }),
+  repeated: Schema.Boolean,
+  id: Schema.NullOr(Schema.UUID),
+  status: Schema.NullOr(PostStatus),
+  message: Schema.String,
+  approval_url: Schema.optional(Schema.String),
+  violations: Schema.optional(Schema.Array(Schema.Union(Violation, GuardrailViolation)))
+}).annotations({ identifier: "BulkRowResult" })
+
+export const BulkResult = Schema.Struct({
+  created: Schema.Int.annotations({ description: "Rows that have a post (created or repeated)." }),
+  failed: Schema.Int,
+  results: Schema.Array(BulkRowResult)
+}).annotations({ identifier: "BulkResult" })
+
+export const EditedPost = Schema.Struct({
+  id: Schema.UUID.annotations({ description: "The NEW post's id; the edited one is superseded." }),
+  supersedes: Schema.UUID,
+  status: PostStatus,
+  message: Schema.String,
+  approval_url: Schema.optional(Schema.String)
+}).annotations({ identifier: "EditedPost" })
+
+export const DeletedPost = Schema.Struct({
+  id: Schema.UUID,
+  deleted: Schema.Boolean,
+  unscheduled: Schema.Boolean,
+  status: PostStatus.annotations({ description: "The status the post is left in (for a deleted post, the one it had)." })
+}).annotations({ identifier: "DeletedPost" })
+
+export const DecidedPost = Schema.Struct({
+  id: Schema.UUID,
+  status: PostStatus,
+  decision: Schema.Literal("approve", "reject"),
+  reason: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "DecidedPost" })
+
+const postIdPath = Schema.Struct({ id: PostId })
+
+export class PostsGroup extends HttpApiGroup.make("posts")
+  .add(
+    HttpApiEndpoint.get("list", "/posts")
+      .setUrlParams(ListPostsParams)
+      .addSuccess(PostList)
+      .addError(Forbidden)
+      .annotate(OpenApi.Summary, "List posts, newest first")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/posts")
+      .setPayload(request(CreatePostBody, "CreatePostBody", "A post to create."))
+      .addSuccess(CreatedPost, { status: 201 })
+      .addSuccess(RepeatedPost)
+      .addError(Forbidden)
+      .addError(GuardrailRefusal)
+      .annotate(OpenApi.Summary, "Create a post")
+  )
+  .add(
+    HttpApiEndpoint.post("bulk", "/posts/bulk")
+      .setPayload(Schema.Union(request(BulkBody, "BulkBody", "1 to 100 rows."), BulkCsv, BulkMultipart))
+      .addSuccess(BulkResult)
+      .addError(Forbidden)
+      .annotate(OpenApi.Summary, "Create up to 100 posts (JSON, raw CSV or multipart CSV)")
+  )
+  .add(
+    HttpApiEndpoint.patch("edit", "/posts/:id")
+      .setPath(postIdPath)
+      .setPayload(request(PatchPostBody, "PatchPostBody", "Fields to change; omitted fields are kept."))
+      .addSuccess(EditedPost)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .addError(GuardrailRefusal)
+      .annotate(OpenApi.Summary, "Edit a post that has not gone out (a new post supersedes it)")
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/posts/:id")
+      .setPath(postIdPath)
+      .addSuccess(DeletedPost)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Delete a post that never went out, or unschedule a scheduled one")
+  )
+  .add(
+    HttpApiEndpoint.post("approve", "/posts/:id/approve")
+      .setPath(postIdPath)
+      .setPayload(request(DecisionBody, "DecisionBody", "approve or reject, with an optional reason."))
+      .addSuccess(DecidedPost)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Approve or reject a held post (human keys with posts:approve)")
+  )
+  .middleware(RequestBodyGuard)
+  .middleware(Authentication)
+{}
+
+// ---------------------------------------------------------------------------------------------
+// Deliveries
+// ---------------------------------------------------------------------------------------------
+
+export const RetriedDelivery = Schema.Struct({
+  id: Schema.UUID,
+  status: DeliveryStatus,
+  post_id: Schema.UUID,
+  post_status: PostStatus
+}).annotations({ identifier: "RetriedDelivery" })
+
+export const TakenDownDelivery = Schema.Struct({
+  id: Schema.UUID,
+  status: DeliveryStatus,
+  post_id: Schema.UUID,
+  post_status: PostStatus,
+  taken_down_at: Schema.String
+}).annotations({ identifier: "TakenDownDelivery" })
+
+const deliveryIdPath = Schema.Struct({ id: DeliveryId })
+
+export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
+  .add(
+    HttpApiEndpoint.get("results", "/post-results")
+      .setUrlParams(request(Schema.Struct({ post_id: PostId }), "PostResultsParams", "GET /post-results query."))
+      .addSuccess(Receipt.annotations({ identifier: "Receipt" }))
+      .addError(Forbidden)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Delivery receipt of a post, one row per targeted account")
+  )
+  .add(
+    HttpApiEndpoint.post("retry", "/post-results/:id/retry")
+      .setPath(deliveryIdPath)
+      .addSuccess(RetriedDelivery)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Queue a failed delivery again")
+  )
+  .add(
+    HttpApiEndpoint.post("takedown", "/post-results/:id/takedown")
+      .setPath(deliveryIdPath)
+      .addSuccess(TakenDownDelivery)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .addError(BadGateway)
+      .annotate(OpenApi.Summary, "Remove a delivered post from its platform (irreversible)")
+  )
+  .middleware(RequestBodyGuard)
+  .middleware(Authentication)
+{}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts, project, guardrails
+// ---------------------------------------------------------------------------------------------
+
+export const AccountList = Schema.Struct({ data: Schema.Array(AccountRow.annotations({ identifier: "AccountRow" })) })
+  .annotations({ identifier: "AccountList" })
+
+export const PostingRulesList = Schema.Struct({
+  data: Schema.Array(AccountPostingRules.annotations({ identifier: "AccountPostingRules" }))
+}).annotations({ identifier: "PostingRulesList" })
+
+export const PostingRulesParams = request(
+  Schema.Struct({
+    account_ids: Schema.optional(Schema.String.annotations({
+      description: "Comma-separated account ids or refs (platform:username); omit for every account of the project."
+    }))
+  }),
+  "PostingRulesParams",
+  "GET /posting-rules query."
+)
+
+export const PostsToday = Schema.Struct({
+  used: Schema.Int.annotations({ description: "Posts this key created today (deleted ones included)." }),
+  cap: Schema.NullOr(Schema.Int).annotations({ description: "The key's daily cap (or the project's default); null: none." }),
+  remaining: Schema.NullOr(Schema.Int),
+  resets_at: Schema.String.annotations({ description: "Start of the project's next day, UTC." })
+}).annotations({ identifier: "PostsToday" })
+
+export const ProjectRules = Schema.Struct({
+  id: Schema.UUID,
+  name: Schema.String,
+  timezone: Schema.String,
+  approval: Schema.Literal("copilot", "autopilot"),
+  signature: Schema.String,
+  guardrails: GuardrailSettings.annotations({ identifier: "GuardrailSettings" }),
+  posts_today: PostsToday
+}).annotations({ identifier: "ProjectRules" })
+
+export class AccountsGroup extends HttpApiGroup.make("accounts")
+  .add(
+    HttpApiEndpoint.get("socialAccounts", "/social-accounts")
+      .addSuccess(AccountList)
+      .addError(Forbidden)
+      .annotate(OpenApi.Summary, "Connected social accounts with their limits and capabilities")
+  )
+  .add(
+    HttpApiEndpoint.get("postingRules", "/posting-rules")
+      .setUrlParams(PostingRulesParams)
+      .addSuccess(PostingRulesList)
+      .addError(Forbidden)
+      .annotate(OpenApi.Summary, "Every platform_configurations key each account accepts")
+  )
+  .add(
+    HttpApiEndpoint.get("project", "/project")
+      .addSuccess(ProjectRules)
+      .addError(Forbidden)
+      .annotate(OpenApi.Summary, "The project's rules and this key's posts today")
+  )
+  .add(
+    HttpApiEndpoint.post("checkGuardrails", "/guardrails/check")
+      .setPayload(request(
+        Schema.Struct({ caption: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)) }),
+        "GuardrailCheckBody",
+        "The text to check."
+      ))
+      .addSuccess(GuardrailVerdict.annotations({ identifier: "GuardrailVerdict" }))
+      .addError(Forbidden)
+      .annotate(OpenApi.Summary, "Check a caption against the guardrails without creating a post")
+  )
+  .middleware(RequestBodyGuard)
+  .middleware(Authentication)
+{}
+
+// ---------------------------------------------------------------------------------------------
+// The API
+// ---------------------------------------------------------------------------------------------
+
+export const OpenApiDocument = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  identifier: "OpenApiDocument",
+  description: "This document (OpenAPI 3.1)."
+})
+
+export class SpecGroup extends HttpApiGroup.make("spec")
+  .add(
+    HttpApiEndpoint.get("openapi", "/openapi.json")
+      .addSuccess(OpenApiDocument)
+      .annotate(OpenApi.Summary, "The OpenAPI 3.1 description of this API (public, no key)")
+  )
+{}
+
+/** The public REST API, under /api/v1. HttpApiClient.make(HeraldApi) gives a typed client. */
+export class HeraldApi extends HttpApi.make("herald")
+  .add(PostsGroup)
+  .add(DeliveriesGroup)
+  .add(AccountsGroup)
+  .add(SpecGroup)
+  .addError(BadRequest)
+  .addError(InternalError)
+  .prefix("/api/v1")
+  .annotateContext(OpenApi.annotations({
+    title: "Herald social posting API",
+    version: "1.0",
+    description: "Create, schedule, approve and track posts to nine social networks. Errors answer { error, code }.",
+    license: { name: "MIT", url: "https://opensource.org/license/mit" },
+    servers: [{ url: "/", description: "This Herald instance" }],
+    transform: finishDocument
+  }))
+{}

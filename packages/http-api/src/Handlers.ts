@@ -1,0 +1,233 @@
+import { HttpApiBuilder, type HttpServerRequest, OpenApi } from "@effect/platform"
+import {
+  AccountStore,
+  ApprovalLinks,
+  BulkBody,
+  bulkCreate,
+  checkCaption,
+  createPost,
+  decidePost,
+  deletePost,
+  editPost,
+  listPosts,
+  loadProject,
+  parseBulkCsv,
+  postingRulesFor,
+  postResults,
+  type PostRecord,
+  postsToday,
+  type Principal,
+  requireScope,
+  resolveAccountRefs,
+  retryDelivery,
+  statusMessage,
+  takedownDelivery,
+  toAccountRow
+} from "@herald/core"
+import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { BulkRowResult, CurrentPrincipal, HeraldApi } from "./Api.js"
+import { BadRequest, failWith, invalidRequest } from "./HttpErrors.js"
+
+/** The approval page of a held post; absent on every other status. */
+const approvalUrlOf = (record: PostRecord) =>
+  record.post.status === "pending_approval"
+    ? ApprovalLinks.pipe(Effect.flatMap((links) => links.urlFor(record.post)), Effect.map((url) => ({ approval_url: url })))
+    : Effect.succeed({})
+
+// ---------------------------------------------------------------------------------------------
+// Bulk bodies: JSON, raw CSV, or a CSV file in the multipart field "file"
+// ---------------------------------------------------------------------------------------------
+
+const decodeRows = (body: unknown) =>
+  Schema.decodeUnknown(BulkBody)(body, { errors: "all", onExcessProperty: "error" }).pipe(
+    Effect.map(({ rows }) => rows),
+    Effect.catchTag("ParseError", (error) =>
+      Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) => Effect.fail(invalidRequest(issues))))
+  )
+
+const csvRows = (text: string) =>
+  Either.match(parseBulkCsv(text), {
+    onLeft: (invalid) =>
+      Effect.fail(new BadRequest({ error: invalid.message, code: "invalid_csv", violations: invalid.violations })),
+    onRight: (rows) => decodeRows({ rows })
+  })
+
+const unreadable = (error: string) => new BadRequest({ error, code: "malformed_body" })
+
+const multipartCsv = (request: HttpServerRequest.HttpServerRequest) =>
+  request.multipartStream.pipe(
+    Stream.filter((part) => part._tag === "File" && part.key === "file"),
+    Stream.runHead,
+    Effect.catchAll(() => Effect.fail(unreadable("the multipart body could not be read"))),
+    Effect.flatMap((part) =>
+      part._tag === "Some" && part.value._tag === "File"
+        ? Effect.catchAll(part.value.contentEffect, () => Effect.fail(unreadable("the file field could not be read")))
+        : Effect.fail(new BadRequest({ error: "the multipart body needs the CSV in a file field named file", code: "invalid_request" }))
+    ),
+    Effect.flatMap((bytes) =>
+      Effect.try({
+        try: () => new TextDecoder("utf-8", { fatal: true }).decode(bytes),
+        catch: () => unreadable("the CSV file is not valid UTF-8")
+      })
+    ),
+    Effect.flatMap(csvRows)
+  )
+
+/** The rows of a bulk request in whichever of its three forms it came (the body guard already checked type and size). */
+const bulkRows = (request: HttpServerRequest.HttpServerRequest) => {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+  return type === "text/csv"
+    ? Effect.flatMap(Effect.orDie(request.text), csvRows)
+    : type === "multipart/form-data"
+    ? multipartCsv(request)
+    : Effect.flatMap(Effect.orDie(request.json), decodeRows)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Groups
+// ---------------------------------------------------------------------------------------------
+
+export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
+  handlers
+    .handle("list", ({ urlParams }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit })),
+        Effect.catchAll(failWith)
+      ))
+    .handle("create", ({ payload }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const created = yield* createPost(principal, payload).pipe(Effect.catchAll(failWith))
+        const reply = {
+          id: created.record.post.id,
+          status: created.record.post.status,
+          message: created.message,
+          ...(created.record.post.status === "pending_approval" && created.approvalUrl !== null
+            ? { approval_url: created.approvalUrl }
+            : {})
+        }
+        return created.repeated ? { ...reply, repeated: true as const } : { ...reply, repeated: false as const }
+      }))
+    .handleRaw("bulk", ({ request }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        // Scope first: a key without posts:write learns nothing about its CSV.
+        yield* requireScope(principal, "posts:write").pipe(Effect.catchAll(failWith))
+        const rows = yield* bulkRows(request)
+        const result = yield* bulkCreate(principal, rows).pipe(Effect.catchAll(failWith))
+        // The core types a row's violations loosely; they are Violation or GuardrailViolation rows.
+        return { ...result, results: result.results as ReadonlyArray<typeof BulkRowResult.Type> }
+      }))
+    .handle("edit", ({ path, payload }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const record = yield* editPost(principal, path.id, payload).pipe(Effect.catchAll(failWith))
+        return {
+          id: record.post.id,
+          supersedes: path.id,
+          status: record.post.status,
+          message: statusMessage(record),
+          ...(yield* approvalUrlOf(record))
+        }
+      }))
+    .handle("remove", ({ path }) =>
+      CurrentPrincipal.pipe(Effect.flatMap((principal) => deletePost(principal, path.id)), Effect.catchAll(failWith)))
+    .handle("approve", ({ path, payload }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => decidePost(principal, path.id, payload)),
+        Effect.map((record) => ({
+          id: record.post.id,
+          status: record.post.status,
+          decision: payload.decision,
+          reason: payload.reason ?? null
+        })),
+        Effect.catchAll(failWith)
+      ))
+)
+
+export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (handlers) =>
+  handlers
+    .handle("results", ({ urlParams }) =>
+      CurrentPrincipal.pipe(Effect.flatMap((principal) => postResults(principal, urlParams.post_id)), Effect.catchAll(failWith)))
+    .handle("retry", ({ path }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => retryDelivery(principal, path.id)),
+        Effect.map(({ delivery, record }) => ({
+          id: delivery.id,
+          status: delivery.status,
+          post_id: record.post.id,
+          post_status: record.post.status
+        })),
+        Effect.catchAll(failWith)
+      ))
+    .handle("takedown", ({ path }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => takedownDelivery(principal, path.id)),
+        Effect.map(({ delivery, record }) => ({
+          id: delivery.id,
+          status: delivery.status,
+          post_id: record.post.id,
+          post_status: record.post.status,
+          taken_down_at: DateTime.formatIso(delivery.updatedAt)
+        })),
+        Effect.catchAll(failWith)
+      ))
+)
+
+/** The caller's project and all its accounts, for the read endpoints that have no use case of their own. */
+const readProject = (principal: Principal) =>
+  requireScope(principal, "posts:read").pipe(
+    Effect.zipRight(Effect.all([loadProject(principal), AccountStore.pipe(Effect.flatMap((store) => store.list(principal.projectId)))])),
+    Effect.catchAll(failWith)
+  )
+
+const splitIds = (value: string) => value.split(",").map((ref) => ref.trim()).filter((ref) => ref !== "")
+
+export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
+  handlers
+    .handle("socialAccounts", () =>
+      Effect.gen(function*() {
+        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
+        return { data: accounts.map((account) => toAccountRow(account, accounts, project.signature)) }
+      }))
+    .handle("postingRules", ({ urlParams }) =>
+      Effect.gen(function*() {
+        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
+        const refs = urlParams.account_ids === undefined ? [] : splitIds(urlParams.account_ids)
+        const chosen = refs.length === 0 ? Either.right(accounts) : resolveAccountRefs(refs, accounts)
+        if (Either.isLeft(chosen)) {
+          const violations = chosen.left.map((failure) => ({
+            field: `account_ids[${failure.index}]`,
+            account: failure.ref,
+            message: failure.message
+          }))
+          return yield* Effect.fail(
+            new BadRequest({ error: violations.map((v) => v.message).join("; "), code: "validation_failed", violations })
+          )
+        }
+        // No board lookup is configured yet, so pinterest accounts answer boards: null.
+        return { data: chosen.right.map((account) => postingRulesFor(account, accounts, project.signature, null)) }
+      }))
+    .handle("project", () =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const [project] = yield* readProject(principal)
+        return {
+          id: project.id,
+          name: project.name,
+          timezone: project.timezone,
+          approval: project.approval,
+          signature: project.signature,
+          guardrails: project.guardrails,
+          posts_today: yield* postsToday(principal)
+        }
+      }))
+    .handle("checkGuardrails", ({ payload }) =>
+      CurrentPrincipal.pipe(Effect.flatMap((principal) => checkCaption(principal, payload.caption)), Effect.catchAll(failWith)))
+)
+
+export const SpecLive = HttpApiBuilder.group(
+  HeraldApi,
+  "spec",
+  (handlers) => handlers.handle("openapi", () => Effect.sync(() => ({ ...OpenApi.fromApi(HeraldApi) })))
+)

@@ -1,0 +1,80 @@
+/**
+ * Final touches on the generated OpenAPI document, for what HttpApi does not model:
+ * - the rate-limit headers on every reply of an authenticated operation and Retry-After on its 429;
+ * - 400 answers with BadRequest only (the platform's own HttpApiDecodeError is reshaped into
+ *   BadRequest before it leaves the server, see Failures.ts);
+ * - no 413/415 on operations that take no body (the body guard never runs for them).
+ */
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const rateLimitHeaders: Json = {
+  "X-RateLimit-Limit": {
+    description: "Requests this key may make per minute.",
+    schema: { type: "integer" }
+  },
+  "X-RateLimit-Remaining": {
+    description: "Requests left in the current one-minute window.",
+    schema: { type: "integer" }
+  },
+  "X-RateLimit-Reset": {
+    description: "When the current window ends, in seconds since the Unix epoch.",
+    schema: { type: "integer" }
+  }
+}
+
+const retryAfterHeader: Json = {
+  "Retry-After": {
+    description: "Seconds to wait before trying again.",
+    schema: { type: "integer" }
+  }
+}
+
+const refs = (names: Json) => Object.fromEntries(Object.keys(names).map((name) => [name, { $ref: `#/components/headers/${name}` }]))
+
+const decodeErrorRef = "#/components/schemas/HttpApiDecodeError"
+
+const withoutDecodeError = (schema: Json): Json => {
+  const members = Array.isArray(schema.anyOf) ? schema.anyOf.filter((member: Json) => member.$ref !== decodeErrorRef) : null
+  return members === null ? schema : members.length === 1 ? members[0] : { ...schema, anyOf: members }
+}
+
+const finishOperation = (operation: Json): Json => {
+  const responses: Json = { ...operation.responses }
+  const badRequest = responses["400"]
+  if (badRequest?.content?.["application/json"] !== undefined) {
+    responses["400"] = {
+      description: "The request is invalid; violations names every invalid field.",
+      content: { "application/json": { schema: withoutDecodeError(badRequest.content["application/json"].schema) } }
+    }
+  }
+  if (operation.requestBody === undefined) {
+    delete responses["413"]
+    delete responses["415"]
+  }
+  const authenticated = Array.isArray(operation.security) && operation.security.length > 0
+  if (authenticated) {
+    for (const [status, response] of Object.entries(responses)) {
+      if (status === "401") continue
+      responses[status] = {
+        ...(response as Json),
+        headers: { ...refs(rateLimitHeaders), ...(status === "429" ? refs(retryAfterHeader) : {}) }
+      }
+    }
+  }
+  return { ...operation, responses }
+}
+
+export const finishDocument = (spec: Json): Json => {
+  const paths = Object.fromEntries(
+    Object.entries(spec.paths as Json).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item as Json).map(([method, operation]) => [method, finishOperation(operation)]))
+    ])
+  )
+  const { HttpApiDecodeError: _decodeError, Issue: _issue, PropertyKey: _propertyKey, ...schemas } = spec.components.schemas
+  return {
+    ...spec,
+    paths,
+    components: { ...spec.components, schemas, headers: { ...rateLimitHeaders, ...retryAfterHeader } }
+  }
+}

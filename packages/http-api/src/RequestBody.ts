@@ -1,0 +1,115 @@
+import {
+  HttpApi,
+  HttpMethod,
+  HttpRouter,
+  HttpServerRequest
+} from "@effect/platform"
+import { Effect, Layer, Option, Stream } from "effect"
+import { HeraldApi, RequestBodyGuard } from "./Api.js"
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
+
+/** The largest body each content type may carry: a JSON post is small; a bulk CSV of 100 rows of 10,000 characters is not. */
+export const bodyLimits: Readonly<Record<string, number>> = {
+  "application/json": 1024 * 1024,
+  "text/csv": 4 * 1024 * 1024,
+  "multipart/form-data": 4 * 1024 * 1024
+}
+
+/** "METHOD /path/:param" → the content types its payload schema accepts, read off the API itself. */
+const acceptedContentTypes = (): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const accepted = new Map<string, ReadonlyArray<string>>()
+  HttpApi.reflect(HeraldApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint, payloads }) => {
+      if (HttpMethod.hasBody(endpoint.method) && payloads.size > 0) {
+        accepted.set(`${endpoint.method} ${endpoint.path}`, [...payloads.keys()])
+      }
+    }
+  })
+  return accepted
+}
+
+const mediaType = (header: string | undefined) => (header ?? "").split(";")[0]!.trim().toLowerCase()
+
+const charsetOf = (header: string | undefined) => /;\s*charset="?([^";]+)"?/i.exec(header ?? "")?.[1]?.toLowerCase() ?? null
+
+const malformed = (error: string) => new BadRequest({ error, code: "malformed_body" })
+
+const tooLarge = (limit: number) =>
+  new PayloadTooLarge({ error: `the request body is larger than ${limit} bytes`, code: "body_too_large" })
+
+interface Read {
+  readonly chunks: Array<Uint8Array>
+  readonly size: number
+}
+
+const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
+  Stream.runFoldEffect(request.stream, { chunks: [], size: 0 } as Read, (read: Read, chunk: Uint8Array) => {
+    const size = read.size + chunk.length
+    if (size > limit) return Effect.fail(tooLarge(limit))
+    read.chunks.push(chunk)
+    return Effect.succeed({ chunks: read.chunks, size })
+  }).pipe(
+    Effect.mapError((error) => error instanceof PayloadTooLarge ? error : malformed("the request body could not be read")),
+    Effect.map(({ chunks }) => Buffer.concat(chunks))
+  )
+
+const decodeUtf8 = (bytes: Uint8Array) =>
+  Effect.try({
+    try: () => new TextDecoder("utf-8", { fatal: true }).decode(bytes),
+    catch: () => malformed("the request body is not valid UTF-8")
+  })
+
+const checkJson = (text: string) =>
+  Effect.try({
+    try: () => void JSON.parse(text),
+    catch: (error) => malformed(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+  })
+
+/** The same request with the checked bytes as its body (the original stream is spent by now). */
+const withBody = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array) =>
+  HttpServerRequest.fromWeb(
+    new Request(new URL(request.url, "http://herald.internal"), {
+      method: request.method,
+      headers: Object.entries(request.headers).filter(([name]) => name !== "content-length" && name !== "transfer-encoding"),
+      body: bytes
+    })
+  )
+
+export const RequestBodyGuardLive = Layer.sync(RequestBodyGuard, () => {
+  const accepted = acceptedContentTypes()
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const { route } = yield* HttpRouter.RouteContext
+    const types = accepted.get(`${request.method} ${route.path}`)
+    if (types === undefined) return request
+    const header = request.headers["content-type"]
+    const type = mediaType(header)
+    if (!types.includes(type)) {
+      return yield* Effect.fail(
+        new UnsupportedMediaType({
+          error: type === ""
+            ? `send a Content-Type: ${types.join(", ")}`
+            : `Content-Type ${type} is not accepted here; send ${types.join(", ")}`,
+          code: "unsupported_media_type"
+        })
+      )
+    }
+    const charset = charsetOf(header)
+    if (charset !== null && charset !== "utf-8" && charset !== "utf8") {
+      return yield* Effect.fail(new UnsupportedMediaType({ error: `charset ${charset} is not accepted; send UTF-8`, code: "unsupported_media_type" }))
+    }
+    const limit = bodyLimits[type]!
+    const declared = Option.fromNullable(request.headers["content-length"]).pipe(Option.map(Number))
+    if (Option.isSome(declared) && declared.value > limit) return yield* Effect.fail(tooLarge(limit))
+    const bytes = yield* readBody(request, limit)
+    if (bytes.length === 0) {
+      return yield* Effect.fail(new BadRequest({ error: `the request body is empty; send ${type}`, code: "invalid_request" }))
+    }
+    if (type !== "multipart/form-data") {
+      const text = yield* decodeUtf8(bytes)
+      if (type === "application/json") yield* checkJson(text)
+    }
+    return withBody(request, bytes)
+  })
+})
