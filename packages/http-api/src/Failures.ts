@@ -1,15 +1,16 @@
 import { HttpApiBuilder, HttpApiError, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { HeraldApi } from "./Api.js"
-import { internalError, invalidRequest, isHttpError } from "./HttpErrors.js"
+import { errorResponse, internalError, invalidRequest, isHttpError } from "./HttpErrors.js"
 
 const isRouteNotFound = (error: unknown) =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "RouteNotFound"
 
 /**
- * The last word on every failure before it is encoded: a request that does not match its schema
- * becomes a 400 naming every invalid field, an unknown path a JSON 404, and anything unexpected
- * (a defect) a 500 that says nothing about what broke; the cause goes to the log only.
+ * The last word on every failure: each error class answers with its own status and body, a request
+ * that does not match its schema a 400 naming every invalid field, an unknown path a JSON 404, and
+ * anything unexpected (a defect) a 500 that says nothing about what broke; the cause goes to the
+ * log only.
  */
 export const FailuresLive = HttpApiBuilder.middleware(HeraldApi, (app) =>
   app.pipe(
@@ -18,12 +19,12 @@ export const FailuresLive = HttpApiBuilder.middleware(HeraldApi, (app) =>
       const failure = Cause.failureOption(cause)
       if (Option.isSome(failure)) {
         const error: unknown = failure.value
-        if (error instanceof HttpApiError.HttpApiDecodeError) return Effect.fail(invalidRequest(error.issues))
-        if (isHttpError(error)) return Effect.failCause(cause)
+        if (error instanceof HttpApiError.HttpApiDecodeError) return Effect.succeed(errorResponse(invalidRequest(error.issues)))
+        if (isHttpError(error)) return Effect.succeed(errorResponse(error))
         if (isRouteNotFound(error)) {
           return Effect.succeed(HttpServerResponse.unsafeJson({ error: "no such endpoint", code: "not_found" }, { status: 404 }))
         }
       }
-      return Effect.logError("request failed inside Herald", cause).pipe(Effect.zipRight(Effect.fail(internalError)))
+      return Effect.logError("request failed inside Herald", cause).pipe(Effect.as(errorResponse(internalError)))
     })
   ))

@@ -172,10 +172,24 @@ export const invalidRequest = (
   issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>,
   code = "invalid_request"
 ): BadRequest => {
-  const violations = issues.map((issue) => ({ field: fieldPath(issue.path), account: null, message: issue.message }))
+  const all = issues.map((issue) => ({ field: fieldPath(issue.path), account: null, message: issue.message }))
+  // An optional field that fails reports its undefined alternative too; that one says nothing.
+  const violations = all.filter((v) =>
+    !(v.message.startsWith("Expected undefined,") && all.some((other) => other !== v && other.field === v.field))
+  )
   return new BadRequest({
     error: `invalid request: ${violations.map((v) => `${v.field}: ${v.message}`).join("; ")}`,
     code,
     violations
   })
+}
+
+/**
+ * The reply of an error. Written here rather than by HttpApi's error encoder because these
+ * classes share their fields ({ error, code }) and the encoder, matching by shape, would answer
+ * every one of them with the first class's status.
+ */
+export const errorResponse = (error: HttpError): HttpServerResponse.HttpServerResponse => {
+  const schema = error.constructor as unknown as Schema.Schema<HttpError, unknown>
+  return HttpServerResponse.unsafeJson(Schema.encodeSync(schema)(error), { status: HttpApiSchema.getStatusErrorAST(schema.ast) })
 }
