@@ -1,8 +1,8 @@
 import { promises as dns, type LookupAddress } from "node:dns"
 import type { IncomingHttpHeaders } from "node:http"
 import { isIP, type LookupFunction } from "node:net"
-import { Context, Duration, Effect, Layer, Schema, Scope, Stream } from "effect"
-import * as ipaddr from "ipaddr.js"
+import { Context, Duration, Effect, Exit, Layer, Schema, Scope, Stream } from "effect"
+import ipaddr from "ipaddr.js"
 import { Agent, request } from "undici"
 
 /** The destination is not a public https address; `reason` says why, naming host and address. */
@@ -133,8 +133,18 @@ export interface OutboundResponse {
   readonly url: URL
   readonly status: number
   readonly headers: IncomingHttpHeaders
-  /** Read it within the request's scope; closing the scope releases the connection. */
-  readonly body: Stream.Stream<Uint8Array, OutboundError>
+  /**
+   * The body, readable once and within the request's scope (closing it releases the connection),
+   * in one of three ways. Each fails with ResponseTooLarge past the request's `maxBytes`.
+   */
+  readonly body: {
+    /** Chunk by chunk, memory flat: for bodies worth streaming to disk. */
+    readonly stream: Stream.Stream<Uint8Array, OutboundError>
+    /** The whole body. */
+    readonly bytes: Effect.Effect<Uint8Array, OutboundError>
+    /** At most the first `length` bytes, reading no further than needed. */
+    readonly prefix: (length: number) => Effect.Effect<Uint8Array, OutboundError>
+  }
 }
 
 /** Thrown inside the connect-time lookup; undici hands it back unchanged. */
@@ -160,6 +170,32 @@ const guardedLookup = (resolveHost: ResolveHost, allowLoopback: boolean): Lookup
     (error: NodeJS.ErrnoException) => callback(error, [])
   )
 }
+
+/**
+ * Reads until `keep` bytes are held or the body ends, throwing past `cap` bytes. A plain loop:
+ * the sender reads a short reply per webhook, where a Stream's per-chunk machinery would dominate.
+ */
+const readUpTo = async (
+  body: AsyncIterable<Uint8Array>,
+  keep: number,
+  cap: number,
+  tooLarge: () => ResponseTooLarge
+): Promise<Buffer> => {
+  const chunks: Array<Uint8Array> = []
+  let held = 0
+  let total = 0
+  for await (const chunk of body) {
+    total += chunk.byteLength
+    if (total > cap) throw tooLarge()
+    chunks.push(chunk)
+    held += chunk.byteLength
+    if (held >= keep) break
+  }
+  return Buffer.concat(chunks)
+}
+
+/** Destroying an unread undici body emits an abort error nobody needs to hear. */
+const ignore = () => {}
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308])
 
@@ -205,13 +241,13 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
       readonly headers: Readonly<Record<string, string>> | undefined
       readonly body: string | Uint8Array | undefined
       readonly signal: AbortSignal
-      readonly timeout: OutboundTimeout
+      readonly timedOut: () => OutboundTimeout
     }) {
       const refused = checkDestination(url)
       if (refused !== undefined) return yield* refused
       const toError = (cause: unknown): OutboundError => {
         if (cause instanceof AddressRefused) return new OutboundRefused({ reason: cause.message })
-        if (init.signal.aborted) return init.timeout
+        if (init.signal.aborted) return init.timedOut()
         const code = (cause as { code?: unknown }).code
         const detail = cause instanceof Error ? cause.message : String(cause)
         return new OutboundFailed({ host: url.host, detail: typeof code === "string" ? `${code}: ${detail}` : detail })
@@ -227,8 +263,12 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
           }),
         catch: toError
       })
-      // Whatever happens next, the body must not outlive the scope (or hold the connection).
-      yield* Effect.addFinalizer(() => Effect.sync(() => response.body.destroy()))
+      // An unread body must not outlive the scope (or hold the connection); a read one is released already.
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          if (!response.body.readableEnded) response.body.on("error", ignore).destroy()
+        })
+      )
       return { response, toError }
     })
 
@@ -237,11 +277,17 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
       if (parsed === undefined) return yield* new OutboundRefused({ reason: "the URL is not a valid absolute URL" })
       const timeoutMillis = Duration.toMillis(outbound.timeout)
 
-      // One deadline for the whole exchange, body included: the abort reaches undici wherever it is.
-      const controller = new AbortController()
-      yield* Effect.addFinalizer(() => Effect.sync(() => controller.abort()))
-      yield* Effect.forkScoped(Effect.sleep(outbound.timeout).pipe(Effect.andThen(() => controller.abort())))
-      const timeout = new OutboundTimeout({ host: parsed.host, timeoutMillis })
+      // One wall-clock deadline for the whole exchange, body included: the abort reaches undici
+      // wherever it is. Closing the scope early (interruption) cancels the same way.
+      const deadline = new AbortController()
+      const timer = setTimeout(() => deadline.abort(), timeoutMillis)
+      yield* Effect.addFinalizer((exit) =>
+        Effect.sync(() => {
+          clearTimeout(timer)
+          if (Exit.isInterrupted(exit)) deadline.abort()
+        })
+      )
+      const timedOut = () => new OutboundTimeout({ host: parsed.host, timeoutMillis })
 
       const limit = outbound.method === "GET" ? outbound.followRedirects : 0
       let url = parsed
@@ -252,8 +298,8 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
           // Caller headers (credentials, say) never follow a redirect to another origin.
           headers: sameOrigin ? outbound.headers : undefined,
           body: outbound.method === "POST" ? outbound.body : undefined,
-          signal: controller.signal,
-          timeout
+          signal: deadline.signal,
+          timedOut
         })
         const location = headerText(response.headers.location)
         if (outbound.method === "GET" && redirectStatuses.has(response.statusCode) && location !== undefined) {
@@ -269,12 +315,22 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
         }
 
         const host = url.host
-        const body = Stream.fromAsyncIterable<Uint8Array, OutboundError>(response.body, toError).pipe(
-          Stream.mapAccumEffect(0, (total, chunk) =>
-            total + chunk.byteLength > outbound.maxBytes
-              ? Effect.fail(new ResponseTooLarge({ host, maxBytes: outbound.maxBytes }))
-              : Effect.succeed([total + chunk.byteLength, chunk] as const))
-        )
+        const tooLarge = () => new ResponseTooLarge({ host, maxBytes: outbound.maxBytes })
+        const read = (keep: number) =>
+          Effect.tryPromise({
+            try: () => readUpTo(response.body, keep, outbound.maxBytes, tooLarge),
+            catch: (cause) => cause instanceof ResponseTooLarge ? cause : toError(cause)
+          })
+        const body: OutboundResponse["body"] = {
+          stream: Stream.fromAsyncIterable<Uint8Array, OutboundError>(response.body, toError).pipe(
+            Stream.mapAccumEffect(0, (total, chunk) =>
+              total + chunk.byteLength > outbound.maxBytes
+                ? Effect.fail(tooLarge())
+                : Effect.succeed([total + chunk.byteLength, chunk] as const))
+          ),
+          bytes: read(Number.POSITIVE_INFINITY),
+          prefix: (length) => Effect.map(read(length), (bytes) => bytes.subarray(0, length))
+        }
         return { url, status: response.statusCode, headers: response.headers, body } satisfies OutboundResponse
       }
     })
@@ -285,14 +341,3 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
   static readonly layer = (options: OutboundGuardOptions = {}): Layer.Layer<OutboundGuard, LoopbackAllowedInProduction> =>
     Layer.scoped(OutboundGuard, OutboundGuard.make(options))
 }
-
-/** Reads a response body to its end (within the request's cap) as bytes. */
-export const readBody = (response: OutboundResponse): Effect.Effect<Uint8Array, OutboundError> =>
-  Stream.runCollect(response.body).pipe(Effect.map((chunks) => Buffer.concat([...chunks])))
-
-/** The first `bytes` bytes of a body, reading no further than that. */
-export const readPrefix = (response: OutboundResponse, bytes: number): Effect.Effect<Uint8Array, OutboundError> =>
-  response.body.pipe(
-    Stream.runFoldWhile(Buffer.alloc(0), (prefix) => prefix.byteLength < bytes, (prefix, chunk) => Buffer.concat([prefix, chunk])),
-    Effect.map((prefix) => prefix.subarray(0, bytes))
-  )

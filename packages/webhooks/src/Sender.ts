@@ -1,5 +1,5 @@
 import { Clock, Data, Duration, Effect, Either, Option } from "effect"
-import { OutboundGuard, readPrefix } from "./OutboundGuard.js"
+import { OutboundGuard } from "./OutboundGuard.js"
 import { type WebhookRequest, webhookHeaders } from "./WebhookRequest.js"
 
 /** Where a webhook goes. Several secrets sign with each (old and new while a secret rotates). */
@@ -56,7 +56,7 @@ export const send = Effect.fn("webhooks.send")(function*(
       maxBytes: replyCapBytes
     })
     // The status decides; the body is only logged, so a reply cut short or too long costs its prefix, not the outcome.
-    const prefix = yield* readPrefix(response, bodyPrefixBytes).pipe(Effect.orElseSucceed(() => new Uint8Array()))
+    const prefix = yield* response.body.prefix(bodyPrefixBytes).pipe(Effect.orElseSucceed(() => new Uint8Array()))
     return { status: response.status, bodyPrefix: Buffer.from(prefix).toString("utf8") }
   }))
   const [elapsed, result] = yield* Effect.timed(Effect.either(exchange))

@@ -1,7 +1,7 @@
 import { type LookupAddress, promises as dns } from "node:dns"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { addressRefusal, OutboundGuard, type OutboundGuardOptions, readBody, type ResolveHost } from "../src/index.js"
+import { addressRefusal, OutboundGuard, type OutboundGuardOptions, type ResolveHost } from "../src/index.js"
 import { receiver, selfSigned } from "./Receiver.js"
 
 const tls = selfSigned()
@@ -40,7 +40,7 @@ const get = (url: string, options: { readonly followRedirects?: number; readonly
       maxBytes: options.maxBytes ?? 1024 * 1024,
       followRedirects: options.followRedirects ?? 3
     })
-    const body = yield* readBody(response)
+    const body = yield* response.body.bytes
     return { status: response.status, url: response.url.href, body: Buffer.from(body).toString() }
   }).pipe(Effect.scoped)
 

@@ -1,0 +1,105 @@
+// Signed webhook sends per second to a loopback receiver (`npx tsx bench/webhooks.ts`).
+//
+// Two phases in one run, same receiver, same concurrency, same body:
+//   plain  - unsigned POSTs through a bare keep-alive undici Agent (the transport's ceiling);
+//   signed - `send()` from @herald/webhooks: HMAC signing, the outbound guard (connect-time
+//            address checks, deadline, capped reply), the 512-byte reply prefix, the outcome.
+// The receiver checks every signed request with the exported `verify()`, so a fast but wrong
+// sender cannot pass. Plain http on 127.0.0.1 uses the guard's test-only loopback allowance.
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { EventId, OutboxEvent, ProjectId, WebhookEndpointId } from "@herald/core"
+import { makeWebhookRequest, OutboundGuard, send, verify } from "@herald/webhooks"
+import { DateTime, Effect } from "effect"
+import { Agent, request } from "undici"
+
+const concurrency = 32
+const warmupMillis = 1_000
+const phaseMillis = 5_000
+const target = 1_000
+const secret = "whsec_bench"
+
+const webhook = makeWebhookRequest(
+  new OutboxEvent({
+    id: EventId.make("0b7d8c1e-5a39-4f4f-9c1e-0d3b6f2a7e10"),
+    projectId: ProjectId.make("5e0a4c2b-1f3d-4e6a-8b7c-9d0e1f2a3b4c"),
+    kind: "post.published",
+    createdAt: DateTime.unsafeMake("2026-03-01T12:00:00.000Z"),
+    data: {
+      post: { id: "9f8e7d6c-0000-4000-8000-000000000001", caption: "Launch day", status: "published", delivered: 2, targets: 2 },
+      deliveries: [
+        { platform: "x", username: "acme", status: "success", url: "https://x.com/acme/status/1", error: null },
+        { platform: "bluesky", username: "acme.bsky.social", status: "success", url: "https://bsky.app/profile/acme/post/1", error: null }
+      ]
+    }
+  }),
+  { id: ProjectId.make("5e0a4c2b-1f3d-4e6a-8b7c-9d0e1f2a3b4c"), name: "Acme" },
+  WebhookEndpointId.make("a1a1a1a1-0000-4000-8000-000000000001")
+)
+
+const counts = { signed: 0, plain: 0, badSignatures: 0 }
+const server = createServer((req, res) => {
+  const parts: Array<Buffer> = []
+  req.on("data", (part: Buffer) => parts.push(part))
+  req.on("end", () => {
+    if (req.headers["x-service-signature"] === undefined) {
+      counts.plain++
+    } else if (verify(Buffer.concat(parts), req.headers, secret)._tag === "Right") {
+      counts.signed++
+    } else {
+      counts.badSignatures++
+    }
+    res.writeHead(200, { "content-type": "text/plain" }).end("ok")
+  })
+})
+await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
+
+/** Sends per second from `concurrency` workers, each sending one after another until the deadline. */
+const measure = <E, R>(sendOne: Effect.Effect<boolean, E, R>, millis: number): Effect.Effect<number, E | string, R> =>
+  Effect.gen(function*() {
+    let done = 0
+    const started = performance.now()
+    const worker = Effect.gen(function*() {
+      while (performance.now() - started < millis) {
+        if (!(yield* sendOne)) return yield* Effect.fail("a send was not accepted")
+        done++
+      }
+    })
+    yield* Effect.all(Array.from({ length: concurrency }, () => worker), { concurrency: "unbounded", discard: true })
+    return done / ((performance.now() - started) / 1000)
+  })
+
+const plainAgent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 })
+const plainSend = Effect.promise(async () => {
+  const response = await request(url, {
+    dispatcher: plainAgent,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: webhook.body
+  })
+  await response.body.text()
+  return response.statusCode === 200
+})
+
+const signedSend = send({ url, secret }, webhook).pipe(Effect.map((result) => result.outcome._tag === "Accepted"))
+
+const { plain, signed } = await Effect.runPromise(
+  Effect.gen(function*() {
+    yield* measure(signedSend, warmupMillis)
+    yield* measure(plainSend, warmupMillis)
+    return { plain: yield* measure(plainSend, phaseMillis), signed: yield* measure(signedSend, phaseMillis) }
+  }).pipe(
+    Effect.provide(OutboundGuard.layer({ allowLoopback: true, production: false, connectionsPerOrigin: concurrency }))
+  )
+)
+
+await plainAgent.close()
+server.close()
+
+console.log(`webhooks bench: ${concurrency} concurrent senders, keep-alive, loopback receiver verifying every signed request`)
+console.log(`  plain unsigned sends/s  ${plain.toFixed(0)}`)
+console.log(`  signed sends/s          ${signed.toFixed(0)}  (target >= ${target})`)
+console.log(`  signed / plain          ${(signed / plain).toFixed(2)}`)
+console.log(`  receiver counted ${counts.signed} verified signed, ${counts.plain} plain, ${counts.badSignatures} bad signatures`)
+if (counts.badSignatures > 0 || signed < target) process.exitCode = 1
