@@ -1,6 +1,6 @@
 import { Array as Arr, Effect, Option, Schema } from "effect"
 import { GuardrailViolation } from "./Errors.js"
-import { bannedTermMatcher } from "./guardrails/BannedTerms.js"
+import { type BannedTermMatcher, bannedTermMatcher } from "./guardrails/BannedTerms.js"
 import { checkLinks } from "./guardrails/LinkPolicy.js"
 import type { OutboundText } from "./guardrails/OutboundText.js"
 import { type ClassifierUnavailable, ToneClassifier, TopicClassifier } from "./ports/Classifiers.js"
@@ -80,15 +80,13 @@ const checkTone = (texts: ReadonlyArray<OutboundText>, tone: string) =>
       Effect.catchTag("ClassifierUnavailable", failOpen("tone"))
     )
 
-const checkBannedWords = (texts: ReadonlyArray<OutboundText>, terms: ReadonlyArray<string>): Outcome => {
-  const matcher = bannedTermMatcher(terms)
-  return checked(
+const checkBannedWords = (texts: ReadonlyArray<OutboundText>, matcher: BannedTermMatcher): Outcome =>
+  checked(
     "banned_words",
     texts.flatMap(({ field, text }) =>
       matcher.find(text).map((term) => ({ rule: "banned_words", detail: `${field} contains banned word "${term}"` }))
     )
   )
-}
 
 /** Posts created today include this one once it is created: at the cap, one more would exceed it. */
 const checkPostingCap = (cap: number, postsToday: number | null): Outcome =>
@@ -105,34 +103,33 @@ const checkPostingCap = (cap: number, postsToday: number | null): Outcome =>
  * Runs every configured rule over every outbound text. Never fails: an unavailable classifier or
  * an unknown post count puts its rule in rules_skipped.
  */
-export const checkGuardrails: (
+export const checkGuardrails = (
   texts: ReadonlyArray<OutboundText>,
   settings: GuardrailSettings,
   context: { readonly postsToday: number | null }
-) => Effect.Effect<GuardrailVerdict, never, TopicClassifier | ToneClassifier> = Effect.fn("checkGuardrails")(
-  function*(texts: ReadonlyArray<OutboundText>, settings: GuardrailSettings, context: { readonly postsToday: number | null }) {
-    const terms = nonBlank(settings.banned_words)
+): Effect.Effect<GuardrailVerdict, never, TopicClassifier | ToneClassifier> =>
+  Effect.gen(function*() {
+    // Compiled once per list (cached on the array, then on its content); blank terms compile to nothing.
+    const bannedWords = bannedTermMatcher(settings.banned_words)
     const topics = nonBlank(settings.banned_topics)
     const tone = settings.tone?.trim() ?? ""
-    const classified = yield* Effect.all([
-      topics.length > 0 ? checkTopics(texts, topics) : Effect.succeed(undefined),
-      tone !== "" ? checkTone(texts, tone) : Effect.succeed(undefined)
-    ], { concurrency: "unbounded" })
-    const outcomes: ReadonlyArray<Outcome | undefined> = [
-      // The settings array itself keys the compiled-matcher cache; blank terms compile to nothing.
-      terms.length > 0 ? checkBannedWords(texts, settings.banned_words) : undefined,
-      ...classified,
-      settings.links !== null ? checked("links", checkLinks(texts, settings.links)) : undefined,
-      settings.daily_post_cap !== null ? checkPostingCap(settings.daily_post_cap, context.postsToday) : undefined
+    const classifierRules = [
+      ...(topics.length > 0 ? [checkTopics(texts, topics)] : []),
+      ...(tone !== "" ? [checkTone(texts, tone)] : [])
     ]
-    const configured = outcomes.filter((outcome) => outcome !== undefined)
+    // Forking costs more than a whole banned-word check: only when a classifier is asked.
+    const classified = classifierRules.length > 0 ? yield* Effect.all(classifierRules, { concurrency: "unbounded" }) : []
+    const configured: ReadonlyArray<Outcome> = [
+      ...(bannedWords.size > 0 ? [checkBannedWords(texts, bannedWords)] : []),
+      ...classified,
+      ...(settings.links !== null ? [checked("links", checkLinks(texts, settings.links))] : []),
+      ...(settings.daily_post_cap !== null ? [checkPostingCap(settings.daily_post_cap, context.postsToday)] : [])
+    ]
     const violations = configured.flatMap(([, result]) => Option.getOrElse(result, () => []))
-    yield* Effect.annotateCurrentSpan("guardrails.violations", violations.length)
     return {
       allowed: violations.length === 0,
       violations,
       rules_checked: configured.filter(([, result]) => Option.isSome(result)).map(([rule]) => rule),
       rules_skipped: configured.filter(([, result]) => Option.isNone(result)).map(([rule]) => rule)
     }
-  }
-)
+  }).pipe(Effect.withSpan("checkGuardrails"))

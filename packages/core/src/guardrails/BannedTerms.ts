@@ -28,6 +28,8 @@ import { foldText } from "./Normalize.js"
  * look-alikes from other scripts that NFKC does not fold (Cyrillic "а").
  */
 export interface BannedTermMatcher {
+  /** How many terms the list holds once blank ones are dropped: zero means nothing to check. */
+  readonly size: number
   /** The configured terms found in the text, as configured, each once, in order of discovery. */
   readonly find: (text: string) => ReadonlyArray<string>
 }
@@ -46,9 +48,23 @@ interface IndexEntry {
 
 // ---- Scanning: one pass over the folded text, classifying characters through a table ----
 
-const enum Kind { Other, Letter, Digit, Symbol, Space, LineBreak, Period, Stop, Joiner }
+// Word kinds are their own word-flag bits (see hasDigit...), so a word's flags are its kinds OR-ed.
+const enum Kind {
+  Digit = 1,
+  Symbol = 2,
+  Letter = 4,
+  Space = 16,
+  LineBreak,
+  Period,
+  Stop,
+  Joiner,
+  Other,
+  HighSurrogate
+}
+const wordKindsBelow = 8
 
 const classify = (char: string): Kind => {
+  if (/^[\ud800-\udbff]$/.test(char)) return Kind.HighSurrogate
   if (/^[\p{L}\p{N}]+$/u.test(char)) return /^[0-9]$/.test(char) ? Kind.Digit : Kind.Letter
   if (char === "@" || char === "$") return Kind.Symbol
   if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return Kind.LineBreak
@@ -66,7 +82,7 @@ const classifyUnit = (code: number): Kind => {
   bmpKinds[code] = kind
   return kind
 }
-const kindOfAstral = (codePoint: number): Kind => {
+const kindOfAstral = (codePoint: number): number => {
   const known = astralKinds.get(codePoint)
   if (known !== undefined) return known
   const kind = /^[\p{L}\p{N}]$/u.test(String.fromCodePoint(codePoint)) ? Kind.Letter : Kind.Other
@@ -75,11 +91,8 @@ const kindOfAstral = (codePoint: number): Kind => {
 }
 
 // Word flags: which words need readings beyond their spelling.
-const hasDigit = 1
-const hasSymbol = 2
-const hasLetter = 4
 const hasTriple = 8
-const plainWord = hasLetter
+const plainWord: number = Kind.Letter
 
 // Gap flags, for the gap after a word.
 const phraseGap = 1 // the words around it may belong to one multi-word term
@@ -108,30 +121,53 @@ interface Scan {
   readonly gaps: Uint8Array
 }
 
+// Scans are consumed before the next one starts (matching is synchronous), so one set of
+// buffers, grown when a longer text comes, serves every scan: allocating fresh typed arrays per
+// check cost more in garbage collection than the matching itself.
+let buffers = {
+  starts: new Int32Array(0),
+  ends: new Int32Array(0),
+  hashes: new Int32Array(0),
+  flags: new Uint8Array(0),
+  gaps: new Uint8Array(0)
+}
+
 const scan = (text: string): Scan => {
   // Words are separated by at least one character, so there are at most this many.
   const capacity = (text.length >> 1) + 1
-  const starts = new Int32Array(capacity)
-  const ends = new Int32Array(capacity)
-  const hashes = new Int32Array(capacity)
-  const flags = new Uint8Array(capacity)
-  const gaps = new Uint8Array(capacity)
+  if (buffers.starts.length < capacity) {
+    const size = Math.max(capacity, buffers.starts.length * 2)
+    buffers = {
+      starts: new Int32Array(size),
+      ends: new Int32Array(size),
+      hashes: new Int32Array(size),
+      flags: new Uint8Array(size),
+      gaps: new Uint8Array(size)
+    }
+  }
+  const { ends, flags, gaps, hashes, starts } = buffers
   let count = 0
   let start = -1
   let hash = hashSeed
   let wordFlags = 0
   let previous = -1
-  let beforePrevious = -1
+  let repeats = 0
   let gapSpaces = false
   let gapSentenceEnd = false
   let gapOther = false
   const length = text.length
   for (let index = 0; index < length; index++) {
     const code = text.charCodeAt(index)
-    const astral = code >= 0xd800 && code <= 0xdbff && index + 1 < length
-    let kind = astral ? kindOfAstral(text.codePointAt(index)!) : bmpKinds[code]!
-    if (kind === unclassified) kind = classifyUnit(code)
-    if (kind === Kind.Letter || kind === Kind.Digit || kind === Kind.Symbol) {
+    let kind: number = bmpKinds[code]!
+    let astral = false
+    if (kind >= Kind.HighSurrogate) {
+      if (kind === unclassified) kind = classifyUnit(code)
+      if (kind === Kind.HighSurrogate) {
+        astral = index + 1 < length
+        kind = astral ? kindOfAstral(text.codePointAt(index)!) : Kind.Other
+      }
+    }
+    if (kind < wordKindsBelow) {
       if (start < 0) {
         if (count > 0) {
           const gapLength = index - ends[count - 1]!
@@ -142,14 +178,15 @@ const scan = (text: string): Scan => {
         start = index
         hash = hashSeed
         wordFlags = 0
-        previous = beforePrevious = -1
+        previous = -1
       }
       hash = Math.imul(hash ^ code, fnvPrime)
       if (astral) hash = Math.imul(hash ^ text.charCodeAt(++index), fnvPrime)
-      wordFlags |= kind === Kind.Digit ? hasDigit : kind === Kind.Symbol ? hasSymbol : hasLetter
-      if (code === previous && code === beforePrevious) wordFlags |= hasTriple
-      beforePrevious = previous
-      previous = code
+      wordFlags |= kind
+      if (code !== previous) {
+        previous = code
+        repeats = 0
+      } else if (++repeats === 2) wordFlags |= hasTriple
     } else {
       if (start >= 0) {
         starts[count] = start
@@ -172,6 +209,7 @@ const scan = (text: string): Scan => {
     hashes[count] = hash
     flags[count++] = wordFlags
   }
+  if (count > 0) gaps[count - 1] = 0
   return { text, count, starts, ends, hashes, flags, gaps }
 }
 
@@ -246,12 +284,14 @@ interface Compiled {
   readonly mayBeKey: (hash: number) => boolean
   /** A joined run longer than this cannot spell a term (@ and $ dropped from a reading shorten it). */
   readonly longestRun: number
+  readonly size: number
 }
 
 const compile = (terms: ReadonlyArray<string>): Compiled => {
   const index = new Map<string, IndexEntry>()
   const squeezedIndex = new Map<string, Array<CompiledTerm>>()
   let longestJoined = 0
+  let size = 0
   const entry = (key: string): IndexEntry => {
     const existing = index.get(key)
     if (existing !== undefined) return existing
@@ -263,6 +303,7 @@ const compile = (terms: ReadonlyArray<string>): Compiled => {
     const term = configured.trim()
     const words = wordsOf(scan(foldText(term)))
     if (words.length === 0) continue
+    size++
     const compiled: CompiledTerm = { term, words }
     const joined = words.join("")
     longestJoined = Math.max(longestJoined, joined.length)
@@ -271,7 +312,7 @@ const compile = (terms: ReadonlyArray<string>): Compiled => {
     const squeezed = squeeze(joined)
     squeezedIndex.set(squeezed, [...(squeezedIndex.get(squeezed) ?? []), compiled])
   }
-  return { index, squeezedIndex, mayBeKey: hashSet([...index.keys()].map(hashWord)), longestRun: longestJoined * 2 }
+  return { index, squeezedIndex, mayBeKey: hashSet([...index.keys()].map(hashWord)), longestRun: longestJoined * 2, size }
 }
 
 const spelling = (words: Scan, at: number): string => words.text.slice(words.starts[at], words.ends[at])
@@ -345,6 +386,7 @@ class Search {
 }
 
 const matcherOf = (compiled: Compiled): BannedTermMatcher => ({
+  size: compiled.size,
   find: (text) => {
     const search = new Search(compiled, scan(foldText(text)))
     search.run()

@@ -46,20 +46,16 @@ const foldCodePoint = (codePoint: number): string => {
   return folded
 }
 
-/** Case-, accent- and compatibility-folded text (é → e, ｂ → b, ﬁ → fi, zero-width space → nothing). */
-export const foldText = (text: string): string => {
-  if (printableAscii.test(text)) return text.toLowerCase()
+const foldRun = (run: string): string => {
   let folded = ""
-  let asciiFrom = 0
-  for (let index = 0; index < text.length; index++) {
-    if (text.charCodeAt(index) < 128) continue
-    const codePoint = text.codePointAt(index)!
-    folded += text.slice(asciiFrom, index) + foldCodePoint(codePoint)
-    if (codePoint >= 0x10000) index++
-    asciiFrom = index + 1
-  }
-  return (folded + text.slice(asciiFrom)).toLowerCase()
+  for (const char of run) folded += foldCodePoint(char.codePointAt(0)!)
+  return folded
 }
+const nonAsciiRun = /[^\x20-\x7e\t\n\r]+/g
+
+/** Case-, accent- and compatibility-folded text (é → e, ｂ → b, ﬁ → fi, zero-width space → nothing). */
+export const foldText = (text: string): string =>
+  printableAscii.test(text) ? text.toLowerCase() : text.toLowerCase().replace(nonAsciiRun, foldRun)
 
 /** Lighter folding for URLs: domains keep their accents (they are different domains). */
 export const foldForLinks = (text: string): string =>
