@@ -1,0 +1,363 @@
+import {
+  HttpApi,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSecurity,
+  HttpServerRequest,
+  OpenApi
+} from "@effect/platform"
+import {
+  AccountId,
+  AccountStatus,
+  ActorKind,
+  ApiKeyId,
+  ApprovalMode,
+  ConnectionRoute,
+  EventKind,
+  GuardrailSettings,
+  Platform,
+  PlanStatus,
+  ProjectId,
+  Scope,
+  TimeZone,
+  WebhookEndpointId
+} from "@herald/core"
+import { Schema } from "effect"
+import { OpenApiDocument } from "../Api.js"
+import {
+  BadRequest,
+  InternalError,
+  NotFound,
+  PayloadTooLarge,
+  Unauthorized,
+  UnsupportedMediaType
+} from "../HttpErrors.js"
+
+/** Request schemas refuse unknown fields and report every invalid field, as the public API does. */
+const strict = { errors: "all", onExcessProperty: "error" } as const
+const request = <S extends Schema.Schema.Any>(schema: S, identifier: string): S =>
+  schema.annotations({ identifier, parseOptions: strict }) as S
+
+/**
+ * The admin token: `Authorization: Bearer hk_admin_...`. Only its SHA-256 is stored; a missing or
+ * wrong token answers 401.
+ */
+export class AdminAuthentication extends HttpApiMiddleware.Tag<AdminAuthentication>()("AdminAuthentication", {
+  failure: Unauthorized,
+  security: {
+    adminToken: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "The admin token: Authorization: Bearer hk_admin_...")
+    )
+  }
+}) {}
+
+/** Refuses a non-JSON Content-Type (415), an oversized body (413) and bytes that are not UTF-8 JSON (400). */
+export class AdminBodyGuard extends HttpApiMiddleware.Tag<AdminBodyGuard>()("AdminBodyGuard", {
+  failure: Schema.Union(BadRequest, PayloadTooLarge, UnsupportedMediaType),
+  provides: HttpServerRequest.HttpServerRequest
+}) {}
+
+// ---------------------------------------------------------------------------------------------
+// Projects
+// ---------------------------------------------------------------------------------------------
+
+export const ProjectView = Schema.Struct({
+  id: ProjectId,
+  name: Schema.String,
+  timezone: Schema.String,
+  approval: ApprovalMode,
+  signature: Schema.String,
+  guardrails: GuardrailSettings.annotations({ identifier: "GuardrailSettings" }),
+  plan: PlanStatus
+}).annotations({ identifier: "AdminProject" })
+export type ProjectView = typeof ProjectView.Type
+
+const ProjectName = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200))
+
+/** Any subset of the guardrail settings; omitted rules keep their current value. */
+export const GuardrailPatch = Schema.partial(GuardrailSettings).annotations({ identifier: "GuardrailPatch" })
+
+export const CreateProjectBody = request(
+  Schema.Struct({
+    name: ProjectName,
+    timezone: Schema.optionalWith(TimeZone, { default: () => "UTC" }),
+    approval: Schema.optionalWith(ApprovalMode, { default: () => "copilot" as const }),
+    signature: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1000)), { default: () => "" }),
+    guardrails: Schema.optional(GuardrailPatch),
+    plan: Schema.optionalWith(PlanStatus, { default: () => "active" as const })
+  }),
+  "CreateProjectBody"
+)
+
+export const UpdateProjectBody = request(
+  Schema.Struct({
+    name: Schema.optional(ProjectName),
+    timezone: Schema.optional(TimeZone),
+    approval: Schema.optional(ApprovalMode),
+    signature: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))),
+    guardrails: Schema.optional(GuardrailPatch),
+    plan: Schema.optional(PlanStatus)
+  }),
+  "UpdateProjectBody"
+)
+
+const projectPath = Schema.Struct({ project_id: ProjectId })
+
+export class AdminProjectsGroup extends HttpApiGroup.make("projects")
+  .add(
+    HttpApiEndpoint.get("list", "/projects")
+      .addSuccess(Schema.Struct({ data: Schema.Array(ProjectView) }).annotations({ identifier: "AdminProjectList" }))
+      .annotate(OpenApi.Summary, "List projects")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/projects")
+      .setPayload(CreateProjectBody)
+      .addSuccess(ProjectView, { status: 201 })
+      .annotate(OpenApi.Summary, "Create a project (defaults: UTC, copilot, no signature, no guardrails, active plan)")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/projects/:project_id")
+      .setPath(projectPath)
+      .addSuccess(ProjectView)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read a project")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/projects/:project_id")
+      .setPath(projectPath)
+      .setPayload(UpdateProjectBody)
+      .addSuccess(ProjectView)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Change a project's settings; omitted fields (and guardrail rules) are kept")
+  )
+{}
+
+// ---------------------------------------------------------------------------------------------
+// API keys
+// ---------------------------------------------------------------------------------------------
+
+export const KeyView = Schema.Struct({
+  id: ApiKeyId,
+  project_id: ProjectId,
+  name: Schema.String,
+  prefix: Schema.String.annotations({ description: "The readable start of the key, to tell keys apart." }),
+  kind: ActorKind,
+  scopes: Schema.Array(Scope),
+  rate_limit_per_minute: Schema.Int,
+  daily_post_cap: Schema.NullOr(Schema.Int),
+  created_at: Schema.String,
+  last_used_at: Schema.NullOr(Schema.String),
+  revoked_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "AdminApiKey" })
+export type KeyView = typeof KeyView.Type
+
+export const CreatedKey = Schema.Struct({
+  ...KeyView.fields,
+  key: Schema.String.annotations({ description: "The key itself. Shown once, in this reply only: Herald keeps its SHA-256." })
+}).annotations({ identifier: "AdminCreatedApiKey" })
+
+export const CreateKeyBody = request(
+  Schema.Struct({
+    name: Schema.optionalWith(Schema.Trim.pipe(Schema.maxLength(200)), { default: () => "" }),
+    kind: ActorKind.annotations({ description: "agent or human; fixed for the key's life." }),
+    scopes: Schema.Array(Scope).pipe(Schema.minItems(1)),
+    rate_limit_per_minute: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 1_000_000)), { default: () => 60 }),
+    daily_post_cap: Schema.optionalWith(Schema.NullOr(Schema.Int.pipe(Schema.positive())), { default: () => null })
+  }),
+  "CreateKeyBody"
+)
+
+export class AdminKeysGroup extends HttpApiGroup.make("keys")
+  .add(
+    HttpApiEndpoint.get("list", "/projects/:project_id/keys")
+      .setPath(projectPath)
+      .addSuccess(Schema.Struct({ data: Schema.Array(KeyView) }).annotations({ identifier: "AdminApiKeyList" }))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List a project's API keys (never the keys themselves)")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/projects/:project_id/keys")
+      .setPath(projectPath)
+      .setPayload(CreateKeyBody)
+      .addSuccess(CreatedKey, { status: 201 })
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Create an API key; the reply carries the key once")
+  )
+  .add(
+    HttpApiEndpoint.post("revoke", "/projects/:project_id/keys/:key_id/revoke")
+      .setPath(Schema.Struct({ project_id: ProjectId, key_id: ApiKeyId }))
+      .addSuccess(KeyView)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Revoke an API key (it answers 401 from then on)")
+  )
+{}
+
+// ---------------------------------------------------------------------------------------------
+// Social accounts
+// ---------------------------------------------------------------------------------------------
+
+export const AccountView = Schema.Struct({
+  id: AccountId,
+  project_id: ProjectId,
+  platform: Platform,
+  username: Schema.String,
+  route: ConnectionRoute,
+  status: AccountStatus
+}).annotations({ identifier: "AdminSocialAccount" })
+export type AccountView = typeof AccountView.Type
+
+export const ConnectAccountBody = request(
+  Schema.Struct({
+    platform: Platform,
+    username: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(100), Schema.pattern(/^@?[^\s@:,|]+$/, {
+      message: () => "a username has no spaces and none of @ (except leading), :, comma or |"
+    })),
+    route: Schema.optionalWith(ConnectionRoute, { default: () => "simulator" as const }).annotations({
+      description: "Only simulator can be connected for now; real networks come with their publishers."
+    })
+  }),
+  "ConnectAccountBody"
+)
+
+export const AccountStatusBody = request(Schema.Struct({ status: AccountStatus }), "AccountStatusBody")
+
+export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
+  .add(
+    HttpApiEndpoint.get("list", "/projects/:project_id/accounts")
+      .setPath(projectPath)
+      .addSuccess(Schema.Struct({ data: Schema.Array(AccountView) }).annotations({ identifier: "AdminSocialAccountList" }))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List a project's social accounts")
+  )
+  .add(
+    HttpApiEndpoint.post("connect", "/projects/:project_id/accounts")
+      .setPath(projectPath)
+      .setPayload(ConnectAccountBody)
+      .addSuccess(AccountView, { status: 201 })
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Connect a social account (simulator route only, for now)")
+  )
+  .add(
+    HttpApiEndpoint.patch("setStatus", "/projects/:project_id/accounts/:account_id")
+      .setPath(Schema.Struct({ project_id: ProjectId, account_id: AccountId }))
+      .setPayload(AccountStatusBody)
+      .addSuccess(AccountView)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Set an account's status (active, needs_reconnect, disconnected)")
+  )
+{}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook endpoints
+// ---------------------------------------------------------------------------------------------
+
+export const WebhookView = Schema.Struct({
+  id: WebhookEndpointId,
+  project_id: ProjectId,
+  url: Schema.String,
+  kinds: Schema.Array(EventKind),
+  enabled: Schema.Boolean,
+  consecutive_failures: Schema.Int,
+  last_error: Schema.NullOr(Schema.String),
+  created_at: Schema.String
+}).annotations({ identifier: "AdminWebhookEndpoint" })
+export type WebhookView = typeof WebhookView.Type
+
+export const CreatedWebhook = Schema.Struct({
+  ...WebhookView.fields,
+  secret: Schema.String.annotations({ description: "The signing secret. Shown once, in this reply only." })
+}).annotations({ identifier: "AdminCreatedWebhookEndpoint" })
+
+const HttpsUrl = Schema.Trim.pipe(
+  Schema.maxLength(2000),
+  Schema.filter((text) => {
+    try {
+      const url = new URL(text)
+      if (url.protocol !== "https:") return "must be an https URL"
+      if (url.username !== "" || url.password !== "") return "must not carry credentials"
+      return true
+    } catch {
+      return "must be an absolute https URL"
+    }
+  }, { identifier: "HttpsUrl" })
+)
+
+export const CreateWebhookBody = request(
+  Schema.Struct({
+    url: HttpsUrl,
+    kinds: Schema.Array(EventKind).pipe(Schema.minItems(1)).annotations({
+      description: "The event kinds to receive; a kind added later never arrives unasked."
+    })
+  }),
+  "CreateWebhookBody"
+)
+
+export const WebhookEnabledBody = request(Schema.Struct({ enabled: Schema.Boolean }), "WebhookEnabledBody")
+
+const webhookPath = Schema.Struct({ project_id: ProjectId, webhook_id: WebhookEndpointId })
+
+export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.get("list", "/projects/:project_id/webhooks")
+      .setPath(projectPath)
+      .addSuccess(Schema.Struct({ data: Schema.Array(WebhookView) }).annotations({ identifier: "AdminWebhookEndpointList" }))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List a project's webhook endpoints")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/projects/:project_id/webhooks")
+      .setPath(projectPath)
+      .setPayload(CreateWebhookBody)
+      .addSuccess(CreatedWebhook, { status: 201 })
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Add a webhook endpoint; the reply carries its signing secret once")
+  )
+  .add(
+    HttpApiEndpoint.patch("setEnabled", "/projects/:project_id/webhooks/:webhook_id")
+      .setPath(webhookPath)
+      .setPayload(WebhookEnabledBody)
+      .addSuccess(WebhookView)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Turn an endpoint on or off (on again clears its failure streak)")
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/projects/:project_id/webhooks/:webhook_id")
+      .setPath(webhookPath)
+      .addSuccess(Schema.Struct({ id: WebhookEndpointId, deleted: Schema.Literal(true) }).annotations({ identifier: "AdminDeletedWebhookEndpoint" }))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Delete a webhook endpoint")
+  )
+{}
+
+export class AdminSpecGroup extends HttpApiGroup.make("adminSpec")
+  .add(
+    HttpApiEndpoint.get("openapi", "/openapi.json")
+      .addSuccess(OpenApiDocument)
+      .annotate(OpenApi.Summary, "The OpenAPI 3.1 description of the admin API (public, no token)")
+  )
+{}
+
+/**
+ * The admin API under /admin/v1: what the contract leaves to "the dashboard" (projects, API keys,
+ * social accounts, webhook endpoints), guarded by the admin token. Errors answer { error, code }
+ * like the public API. HttpApiClient.make(HeraldAdminApi) gives a typed client.
+ */
+export class HeraldAdminApi extends HttpApi.make("herald-admin")
+  .add(AdminProjectsGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminKeysGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminAccountsGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminWebhooksGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminSpecGroup)
+  .addError(BadRequest)
+  .addError(InternalError)
+  .prefix("/admin/v1")
+  .annotateContext(OpenApi.annotations({
+    title: "Herald admin API",
+    version: "1.0",
+    description: "Projects, API keys, social accounts and webhook endpoints of a Herald instance. " +
+      "Every operation except this document needs the admin token. Errors answer { error, code }.",
+    license: { name: "MIT", url: "https://opensource.org/license/mit" },
+    servers: [{ url: "/", description: "This Herald instance" }]
+  }))
+{}

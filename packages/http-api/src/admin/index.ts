@@ -1,0 +1,5 @@
+export * from "./AdminApi.js"
+export * from "./AdminApiLive.js"
+export * from "./AdminHandlers.js"
+export * from "./AdminMiddleware.js"
+export * from "./AdminTokens.js"
