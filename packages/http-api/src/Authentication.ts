@@ -32,12 +32,13 @@ export const AuthenticationLive = Layer.effect(
       bearer: (presented) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const header = request.headers.authorization?.trim() ?? ""
-          if (header === "") return yield* refuse("missing_api_key", "missing API key: send Authorization: Bearer <key>")
-          if (!/^bearer\s/i.test(header)) {
+          const [scheme = "", ...rest] = (request.headers.authorization ?? "").trim().split(/\s+/)
+          if (scheme !== "" && scheme.toLowerCase() !== "bearer") {
             return yield* refuse("invalid_api_key", "invalid API key: the Authorization header must be Bearer <key>")
           }
-          const key = Redacted.value(presented).trim()
+          // The security decoder took the same header; presented and rest name the same key.
+          const key = rest.length === 0 ? "" : Redacted.value(presented).trim()
+          if (key === "") return yield* refuse("missing_api_key", "missing API key: send Authorization: Bearer <key>")
           if (!apiKeyPattern.test(key)) return yield* refuse("invalid_api_key", "invalid API key")
           const found = yield* keys.findByHash(hashApiKey(key))
           if (Option.isNone(found)) return yield* refuse("invalid_api_key", "invalid API key")

@@ -43,14 +43,22 @@ interface Read {
   readonly size: number
 }
 
+/**
+ * How far past its limit a body is still read (and dropped) so the 413 reaches a client that is
+ * still sending; a client that goes on beyond this has its connection cut.
+ */
+const drainFactor = 4
+
+/** The body, or a 413 once it is known to be over the limit. */
 const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
   Stream.runFoldEffect(request.stream, { chunks: [], size: 0 } as Read, (read: Read, chunk: Uint8Array) => {
     const size = read.size + chunk.length
-    if (size > limit) return Effect.fail(tooLarge(limit))
-    read.chunks.push(chunk)
+    if (size > limit * drainFactor) return Effect.fail(tooLarge(limit))
+    if (size <= limit) read.chunks.push(chunk)
     return Effect.succeed({ chunks: read.chunks, size })
   }).pipe(
     Effect.mapError((error) => error instanceof PayloadTooLarge ? error : malformed("the request body could not be read")),
+    Effect.filterOrFail(({ size }) => size <= limit, () => tooLarge(limit)),
     Effect.map(({ chunks }) => Buffer.concat(chunks))
   )
 
@@ -101,7 +109,7 @@ export const RequestBodyGuardLive = Layer.sync(RequestBodyGuard, () => {
     }
     const limit = bodyLimits[type]!
     const declared = Option.fromNullable(request.headers["content-length"]).pipe(Option.map(Number))
-    if (Option.isSome(declared) && declared.value > limit) return yield* Effect.fail(tooLarge(limit))
+    if (Option.isSome(declared) && declared.value > limit * drainFactor) return yield* Effect.fail(tooLarge(limit))
     const bytes = yield* readBody(request, limit)
     if (bytes.length === 0) {
       return yield* Effect.fail(new BadRequest({ error: `the request body is empty; send ${type}`, code: "invalid_request" }))
