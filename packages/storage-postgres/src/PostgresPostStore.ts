@@ -12,7 +12,8 @@ import {
 } from "@herald/core"
 import { Array as Arr, DateTime, Effect, Layer, Option } from "effect"
 import { orDieInfra } from "./Infra.js"
-import { deliveryFromRow, type DeliveryRow, deliveryToRow, eventToRow, postFromRow, type PostRow, postToRow } from "./Rows.js"
+import { writeEvents } from "./OutboxWrites.js"
+import { deliveryFromRow, type DeliveryRow, deliveryToRow, postFromRow, type PostRow, postToRow } from "./Rows.js"
 import { Wakeups } from "./Wakeups.js"
 
 export const make = Effect.gen(function*() {
@@ -38,17 +39,7 @@ export const make = Effect.gen(function*() {
       Effect.map(Arr.head)
     )
 
-  const insertEvents = (events: ReadonlyArray<OutboxEvent>) =>
-    events.length === 0 ? Effect.void : Effect.gen(function*() {
-      yield* sql`INSERT INTO outbox_events ${sql.insert(events.map(eventToRow))}`
-      // Fan out to every enabled endpoint subscribed to the kind, in the event's transaction.
-      yield* sql`
-        INSERT INTO webhook_sends (id, event_id, endpoint_id, status, due_at)
-        SELECT gen_random_uuid(), e.id, w.id, 'pending', e.created_at
-        FROM outbox_events e
-        JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds)
-        WHERE e.id IN ${sql.in(events.map((event) => event.id))}`
-    })
+  const insertEvents = (events: ReadonlyArray<OutboxEvent>) => writeEvents(sql, events)
 
   const insertDeliveries = (record: PostRecord) =>
     record.deliveries.length === 0

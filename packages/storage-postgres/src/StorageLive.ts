@@ -3,6 +3,7 @@ import { Config, Effect, Layer, Option, type Redacted } from "effect"
 import { CredentialsCipher } from "./CredentialsCipher.js"
 import { MigrationsLive } from "./Migrations.js"
 import * as PgLiteServer from "./PgLiteServer.js"
+import { PostgresAccountConnections } from "./PostgresAccountConnections.js"
 import { PostgresAccounts } from "./PostgresAccounts.js"
 import { PostgresApiKeyStore } from "./PostgresApiKeyStore.js"
 import { PostgresDeliveryQueue } from "./PostgresDeliveryQueue.js"
@@ -45,6 +46,7 @@ export const database = (config: Pick<StorageConfig, "databaseUrl" | "dataDir" |
 export const repositories = Layer.mergeAll(
   PostgresProjects,
   PostgresAccounts,
+  PostgresAccountConnections,
   PostgresMedia,
   PostgresPostStore,
   PostgresApiKeyStore,

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   AccountAdmin,
+  AccountConnections,
   AccountStore,
   ApiKeyHash,
   ApiKeyStore,
@@ -32,6 +33,7 @@ export type Storage =
   | ProjectAdmin
   | AccountStore
   | AccountAdmin
+  | AccountConnections
   | ApiKeyStore
   | RateLimitStore
   | DeliveryQueue
@@ -322,6 +324,39 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           yield* admin.connect(other, { access_token: "x" })
           yield* Effect.orDie(sql`UPDATE social_accounts SET credentials = (SELECT credentials FROM social_accounts WHERE id = ${account.id}) WHERE id = ${other.id}`)
           expect(Exit.isFailure(yield* Effect.exit(admin.credentialsFor(other.id)))).toBe(true)
+        }))
+
+      it.effect("markNeedsReconnect turns an active account needs_reconnect with one event, written together", () =>
+        Effect.gen(function*() {
+          const admin = yield* AccountAdmin
+          const accounts = yield* AccountStore
+          const connections = yield* AccountConnections
+          const projects = yield* ProjectAdmin
+          const project = newProject()
+          yield* projects.create(project)
+          const account = newAccount(project.id)
+          yield* admin.connect(account, { access_token: "t" })
+          const event = (id: string) =>
+            new OutboxEvent({
+              id: EventId.make(id),
+              projectId: project.id,
+              kind: "account.needs_reconnect",
+              createdAt: t0,
+              data: { account: { id: account.id, status: "needs_reconnect" }, reason: "token expired" }
+            })
+          const first = event(randomUUID())
+          // Two workers hitting the same expired token at once: one status change, one event.
+          const marked = yield* Effect.all([connections.markNeedsReconnect(account.id, first), connections.markNeedsReconnect(account.id, event(randomUUID()))], {
+            concurrency: 2
+          })
+          expect(marked.filter(Boolean)).toHaveLength(1)
+          expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
+          expect(yield* count("outbox_events", "project_id", project.id)).toBe(1)
+          // Not active any more: nothing changes, nothing is written.
+          yield* admin.setStatus(account.id, "disconnected")
+          expect(yield* connections.markNeedsReconnect(account.id, event(randomUUID()))).toBe(false)
+          expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["disconnected"])
+          expect(yield* count("outbox_events", "project_id", project.id)).toBe(1)
         }))
 
       it.effect("projects round-trip with their guardrails", () =>
