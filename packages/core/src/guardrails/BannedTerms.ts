@@ -48,7 +48,7 @@ interface IndexEntry {
 
 // ---- Scanning: one pass over the folded text, classifying characters through a table ----
 
-// Word kinds are their own word-flag bits (see hasDigit...), so a word's flags are its kinds OR-ed.
+// Word kinds are their own flag bits (beside hasTriple below): a word's flags are its kinds OR-ed.
 const enum Kind {
   Digit = 1,
   Symbol = 2,
