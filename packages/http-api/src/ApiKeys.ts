@@ -36,8 +36,4 @@ export const displayPrefix = (key: string): string => {
 }
 
 /** Constant-time equality of two secrets (lengths are not secret here: both sides are fixed-size MACs or hashes). */
-export const secretsEqual = (a: string, b: string): boolean => {
-  const left = Buffer.from(a, "utf8")
-  const right = Buffer.from(b, "utf8")
-  return left.length === right.length && timingSafeEqual(left, right)
-}
+export const secretsEqual = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && timingSafeEqual(a, b)
