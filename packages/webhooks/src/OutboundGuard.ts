@@ -116,7 +116,7 @@ interface RequestBase {
   readonly headers?: Readonly<Record<string, string>>
   /** Covers the whole exchange: connection, headers and reading the body. */
   readonly timeout: Duration.DurationInput
-  /** The body stream fails with ResponseTooLarge past this many bytes. */
+  /** Reading the body fails with ResponseTooLarge past this many bytes. */
   readonly maxBytes: number
 }
 
