@@ -1,0 +1,16 @@
+export * as Simulator from "./simulator/Simulator.js"
+export {
+  type PublishRecord,
+  SimulatorNetwork,
+  type SimulatorOptions,
+  triggers,
+  triggerUsernames
+} from "./simulator/SimulatorNetwork.js"
+export {
+  makeSimulatorPublisher,
+  type SimulatorPublisher,
+  type SimulatorPublisherOptions,
+  SimulatorPublishers
+} from "./simulator/SimulatorPublisher.js"
+export { type RunningSimulator, SimulatorServer, type SimulatorServerOptions, startSimulator } from "./simulator/SimulatorServer.js"
+export * as SimulatorWire from "./simulator/SimulatorWire.js"

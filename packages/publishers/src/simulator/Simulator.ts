@@ -1,0 +1,12 @@
+import { Effect, Layer } from "effect"
+import { SimulatorPublishers } from "./SimulatorPublisher.js"
+import { SimulatorServer, type SimulatorServerOptions } from "./SimulatorServer.js"
+
+/**
+ * The simulator started in this process with its publishers pointed at it: Publishers and
+ * SimulatorServer (for its URL and its record of publishes). Needs an HttpClient.
+ */
+export const inProcess = (options: SimulatorServerOptions = {}) =>
+  Layer.unwrapEffect(Effect.map(SimulatorServer, (server) => SimulatorPublishers.layer({ baseUrl: server.url }))).pipe(
+    Layer.provideMerge(SimulatorServer.layer(options))
+  )

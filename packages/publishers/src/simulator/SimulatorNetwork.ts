@@ -1,0 +1,324 @@
+import {
+  describeViolation,
+  type Media,
+  placementOf,
+  type Platform,
+  PlatformConfigurations,
+  type SocialAccount,
+  splitMedia,
+  validateDraft
+} from "@herald/core"
+import { Either, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import type { PublishBody, SimError, SimMetrics, SimPost } from "./SimulatorWire.js"
+
+export interface SimulatorOptions {
+  /** Each answer waits a random time in this range. Default 120 to 600 ms; 0 for benchmarks. */
+  readonly latency?: { readonly minMs: number; readonly maxMs: number }
+  /** Retry-After of a #sim-ratelimit answer, in seconds. Default 30. */
+  readonly retryAfterSeconds?: number
+  /** How long a #sim-timeout answer is held (the post exists meanwhile). Default 35 s. */
+  readonly timeoutHoldMs?: number
+}
+
+/** An HTTP answer, before it is written. holdMs: delay it past the client's patience. */
+export interface Answer {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Readonly<Record<string, string>>
+  readonly holdMs?: number
+}
+
+/** Everything one marker went through: the test's view of "published exactly once". */
+export interface PublishRecord {
+  readonly marker: string
+  readonly platform: Platform
+  readonly username: string
+  /** Publish requests received for the marker, refused ones included. */
+  readonly attempts: number
+  /** The posts created for the marker: exactly one when Herald behaved. */
+  readonly postIds: ReadonlyArray<string>
+}
+
+interface StoredPost {
+  readonly view: SimPost
+  readonly createdAtMs: number
+  deletedAtMs: number | null
+}
+
+/**
+ * Trigger values, like a payment API's test card numbers. Documented in docs/simulator.md;
+ * matched as whole tags in the text the post prints.
+ */
+export const triggers = {
+  rateLimit: "#sim-ratelimit",
+  serverError: "#sim-5xx",
+  down: "#sim-down",
+  timeout: "#sim-timeout",
+  tokenExpired: "#sim-token-expired",
+  reject: "#sim-reject"
+} as const
+
+/** Accounts with these usernames misbehave on every post. */
+export const triggerUsernames = {
+  /** Refuses every post (403 account_restricted): the account of a partial outcome. */
+  restricted: "partial_fail",
+  /** Any username starting with it has a dead token: 401 on every call and on probes. */
+  expiredPrefix: "expired_"
+} as const
+
+const hasTag = (text: string | null, tag: string) =>
+  text !== null && new RegExp(`${tag.replace(/[-]/g, "\\-")}(?![\\w-])`, "i").test(text)
+
+const error = (status: number, code: string, message: string, headers?: Record<string, string>): Answer => ({
+  status,
+  body: { error: { code, message } } satisfies SimError,
+  ...(headers === undefined ? {} : { headers })
+})
+
+const digits = (count: number) => Array.from({ length: count }, (_, index) => index === 0 ? 1 + Math.floor(Math.random() * 9) : Math.floor(Math.random() * 10)).join("")
+const code = (length: number) => randomBytes(length).toString("base64url").slice(0, length)
+const tid = () => {
+  const alphabet = "234567abcdefghijklmnopqrstuvwxyz"
+  return Array.from({ length: 13 }, () => alphabet[Math.floor(Math.random() * 32)]).join("")
+}
+
+/** A platform post id and the public URL its platform would give it. */
+const livePost = (platform: Platform, username: string, placement: string): { readonly id: string; readonly url: string } => {
+  const user = encodeURIComponent(username.replace(/^@/, ""))
+  switch (platform) {
+    case "x": {
+      const id = digits(19)
+      return { id, url: `https://x.com/${user}/status/${id}` }
+    }
+    case "instagram": {
+      const id = code(11)
+      return {
+        id,
+        url: placement === "stories"
+          ? `https://www.instagram.com/stories/${user}/${digits(19)}/`
+          : placement === "reels"
+          ? `https://www.instagram.com/reel/${id}/`
+          : `https://www.instagram.com/p/${id}/`
+      }
+    }
+    case "facebook": {
+      const id = digits(16)
+      return {
+        id,
+        url: placement === "reels"
+          ? `https://www.facebook.com/reel/${id}`
+          : placement === "stories"
+          ? `https://www.facebook.com/stories/${user}/${id}`
+          : `https://www.facebook.com/${user}/posts/${id}`
+      }
+    }
+    case "threads": {
+      const id = code(11)
+      return { id, url: `https://www.threads.net/@${user}/post/${id}` }
+    }
+    case "pinterest": {
+      const id = digits(18)
+      return { id, url: `https://www.pinterest.com/pin/${id}/` }
+    }
+    case "tiktok": {
+      const id = digits(19)
+      return { id, url: `https://www.tiktok.com/@${user}/video/${id}` }
+    }
+    case "youtube": {
+      const id = code(11)
+      return { id, url: `https://www.youtube.com/watch?v=${id}` }
+    }
+    case "linkedin": {
+      const id = `urn:li:share:${digits(19)}`
+      return { id, url: `https://www.linkedin.com/feed/update/${id}/` }
+    }
+    case "bluesky": {
+      const id = tid()
+      return { id, url: `https://bsky.app/profile/${user}/post/${id}` }
+    }
+  }
+}
+
+/** What each platform reports (null: never reported, not zero), after Graph/X/Bluesky APIs. */
+const reported: Record<Platform, ReadonlyArray<keyof SimMetrics>> = {
+  x: ["views", "likes", "comments", "shares"],
+  instagram: ["views", "likes", "comments", "shares", "reach", "saves"],
+  facebook: ["views", "likes", "comments", "shares", "reach"],
+  threads: ["views", "likes", "comments", "shares"],
+  pinterest: ["views", "comments", "saves"],
+  tiktok: ["views", "likes", "comments", "shares"],
+  youtube: ["views", "likes", "comments"],
+  linkedin: ["views", "likes", "comments", "shares", "reach"],
+  bluesky: ["likes", "comments", "shares"]
+}
+
+const seedOf = (id: string) => [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7)
+
+/** Engagement that grows with the post's age (fast at first, then slower), stable for one post. */
+const metricsAt = (post: StoredPost, nowMs: number): SimMetrics => {
+  const ageSeconds = Math.max(0, (nowMs - post.createdAtMs) / 1000)
+  const seed = seedOf(post.view.id)
+  const views = Math.floor((1 + (seed % 7)) * Math.sqrt(ageSeconds) * 3)
+  const ratios: Record<keyof SimMetrics, number> = {
+    views: 1,
+    reach: 0.7,
+    likes: 0.05 + (seed % 5) / 100,
+    comments: 0.004,
+    shares: 0.008,
+    saves: 0.01
+  }
+  const value = (metric: keyof SimMetrics) =>
+    reported[post.view.platform as Platform].includes(metric) ? Math.floor(views * ratios[metric]) : null
+  return {
+    views: value("views"),
+    likes: value("likes"),
+    comments: value("comments"),
+    shares: value("shares"),
+    reach: value("reach"),
+    saves: value("saves")
+  }
+}
+
+const decodeConfigurations = Schema.decodeUnknownEither(PlatformConfigurations)
+
+/**
+ * The simulated networks: state and decisions, with no HTTP in them. Enforces each platform's
+ * rules with core's validateDraft on the one account, as a platform would refuse an invalid post.
+ */
+export class SimulatorNetwork {
+  private readonly posts = new Map<string, StoredPost>()
+  private readonly markers = new Map<string, { account: SocialAccount; attempts: number; postIds: Array<string> }>()
+  readonly retryAfterSeconds: number
+  readonly timeoutHoldMs: number
+
+  constructor(options: SimulatorOptions = {}) {
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 30
+    this.timeoutHoldMs = options.timeoutHoldMs ?? 35_000
+  }
+
+  publish(body: PublishBody, nowMs: number): Answer {
+    const { account, marker, text } = body
+    const seen = this.markers.get(marker) ?? { account, attempts: 0, postIds: [] }
+    seen.attempts += 1
+    this.markers.set(marker, seen)
+    const first = seen.attempts === 1
+    const handle = `@${account.username}`
+    if (account.username.startsWith(triggerUsernames.expiredPrefix) || hasTag(text, triggers.tokenExpired)) {
+      return error(401, "token_expired", `the access token of ${handle} on ${account.platform} has expired`)
+    }
+    if (account.username === triggerUsernames.restricted) {
+      return error(403, "account_restricted", `${handle} is restricted from posting on ${account.platform}`)
+    }
+    if (hasTag(text, triggers.reject)) {
+      return error(422, "content_rejected", `${account.platform} rejected the post under its community standards`)
+    }
+    if (hasTag(text, triggers.down)) return error(503, "unavailable", `${account.platform} is unavailable`)
+    if (first && hasTag(text, triggers.rateLimit)) {
+      return error(429, "rate_limited", `${handle} made too many posts on ${account.platform}; wait and try again`, {
+        "retry-after": String(this.retryAfterSeconds)
+      })
+    }
+    if (first && hasTag(text, triggers.serverError)) return error(503, "unavailable", `${account.platform} had an internal error`)
+
+    const configurations = decodeConfigurations(body.configuration === null ? {} : { [account.platform]: body.configuration })
+    if (Either.isLeft(configurations)) {
+      return error(400, "invalid_post", `platform_configurations.${account.platform}: ${configurations.left.message}`)
+    }
+    // The text arrives printed (signature included): judge it as the caption, without an override.
+    const { caption: _override, ...configuration } = configurations.right[account.platform] ?? {}
+    const violations = validateDraft({
+      caption: text,
+      signature: "",
+      accounts: [account],
+      media: body.media,
+      platformConfigurations: { [account.platform]: configuration }
+    })
+    if (violations.length > 0) {
+      const mediaOnly = violations.every((violation) => violation.field.startsWith("media_ids"))
+      return error(400, mediaOnly ? "invalid_media" : "invalid_post", violations.map(describeViolation).join("; "))
+    }
+    const placement = placementOf(configuration)
+    const split = splitMedia(account.platform, body.media.filter((item: Media) => item.kind !== "document"), placement)
+    const { id, url } = livePost(account.platform, account.username, placement)
+    const view: SimPost = {
+      id,
+      platform: account.platform,
+      username: account.username,
+      url,
+      marker,
+      created_at: new Date(nowMs).toISOString(),
+      placement,
+      media_sent: split.sent.length + body.media.filter((item: Media) => item.kind === "document").length,
+      media_left: split.left.length,
+      deleted_at: null
+    }
+    this.posts.set(id, { view, createdAtMs: nowMs, deletedAtMs: null })
+    seen.postIds.push(id)
+    // A timeout that still creates the post: only reconciliation can tell Herald it went out.
+    return first && hasTag(text, triggers.timeout)
+      ? { status: 201, body: view, holdMs: this.timeoutHoldMs }
+      : { status: 201, body: view }
+  }
+
+  /** The live post carrying the marker on this account, as a platform search would find it. */
+  find(platform: string, username: string, marker: string): Answer {
+    if (username.startsWith(triggerUsernames.expiredPrefix)) {
+      return error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
+    }
+    const seen = this.markers.get(marker)
+    const live = (seen?.postIds ?? [])
+      .map((id) => this.posts.get(id)!)
+      .find((post) => post.deletedAtMs === null && post.view.platform === platform && post.view.username === username)
+    return live === undefined
+      ? error(404, "not_found", `no post carries marker ${marker}`)
+      : { status: 200, body: this.viewOf(live) }
+  }
+
+  takedown(platform: string, id: string, nowMs: number): Answer {
+    const post = this.posts.get(id)
+    if (post === undefined || post.view.platform !== platform || post.deletedAtMs !== null) {
+      return error(404, "not_found", `${platform} has no live post ${id}`)
+    }
+    post.deletedAtMs = nowMs
+    return { status: 204, body: null }
+  }
+
+  metrics(platform: string, id: string, nowMs: number): Answer {
+    const post = this.posts.get(id)
+    if (post === undefined || post.view.platform !== platform || post.deletedAtMs !== null) {
+      return error(404, "not_found", `${platform} has no live post ${id}`)
+    }
+    return { status: 200, body: metricsAt(post, nowMs) }
+  }
+
+  probe(platform: string, username: string): Answer {
+    return username.startsWith(triggerUsernames.expiredPrefix)
+      ? error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
+      : { status: 200, body: { username, status: "ok" } }
+  }
+
+  post(id: string): SimPost | undefined {
+    const post = this.posts.get(id)
+    return post === undefined ? undefined : this.viewOf(post)
+  }
+
+  /** Every marker seen, with its attempts and the posts it created. */
+  publishes(): ReadonlyArray<PublishRecord> {
+    return [...this.markers].map(([marker, seen]) => ({
+      marker,
+      platform: seen.account.platform,
+      username: seen.account.username,
+      attempts: seen.attempts,
+      postIds: [...seen.postIds]
+    }))
+  }
+
+  get size(): number {
+    return this.posts.size
+  }
+
+  private viewOf(post: StoredPost): SimPost {
+    return { ...post.view, deleted_at: post.deletedAtMs === null ? null : new Date(post.deletedAtMs).toISOString() }
+  }
+}
