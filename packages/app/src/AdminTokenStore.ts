@@ -1,0 +1,30 @@
+import { SqlClient } from "@effect/sql"
+import { AdminTokens } from "@herald/http-api"
+import { DateTime, Effect, Layer } from "effect"
+
+/**
+ * Admin tokens in PostgreSQL (SHA-256 hex only). The table is created here, idempotently, because
+ * it belongs to the reference server rather than to the domain's storage ports.
+ */
+export const PostgresAdminTokens = Layer.effect(
+  AdminTokens,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS herald_admin_tokens (
+      hash text PRIMARY KEY CHECK (hash ~ '^[0-9a-f]{64}$'),
+      created_at timestamptz NOT NULL
+    )`.pipe(Effect.orDie)
+    return AdminTokens.of({
+      add: (hash) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          sql`INSERT INTO herald_admin_tokens (hash, created_at) VALUES (${hash}, ${DateTime.toDateUtc(now)})
+              ON CONFLICT (hash) DO NOTHING`).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("AdminTokens.add")),
+      isKnown: (hash) =>
+        sql<{ readonly found: number }>`SELECT 1 AS found FROM herald_admin_tokens WHERE hash = ${hash}`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie,
+          Effect.withSpan("AdminTokens.isKnown")
+        )
+    })
+  })
+)

@@ -1,0 +1,70 @@
+import { createServer } from "node:http"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { AdminApiLive, HttpApiConfig, HttpApiLive } from "@herald/http-api"
+import { Console, Effect, Layer, Option } from "effect"
+import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
+import { type HeraldConfig, heraldConfig } from "./Config.js"
+import { engineLayer } from "./Engine.js"
+import { HealthLive } from "./Health.js"
+import { WorkersNotWired } from "./NotYetWired.js"
+import { loadSecrets, type Secrets } from "./Secrets.js"
+
+/** Where the server is reached from outside: HERALD_PUBLIC_URL, or the address it bound. */
+const baseUrlOf = (config: HeraldConfig, address: HttpServer.Address) =>
+  Option.getOrElse(config.publicUrl, () =>
+    address._tag === "TcpAddress"
+      ? `http://${["0.0.0.0", "::", "127.0.0.1", "::1"].includes(address.hostname) ? "localhost" : address.hostname}:${address.port}`
+      : "http://localhost")
+
+const printCredentials = (file: string, credentials: DemoCredentials) =>
+  Console.log([
+    "",
+    "First start: created the Demo project (copilot mode) with one simulator account per platform.",
+    "These are shown once; they are also in " + file + " (mode 0600).",
+    "",
+    `  project_id   ${credentials.project_id}`,
+    `  admin_token  ${credentials.admin_token}`,
+    `  human_key    ${credentials.human_key}`,
+    `  agent_key    ${credentials.agent_key}`,
+    ""
+  ].join("\n"))
+
+/**
+ * The reference server: storage, the first-start demo, the REST API with its approval page, the
+ * admin API, GET /health and the background workers, over node:http.
+ */
+export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
+  const engine = engineLayer({ ...config, credentialsKey: secrets.credentialsKey })
+  const firstStart = Layer.effectDiscard(
+    Effect.flatMap(bootstrapDemo, Option.match({
+      onNone: () => Effect.void,
+      onSome: (credentials) =>
+        Effect.flatMap(writeCredentials(config.dataDir, credentials), (file) => printCredentials(file, credentials))
+    }))
+  )
+  const apiConfig = Layer.effect(
+    HttpApiConfig,
+    Effect.map(HttpServer.HttpServer, (server) =>
+      HttpApiConfig.of({ baseUrl: baseUrlOf(config, server.address), approvalSecret: secrets.approvalSecret }))
+  )
+  const http = HttpApiBuilder.serve().pipe(
+    Layer.provide(Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive)),
+    Layer.provide(apiConfig)
+  )
+  const listening = Layer.effectDiscard(
+    Effect.flatMap(HttpServer.HttpServer, (server) =>
+      Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
+  )
+  return Layer.mergeAll(http, WorkersNotWired, listening).pipe(
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
+  )
+}
+
+/** `herald serve`: reads the configuration, loads (or generates) the secrets and serves until interrupted. */
+export const serve = Effect.gen(function*() {
+  const config = yield* heraldConfig
+  const secrets = yield* loadSecrets(config)
+  return yield* Layer.launch(serverLayer(config, secrets))
+})
