@@ -47,6 +47,8 @@ import { finishDocument } from "./OpenApiDocument.js"
 const strict = { errors: "all", onExcessProperty: "error" } as const
 const request = <S extends Schema.Schema.Any>(schema: S, identifier: string, description: string): S =>
   schema.annotations({ identifier, description, parseOptions: strict }) as S
+/** Query structs stay anonymous: OpenAPI lists their fields as parameters only when they are inlined. */
+const query = <S extends Schema.Schema.Any>(schema: S): S => schema.annotations({ parseOptions: strict }) as S
 
 // ---------------------------------------------------------------------------------------------
 // Security and body handling
@@ -87,14 +89,12 @@ const StatusFilter = Schema.compose(Schema.split(","), Schema.Array(PostStatus))
   description: "One status or a comma-separated list of statuses."
 })
 
-export const ListPostsParams = request(
+export const ListPostsParams = query(
   Schema.Struct({
     status: Schema.optional(StatusFilter),
     limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), { default: () => 50 })
       .annotations({ description: "1 to 100, default 50." })
-  }),
-  "ListPostsParams",
-  "GET /posts query."
+  })
 )
 
 export const PostList = Schema.Struct({
@@ -226,6 +226,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
   )
   .middleware(RequestBodyGuard)
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Create, list, edit, delete and approve posts.")
 {}
 
 // ---------------------------------------------------------------------------------------------
@@ -252,7 +253,7 @@ const deliveryIdPath = Schema.Struct({ id: DeliveryId })
 export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
   .add(
     HttpApiEndpoint.get("results", "/post-results")
-      .setUrlParams(request(Schema.Struct({ post_id: PostId }), "PostResultsParams", "GET /post-results query."))
+      .setUrlParams(query(Schema.Struct({ post_id: PostId })))
       .addSuccess(Receipt.annotations({ identifier: "Receipt" }))
       .addError(Forbidden)
       .addError(NotFound)
@@ -279,6 +280,7 @@ export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
   )
   .middleware(RequestBodyGuard)
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Delivery receipts (one per targeted account), retry and takedown.")
 {}
 
 // ---------------------------------------------------------------------------------------------
@@ -292,14 +294,12 @@ export const PostingRulesList = Schema.Struct({
   data: Schema.Array(AccountPostingRules.annotations({ identifier: "AccountPostingRules" }))
 }).annotations({ identifier: "PostingRulesList" })
 
-export const PostingRulesParams = request(
+export const PostingRulesParams = query(
   Schema.Struct({
     account_ids: Schema.optional(Schema.String.annotations({
       description: "Comma-separated account ids or refs (platform:username); omit for every account of the project."
     }))
-  }),
-  "PostingRulesParams",
-  "GET /posting-rules query."
+  })
 )
 
 export const PostsToday = Schema.Struct({
@@ -352,6 +352,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
   )
   .middleware(RequestBodyGuard)
   .middleware(Authentication)
+  .annotate(OpenApi.Description, "Connected accounts, their posting rules, the project's rules and guardrail checks.")
 {}
 
 // ---------------------------------------------------------------------------------------------
@@ -369,6 +370,7 @@ export class SpecGroup extends HttpApiGroup.make("spec")
       .addSuccess(OpenApiDocument)
       .annotate(OpenApi.Summary, "The OpenAPI 3.1 description of this API (public, no key)")
   )
+  .annotate(OpenApi.Description, "This document.")
 {}
 
 /** The public REST API, under /api/v1. HttpApiClient.make(HeraldApi) gives a typed client. */

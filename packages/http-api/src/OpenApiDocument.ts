@@ -3,7 +3,9 @@
  * - the rate-limit headers on every reply of an authenticated operation and Retry-After on its 429;
  * - 400 answers with BadRequest only (the platform's own HttpApiDecodeError is reshaped into
  *   BadRequest before it leaves the server, see Failures.ts);
- * - no 413/415 on operations that take no body (the body guard never runs for them).
+ * - no 413/415 on operations that take no body (the body guard never runs for them);
+ * - no `$id` markers that Effect puts on `unknown` schemas (the same $id at many places is invalid
+ *   JSON Schema), and no component schema that nothing references (query structs are inlined).
  */
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -64,17 +66,60 @@ const finishOperation = (operation: Json): Json => {
   return { ...operation, responses }
 }
 
-export const finishDocument = (spec: Json): Json => {
+/** The document without Effect's `$id: "/schemas/..."` markers. */
+const withoutIdMarkers = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutIdMarkers)
+    : value !== null && typeof value === "object"
+    ? Object.fromEntries(
+      Object.entries(value)
+        .filter(([key, inner]) => !(key === "$id" && typeof inner === "string" && inner.startsWith("/schemas/")))
+        .map(([key, inner]) => [key, withoutIdMarkers(inner)])
+    )
+    : value
+
+const schemaRefs = (value: unknown, into: Set<string>): Set<string> => {
+  if (Array.isArray(value)) value.forEach((inner) => schemaRefs(inner, into))
+  else if (value !== null && typeof value === "object") {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/schemas/")) {
+        into.add(inner.slice("#/components/schemas/".length))
+      } else schemaRefs(inner, into)
+    }
+  }
+  return into
+}
+
+/** Keeps the component schemas reachable from the paths (directly or through other components). */
+const reachableSchemas = (paths: Json, schemas: Json): Json => {
+  const reached = schemaRefs(paths, new Set())
+  const pending = [...reached]
+  while (pending.length > 0) {
+    for (const name of schemaRefs(schemas[pending.pop()!], new Set())) {
+      if (!reached.has(name)) {
+        reached.add(name)
+        pending.push(name)
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)))
+}
+
+export const finishDocument = (generated: Json): Json => {
+  const spec = withoutIdMarkers(generated) as Json
   const paths = Object.fromEntries(
     Object.entries(spec.paths as Json).map(([path, item]) => [
       path,
       Object.fromEntries(Object.entries(item as Json).map(([method, operation]) => [method, finishOperation(operation)]))
     ])
   )
-  const { HttpApiDecodeError: _decodeError, Issue: _issue, PropertyKey: _propertyKey, ...schemas } = spec.components.schemas
   return {
     ...spec,
     paths,
-    components: { ...spec.components, schemas, headers: { ...rateLimitHeaders, ...retryAfterHeader } }
+    components: {
+      ...spec.components,
+      schemas: reachableSchemas(paths, spec.components.schemas),
+      headers: { ...rateLimitHeaders, ...retryAfterHeader }
+    }
   }
 }
