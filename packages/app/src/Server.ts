@@ -32,7 +32,7 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
- * admin API, GET /health and the background workers, over node:http.
+ * admin API, GET /health and the background workers, over node:http (provided, to read its address).
  */
 export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
   const engine = engineLayer({ ...config, credentialsKey: secrets.credentialsKey })
@@ -57,7 +57,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
   return Layer.mergeAll(http, WorkersNotWired, listening).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )
 }

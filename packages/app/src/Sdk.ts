@@ -1,0 +1,163 @@
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import {
+  ApiKeyStore,
+  CreatePostBody,
+  createPost,
+  decidePost,
+  DecisionBody,
+  listPosts,
+  PostId,
+  type PostRow,
+  PostStatus,
+  type Principal
+} from "@herald/core"
+import { AdminApiLive, hashApiKey, HmacApprovalLinks, HttpApiLive } from "@herald/http-api"
+import { Effect, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
+import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
+import { engineLayer, httpApiConfig } from "./Engine.js"
+import { HealthLive } from "./Health.js"
+import { WorkersNotWired } from "./NotYetWired.js"
+import { loadSecrets } from "./Secrets.js"
+
+/** Options of createHerald. */
+export interface HeraldOptions {
+  /** The URL at which `handler` is reached from outside (approval links start with it), e.g. https://example.com/herald. */
+  readonly publicUrl: string
+  /** A PostgreSQL URL; omitted, Herald runs its embedded database in dataDir. */
+  readonly databaseUrl?: string
+  /** Where the embedded database and generated secrets live. Default ./.herald. */
+  readonly dataDir?: string
+  /** 32 bytes (base64 or hex) sealing credentials at rest; omitted, generated into dataDir. */
+  readonly credentialsKey?: string
+  /** Signs approval links; omitted, generated into dataDir. */
+  readonly approvalSecret?: string
+  /** On an empty database, create the demo project, keys and admin token (see `demoCredentials`). Default false. */
+  readonly demo?: boolean
+}
+
+/** The API key given to an SDK call is missing, unknown or revoked. */
+export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
+  reason: Schema.Literal("invalid", "revoked")
+}) {
+  override get message(): string {
+    return this.reason === "revoked" ? "this API key was revoked" : "invalid API key"
+  }
+}
+
+/** A post as POST /posts answers it. */
+export interface CreatedPost {
+  readonly id: string
+  readonly status: PostStatus
+  readonly message: string
+  readonly approval_url: string | null
+  readonly repeated: boolean
+}
+
+/** A running Herald inside another Node service. */
+export interface Herald {
+  /** The REST API (/api/v1), the approval pages, the admin API (/admin/v1) and /health as a fetch handler. */
+  readonly handler: (request: Request) => Promise<Response>
+  /**
+   * The post use cases called directly with an API key (scopes, copilot holds and caps apply as on
+   * REST; the per-minute rate limit does not). Failures reject with the core's tagged errors
+   * (e.g. ValidationFailed, MissingScope, GuardrailBlocked) or InvalidApiKey.
+   */
+  readonly posts: {
+    readonly create: (apiKey: string, body: CreatePostBody) => Promise<CreatedPost>
+    readonly list: (
+      apiKey: string,
+      filter?: { readonly status?: ReadonlyArray<PostStatus>; readonly limit?: number }
+    ) => Promise<{ readonly data: ReadonlyArray<PostRow> }>
+    readonly approve: (
+      apiKey: string,
+      postId: string,
+      decision: DecisionBody
+    ) => Promise<{ readonly id: string; readonly status: PostStatus }>
+  }
+  /** The demo's credentials when `demo` created them on this start; null otherwise. */
+  readonly demoCredentials: DemoCredentials | null
+  /** Stops the workers and the handler and closes the database. */
+  readonly close: () => Promise<void>
+}
+
+const principalOf = (apiKey: string) =>
+  Effect.flatMap(ApiKeyStore, (keys) => keys.findByHash(hashApiKey(apiKey.trim()))).pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(new InvalidApiKey({ reason: "invalid" })),
+      onSome: (match): Effect.Effect<Principal, InvalidApiKey> =>
+        match.revoked ? Effect.fail(new InvalidApiKey({ reason: "revoked" })) : Effect.succeed(match.principal)
+    }))
+  )
+
+const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
+  Schema.decodeUnknown(schema)(input, { errors: "all", onExcessProperty: "error" })
+
+/**
+ * Starts Herald in this process: storage (migrated), the background workers, and a fetch-style
+ * handler for the REST, approval and admin routes, plus typed post methods.
+ *
+ * ```ts
+ * const herald = await createHerald({ publicUrl: "http://localhost:3000" })
+ * server.on("request", ...) // route requests to herald.handler
+ * await herald.close()
+ * ```
+ */
+export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
+  const redacted = (value: string | undefined) => Option.map(Option.fromNullable(value), Redacted.make)
+  const dataDir = options.dataDir ?? "./.herald"
+  const secrets = await Effect.runPromise(loadSecrets({
+    env: "development",
+    host: "127.0.0.1",
+    port: 0,
+    publicUrl: Option.some(options.publicUrl),
+    dataDir,
+    databaseUrl: redacted(options.databaseUrl),
+    credentialsKey: redacted(options.credentialsKey),
+    approvalSecret: redacted(options.approvalSecret)
+  }))
+  const engine = engineLayer({ databaseUrl: redacted(options.databaseUrl), dataDir, credentialsKey: secrets.credentialsKey })
+  const apiConfig = httpApiConfig(options.publicUrl, secrets.approvalSecret)
+  const services = Layer.mergeAll(engine, HmacApprovalLinks.pipe(Layer.provide(apiConfig)))
+  const runtime = ManagedRuntime.make(Layer.mergeAll(services, WorkersNotWired))
+  const demo = await runtime.runPromise(options.demo === true ? bootstrapDemo : Effect.succeed(Option.none()))
+  const web = HttpApiBuilder.toWebHandler(
+    Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(engine)),
+    { memoMap: runtime.memoMap }
+  )
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof services>>) =>
+    runtime.runPromise(effect)
+  return {
+    handler: (request) => web.handler(request),
+    posts: {
+      create: (apiKey, body) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          const created = yield* createPost(principal, yield* decode(CreatePostBody, body))
+          return {
+            id: created.record.post.id,
+            status: created.record.post.status,
+            message: created.message,
+            approval_url: created.approvalUrl,
+            repeated: created.repeated
+          }
+        })),
+      list: (apiKey, filter = {}) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          const statuses = filter.status === undefined ? null : yield* decode(Schema.Array(PostStatus), filter.status)
+          return yield* listPosts(principal, { statuses, limit: filter.limit ?? 50 })
+        })),
+      approve: (apiKey, postId, decision) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          const record = yield* decidePost(principal, yield* decode(PostId, postId), yield* decode(DecisionBody, decision))
+          return { id: record.post.id, status: record.post.status }
+        }))
+    },
+    demoCredentials: Option.getOrNull(demo),
+    close: async () => {
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+}

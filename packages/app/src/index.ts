@@ -1,0 +1,5 @@
+export { createHerald, type CreatedPost, type Herald, type HeraldOptions, InvalidApiKey } from "./Sdk.js"
+export { type DemoCredentials } from "./Bootstrap.js"
+export { type HeraldConfig, heraldConfig } from "./Config.js"
+export { engineLayer, type EngineOptions } from "./Engine.js"
+export { serve, serverLayer } from "./Server.js"
