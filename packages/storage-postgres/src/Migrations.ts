@@ -1,12 +1,16 @@
 import { Migrator } from "@effect/sql"
 import { Layer } from "effect"
 import initial from "./migrations/0001_initial.js"
+import uploadTickets from "./migrations/0003_upload_tickets.js"
 
 const run = Migrator.make({})
 
 /** Brings the schema up to date (forward only): what `herald migrate` runs. */
 export const migrate = run({
-  loader: Migrator.fromRecord({ "0001_initial": initial }),
+  loader: Migrator.fromRecord({
+    "0001_initial": initial,
+    "0003_upload_tickets": uploadTickets
+  }),
   table: "herald_migrations"
 })
 

@@ -11,6 +11,7 @@ import { PostgresMedia } from "./PostgresMedia.js"
 import { PostgresPostStore } from "./PostgresPostStore.js"
 import { PostgresProjects } from "./PostgresProjects.js"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.js"
+import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
 import { PostgresWebhooks } from "./PostgresWebhooks.js"
 import { PostgresWorkerHeartbeats } from "./PostgresWorkerHeartbeats.js"
 import { Wakeups } from "./Wakeups.js"
@@ -51,6 +52,7 @@ export const repositories = Layer.mergeAll(
   PostgresPostStore,
   PostgresApiKeyStore,
   PostgresRateLimitStore,
+  PostgresUploadTickets,
   PostgresDeliveryQueue,
   PostgresWebhooks,
   PostgresWorkerHeartbeats,

@@ -1,0 +1,48 @@
+import { describe, expect, layer } from "@effect/vitest"
+import { ApiKeyId, ProjectId, UploadTicket, UploadTickets } from "@herald/core"
+import { DateTime, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { StorageLive } from "../src/index.js"
+import { credentialsKey } from "./fixtures.js"
+
+const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-tickets-"))
+const t0 = DateTime.unsafeMake("2025-03-01T12:00:00.000Z")
+
+const newTicket = () =>
+  new UploadTicket({
+    ticket: `upl_${randomUUID().replaceAll("-", "")}`,
+    projectId: ProjectId.make(randomUUID()),
+    keyId: ApiKeyId.make(randomUUID()),
+    maxBytes: 100 * 1024 * 1024,
+    createdAt: t0,
+    expiresAt: DateTime.add(t0, { minutes: 10 }),
+    claimedAt: null
+  })
+
+layer(StorageLive.layer({ databaseUrl: Option.none(), dataDir, credentialsKey }), { timeout: 60_000 })("UploadTickets", (it) => {
+  describe("on PGlite", () => {
+    it.effect("round-trips a ticket and finds nothing for an unknown one", () =>
+      Effect.gen(function*() {
+        const tickets = yield* UploadTickets
+        const ticket = newTicket()
+        yield* tickets.create(ticket)
+        expect(yield* tickets.find(ticket.ticket)).toEqual(Option.some(ticket))
+        expect(yield* tickets.find("upl_unknown")).toEqual(Option.none())
+      }))
+
+    it.effect("of 20 concurrent claims exactly one wins, and the claim is recorded", () =>
+      Effect.gen(function*() {
+        const tickets = yield* UploadTickets
+        const ticket = newTicket()
+        yield* tickets.create(ticket)
+        const at = DateTime.add(t0, { minutes: 1 })
+        const wins = yield* Effect.all(Array.from({ length: 20 }, () => tickets.claim(ticket.ticket, at)), { concurrency: 20 })
+        expect(wins.filter(Boolean)).toHaveLength(1)
+        expect(Option.map(yield* tickets.find(ticket.ticket), (t) => t.claimedAt)).toEqual(Option.some(at))
+        expect(yield* tickets.claim("upl_unknown", at)).toBe(false)
+      }))
+  })
+})
