@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpApp, type HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, type HttpApp, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { HeraldApi } from "./Api.js"
 import { HmacApprovalLinks } from "./ApprovalLinks.js"
@@ -27,11 +27,6 @@ export const serveHttpApi = (
   middleware?: (app: HttpApp.Default) => HttpApp.Default
 ) => HttpApiBuilder.serve(middleware).pipe(Layer.provide(HttpApiLive))
 
-/** A fetch-style handler (Request → Response) for embedding in another server. */
-export const makeWebHandler = <E, R>(services: Layer.Layer<R, E>) =>
-  HttpApiBuilder.toWebHandler(
-    Layer.mergeAll(HttpApiLive, HttpServer.layerContext).pipe(Layer.provide(services)) as Layer.Layer<
-      HttpRouter.HttpRouter.DefaultServices | import("@effect/platform").HttpApi.Api,
-      E
-    >
-  )
+/** A fetch-style handler (Request → Response) for embedding in another server, on the given services. */
+export const makeWebHandler = <E>(services: Layer.Layer<Layer.Layer.Context<typeof HttpApiLive>, E>) =>
+  HttpApiBuilder.toWebHandler(Layer.mergeAll(HttpApiLive, HttpServer.layerContext).pipe(Layer.provide(services)))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { apiKeyPattern, displayPrefix, generateApiKey, hashApiKey } from "../src/index.js"
+import { apiKeyPattern, displayPrefix, generateApiKey, hashApiKey, makeWebHandler } from "../src/index.js"
 import { startServer, type TestServer } from "./TestServer.js"
 
 let server: TestServer
@@ -91,5 +91,16 @@ describe("rate limit", () => {
     expect(body.retry_after).toBe(retryAfter)
     // Another key is not affected.
     expect((await server.call("/api/v1/project", { key: server.tokens.human.key })).status).toBe(200)
+  })
+})
+
+describe("makeWebHandler", () => {
+  it("answers fetch-style requests on the same services", async () => {
+    const { dispose, handler } = makeWebHandler(server.services)
+    const reply = await handler(new Request("http://herald.test/api/v1/project", { headers: { authorization: `Bearer ${server.tokens.reader.key}` } }))
+    expect(reply.status).toBe(200)
+    expect(((await reply.json()) as { id: string }).id).toBe(server.projects.one.id)
+    expect((await handler(new Request("http://herald.test/api/v1/project"))).status).toBe(401)
+    await dispose()
   })
 })

@@ -173,6 +173,7 @@ export const startServer = async () => {
     accounts,
     projects: { one, two, three },
     publisher,
+    services,
     close: () => runtime.dispose()
   }
 }
