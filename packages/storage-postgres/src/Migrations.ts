@@ -1,6 +1,7 @@
 import { Migrator } from "@effect/sql"
 import { Layer } from "effect"
 import initial from "./migrations/0001_initial.js"
+import webhookAttempts from "./migrations/0002_webhook_attempts.js"
 import uploadTickets from "./migrations/0003_upload_tickets.js"
 
 const run = Migrator.make({})
@@ -9,6 +10,7 @@ const run = Migrator.make({})
 export const migrate = run({
   loader: Migrator.fromRecord({
     "0001_initial": initial,
+    "0002_webhook_attempts": webhookAttempts,
     "0003_upload_tickets": uploadTickets
   }),
   table: "herald_migrations"

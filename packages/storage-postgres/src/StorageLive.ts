@@ -12,6 +12,7 @@ import { PostgresPostStore } from "./PostgresPostStore.js"
 import { PostgresProjects } from "./PostgresProjects.js"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.js"
 import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
+import { PostgresWebhookDeliveryLog } from "./PostgresWebhookDeliveryLog.js"
 import { PostgresWebhooks } from "./PostgresWebhooks.js"
 import { PostgresWorkerHeartbeats } from "./PostgresWorkerHeartbeats.js"
 import { Wakeups } from "./Wakeups.js"
@@ -55,6 +56,7 @@ export const repositories = Layer.mergeAll(
   PostgresUploadTickets,
   PostgresDeliveryQueue,
   PostgresWebhooks,
+  PostgresWebhookDeliveryLog,
   PostgresWorkerHeartbeats,
   // Merged, so the layer is ready only once the schema is current.
   MigrationsLive

@@ -152,19 +152,30 @@ class AddressRefused extends Error {}
 
 const defaultResolveHost: ResolveHost = (hostname) => dns.lookup(hostname, { all: true, verbatim: true })
 
+/**
+ * Why the answer for `hostname` is not a public destination, or undefined when it is. Every
+ * address is judged, not only the one dialled: a mixed answer is a rebinding attempt.
+ */
+const resolvedRefusal = (
+  hostname: string,
+  addresses: ReadonlyArray<LookupAddress>,
+  allowLoopback: boolean
+): string | undefined => {
+  if (addresses.length === 0) return `${hostname} resolves to no address`
+  for (const { address } of addresses) {
+    const refusal = addressRefusal(address, { allowLoopback })
+    if (refusal !== undefined) return `${hostname} resolves to ${address}, ${refusal}`
+  }
+  return undefined
+}
+
 const guardedLookup = (resolveHost: ResolveHost, allowLoopback: boolean): LookupFunction =>
 (hostname, options, callback) => {
   resolveHost(hostname).then(
     (addresses) => {
-      const first = addresses[0]
-      if (first === undefined) return callback(new AddressRefused(`${hostname} resolves to no address`), [])
-      // Every address is judged, not only the one dialled: a mixed answer is a rebinding attempt.
-      for (const { address } of addresses) {
-        const refusal = addressRefusal(address, { allowLoopback })
-        if (refusal !== undefined) {
-          return callback(new AddressRefused(`${hostname} resolves to ${address}, ${refusal}`), [])
-        }
-      }
+      const refusal = resolvedRefusal(hostname, addresses, allowLoopback)
+      if (refusal !== undefined) return callback(new AddressRefused(refusal), [])
+      const first = addresses[0]!
       return options.all ? callback(null, [...addresses]) : callback(null, first.address, first.family)
     },
     (error: NodeJS.ErrnoException) => callback(error, [])
@@ -199,17 +210,27 @@ const ignore = () => {}
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308])
 
+/** The host without the brackets of an IPv6 literal. */
+const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1")
+
 const headerText = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" ? value : value?.[0]
 
 export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")<OutboundGuard, {
   /** One exchange with a public https destination; the response lives until the scope closes. */
   readonly request: (request: OutboundRequest) => Effect.Effect<OutboundResponse, OutboundError, Scope.Scope>
+  /**
+   * Judges a URL without connecting (when a webhook endpoint is saved): the scheme, a literal IP,
+   * or every address the name resolves to now. `request` judges again at connect time, since a
+   * name may resolve elsewhere later.
+   */
+  readonly check: (url: string) => Effect.Effect<void, OutboundRefused>
 }>() {
   static readonly make = Effect.fn("OutboundGuard.make")(function*(options: OutboundGuardOptions = {}) {
     const allowLoopback = options.allowLoopback ?? false
     const production = options.production ?? process.env.NODE_ENV === "production"
     if (allowLoopback && production) return yield* new LoopbackAllowedInProduction()
+    const resolveHost = options.resolveHost ?? defaultResolveHost
 
     const agent = yield* Effect.acquireRelease(
       Effect.sync(() =>
@@ -217,7 +238,7 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
           connections: options.connectionsPerOrigin ?? 16,
           keepAliveTimeout: 10_000,
           connect: {
-            lookup: guardedLookup(options.resolveHost ?? defaultResolveHost, allowLoopback),
+            lookup: guardedLookup(resolveHost, allowLoopback),
             ...(options.ca === undefined ? {} : { ca: options.ca as string | Buffer | Array<string | Buffer> })
           }
         })
@@ -230,7 +251,7 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
       if (url.protocol !== "https:" && !(url.protocol === "http:" && allowLoopback)) {
         return new OutboundRefused({ reason: `${url.host} is reached over ${url.protocol.slice(0, -1)}; only https is allowed` })
       }
-      const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+      const host = bareHost(url)
       if (isIP(host) === 0) return undefined
       const refusal = addressRefusal(host, { allowLoopback })
       return refusal === undefined ? undefined : new OutboundRefused({ reason: `${host} is ${refusal}` })
@@ -335,7 +356,24 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
       }
     })
 
-    return OutboundGuard.of({ request: guardedRequest })
+    const check = Effect.fn("OutboundGuard.check")(function*(text: string) {
+      const url = URL.canParse(text) ? new URL(text) : undefined
+      if (url === undefined) return yield* new OutboundRefused({ reason: "the URL is not a valid absolute URL" })
+      const refused = checkDestination(url)
+      if (refused !== undefined) return yield* refused
+      if (isIP(bareHost(url)) !== 0) return
+      const addresses = yield* Effect.tryPromise({
+        try: () => resolveHost(url.hostname),
+        catch: (cause) => {
+          const code = (cause as { code?: unknown }).code
+          return new OutboundRefused({ reason: `${url.hostname} does not resolve${typeof code === "string" ? ` (${code})` : ""}` })
+        }
+      })
+      const refusal = resolvedRefusal(url.hostname, addresses, allowLoopback)
+      if (refusal !== undefined) return yield* new OutboundRefused({ reason: refusal })
+    })
+
+    return OutboundGuard.of({ request: guardedRequest, check })
   })
 
   static readonly layer = (options: OutboundGuardOptions = {}): Layer.Layer<OutboundGuard, LoopbackAllowedInProduction> =>

@@ -32,7 +32,12 @@ export interface Delivery {
   readonly path: string
   readonly headers: IncomingHttpHeaders
   readonly rawBody: Buffer
+  /** The status the receiver answered; undefined while (or when never) answered. */
+  status?: number
 }
+
+/** How the /flaky route behaves, switchable during a test. */
+export type FlakyMode = "ok" | "fail" | "hang"
 
 export interface Receiver {
   readonly origin: string
@@ -42,22 +47,33 @@ export interface Receiver {
   readonly hits: (path: string) => number
   /** Bytes the /endless route managed to write before the client went away. */
   readonly endless: { written: number; closed: boolean }
+  /** /flaky answers 200 ("ok"), 503 ("fail") or never ("hang"). */
+  readonly flaky: { mode: FlakyMode }
 }
 
 const chunk = Buffer.alloc(64 * 1024, "x")
 
-export const receiver = (tls: SelfSigned): Effect.Effect<Receiver, never, Scope.Scope> =>
+/** `port` reopens a receiver where an earlier one listened (a receiver that was down comes back). */
+export const receiver = (tls: SelfSigned, options: { readonly port?: number } = {}): Effect.Effect<Receiver, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.async<{ receiver: Receiver; close: () => Promise<void> }>((resume) => {
       const received: Array<Delivery> = []
       const endless = { written: 0, closed: false }
+      const flaky: { mode: FlakyMode } = { mode: "ok" }
       const server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
         const parts: Array<Buffer> = []
         req.on("data", (part: Buffer) => parts.push(part))
         req.on("end", () => {
           const path = new URL(req.url ?? "/", "https://receiver").pathname
-          received.push({ path, headers: req.headers, rawBody: Buffer.concat(parts) })
+          const delivery: Delivery = { path, headers: req.headers, rawBody: Buffer.concat(parts) }
+          received.push(delivery)
+          res.on("finish", () => {
+            delivery.status = res.statusCode
+          })
           switch (path) {
+            case "/flaky":
+              if (flaky.mode === "hang") return
+              return res.writeHead(flaky.mode === "ok" ? 200 : 503).end(flaky.mode === "ok" ? "ok" : "try later")
             case "/hook":
             case "/target":
               return res.writeHead(200, { "content-type": "text/plain" }).end("ok")
@@ -96,7 +112,7 @@ export const receiver = (tls: SelfSigned): Effect.Effect<Receiver, never, Scope.
           }
         })
       })
-      server.listen(0, "127.0.0.1", () => {
+      server.listen(options.port ?? 0, "127.0.0.1", () => {
         const port = (server.address() as AddressInfo).port
         resume(Effect.succeed({
           receiver: {
@@ -104,7 +120,8 @@ export const receiver = (tls: SelfSigned): Effect.Effect<Receiver, never, Scope.
             port,
             received,
             hits: (path) => received.filter((delivery) => delivery.path === path).length,
-            endless
+            endless,
+            flaky
           },
           close: () =>
             new Promise<void>((done) => {

@@ -1,0 +1,13 @@
+import { WebhookDestinationRefused, WebhookDestinations } from "@herald/core"
+import { Effect, Layer } from "effect"
+import { OutboundGuard } from "./OutboundGuard.js"
+
+/** WebhookDestinations by the outbound guard's rules: what the admin API checks on endpoint creation. */
+export const WebhookDestinationsLive = Layer.effect(
+  WebhookDestinations,
+  Effect.map(OutboundGuard, (guard) =>
+    WebhookDestinations.of({
+      check: (url) =>
+        guard.check(url).pipe(Effect.mapError(({ reason }) => new WebhookDestinationRefused({ url, reason })))
+    }))
+)
