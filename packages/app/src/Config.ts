@@ -17,6 +17,8 @@ export interface HeraldConfig {
   readonly databaseUrl: Option.Option<Redacted.Redacted>
   readonly credentialsKey: Option.Option<Redacted.Redacted>
   readonly approvalSecret: Option.Option<Redacted.Redacted>
+  /** An external simulator (HERALD_SIMULATOR_URL); none: one runs in this process. */
+  readonly simulatorUrl: Option.Option<string>
 }
 
 export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
@@ -31,5 +33,6 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
   dataDir: Config.string("HERALD_DATA_DIR").pipe(Config.withDefault("./.herald")),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
   credentialsKey: Config.option(Config.redacted("HERALD_CREDENTIALS_KEY")),
-  approvalSecret: Config.option(Config.redacted("HERALD_APPROVAL_SECRET"))
+  approvalSecret: Config.option(Config.redacted("HERALD_APPROVAL_SECRET")),
+  simulatorUrl: Config.option(Config.url("HERALD_SIMULATOR_URL").pipe(Config.map((url) => url.href.replace(/\/+$/, ""))))
 })

@@ -16,7 +16,7 @@ import { Effect, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
 import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
 import { engineLayer, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
-import { WorkersNotWired } from "./NotYetWired.js"
+import { Workers } from "./workers/index.js"
 import { loadSecrets } from "./Secrets.js"
 
 /** Options of createHerald. */
@@ -31,6 +31,8 @@ export interface HeraldOptions {
   readonly credentialsKey?: string
   /** Signs approval links; omitted, generated into dataDir. */
   readonly approvalSecret?: string
+  /** A simulator running elsewhere; omitted, one is started in this process on loopback. */
+  readonly simulatorUrl?: string
   /** On an empty database, create the demo project, keys and admin token (see `demoCredentials`). Default false. */
   readonly demo?: boolean
 }
@@ -113,12 +115,18 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
     dataDir,
     databaseUrl: redacted(options.databaseUrl),
     credentialsKey: redacted(options.credentialsKey),
-    approvalSecret: redacted(options.approvalSecret)
+    approvalSecret: redacted(options.approvalSecret),
+    simulatorUrl: Option.none()
   }))
-  const engine = engineLayer({ databaseUrl: redacted(options.databaseUrl), dataDir, credentialsKey: secrets.credentialsKey })
+  const engine = engineLayer({
+    databaseUrl: redacted(options.databaseUrl),
+    dataDir,
+    credentialsKey: secrets.credentialsKey,
+    simulatorUrl: Option.fromNullable(options.simulatorUrl)
+  })
   const apiConfig = httpApiConfig(options.publicUrl, secrets.approvalSecret)
   const services = Layer.mergeAll(engine, HmacApprovalLinks.pipe(Layer.provide(apiConfig)))
-  const runtime = ManagedRuntime.make(Layer.mergeAll(services, WorkersNotWired))
+  const runtime = ManagedRuntime.make(Layer.mergeAll(services, Workers.pipe(Layer.provide(services))))
   const demo = await runtime.runPromise(options.demo === true ? bootstrapDemo : Effect.succeed(Option.none()))
   const web = HttpApiBuilder.toWebHandler(
     Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(engine)),

@@ -7,7 +7,7 @@ import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstr
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { engineLayer } from "./Engine.js"
 import { HealthLive } from "./Health.js"
-import { WorkersNotWired } from "./NotYetWired.js"
+import { Workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
 
 /** Where the server is reached from outside: HERALD_PUBLIC_URL, or the address it bound. */
@@ -56,7 +56,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
-  return Layer.mergeAll(http, WorkersNotWired, listening).pipe(
+  return Layer.mergeAll(http, Workers, listening).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )

@@ -1,7 +1,7 @@
 import * as Fs from "node:fs"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startHerald, type TestHerald } from "./TestHerald.js"
+import { json, startHerald, type TestHerald } from "./TestHerald.js"
 
 let herald: TestHerald
 beforeAll(async () => {
@@ -24,14 +24,14 @@ describe("first start", () => {
   })
 
   it("creates a copilot demo project with one simulator account per platform and the two keys", async () => {
-    const project = await (await admin(`/projects/${herald.credentials.project_id}`)).json()
+    const project = await json(await admin(`/projects/${herald.credentials.project_id}`))
     expect(project).toMatchObject({ approval: "copilot", plan: "active" })
-    const accounts = await (await admin(`/projects/${herald.credentials.project_id}/accounts`)).json()
+    const accounts = await json(await admin(`/projects/${herald.credentials.project_id}/accounts`))
     expect(accounts.data.map((a: { platform: string }) => a.platform).sort()).toEqual(
       ["bluesky", "facebook", "instagram", "linkedin", "pinterest", "threads", "tiktok", "x", "youtube"]
     )
     expect(accounts.data.every((a: { route: string; status: string }) => a.route === "simulator" && a.status === "active")).toBe(true)
-    const keys = await (await admin(`/projects/${herald.credentials.project_id}/keys`)).json()
+    const keys = await json(await admin(`/projects/${herald.credentials.project_id}/keys`))
     expect(keys.data.map((k: { kind: string; scopes: Array<string> }) => [k.kind, [...k.scopes].sort()]).sort()).toEqual([
       ["agent", ["posts:read", "posts:write"]],
       ["human", ["posts:approve", "posts:read", "posts:write"]]
@@ -44,7 +44,7 @@ describe("admin token", () => {
     for (const token of [null, "hk_admin_" + "A".repeat(43), "nonsense", herald.credentials.human_key]) {
       const reply = await admin("/projects", { token })
       expect(reply.status).toBe(401)
-      expect(await reply.json()).toMatchObject({ code: expect.stringMatching(/^(missing|invalid)_admin_token$/) })
+      expect(await json(reply)).toMatchObject({ code: expect.stringMatching(/^(missing|invalid)_admin_token$/) })
     }
   })
 
@@ -57,9 +57,9 @@ describe("projects", () => {
   it("creates with defaults, reads, lists and updates (guardrails merged, timezone validated)", async () => {
     const created = await admin("/projects", { method: "POST", json: { name: "Acme" } })
     expect(created.status).toBe(201)
-    const project = await created.json()
+    const project = await json(created)
     expect(project).toMatchObject({ name: "Acme", timezone: "UTC", approval: "copilot", signature: "", plan: "active" })
-    const list = await (await admin("/projects")).json()
+    const list = await json(await admin("/projects"))
     expect(list.data.map((p: { id: string }) => p.id)).toContain(project.id)
 
     const patched = await admin(`/projects/${project.id}`, {
@@ -68,7 +68,7 @@ describe("projects", () => {
     })
     expect(patched.status).toBe(200)
     const again = await admin(`/projects/${project.id}`, { method: "PATCH", json: { guardrails: { tone: "friendly" } } })
-    expect(await again.json()).toMatchObject({
+    expect(await json(again)).toMatchObject({
       timezone: "Europe/Paris",
       approval: "autopilot",
       signature: "— Acme",
@@ -79,7 +79,7 @@ describe("projects", () => {
   it("refuses an unknown time zone, an unknown field and a wrong type, naming each field", async () => {
     const reply = await admin("/projects", { method: "POST", json: { name: "", timezone: "Mars/Base", plan: "gold", extra: 1 } })
     expect(reply.status).toBe(400)
-    const body = await reply.json()
+    const body = await json(reply)
     expect(body.code).toBe("invalid_request")
     expect([...new Set(body.violations.map((v: { field: string }) => v.field))].sort()).toEqual(["extra", "name", "plan", "timezone"])
   })
@@ -87,7 +87,7 @@ describe("projects", () => {
   it("answers 404 for a project that does not exist and 400 for an id that is not a uuid", async () => {
     const missing = await admin(`/projects/${missingUuid}`)
     expect(missing.status).toBe(404)
-    expect(await missing.json()).toMatchObject({ code: "project_not_found" })
+    expect(await json(missing)).toMatchObject({ code: "project_not_found" })
     expect((await admin(`/projects/${missingUuid}`, { method: "PATCH", json: { name: "x" } })).status).toBe(404)
     expect((await admin("/projects/not-a-uuid")).status).toBe(400)
   })
@@ -95,7 +95,7 @@ describe("projects", () => {
   it("refuses malformed JSON (400), a wrong content type (415) and an oversized body (413)", async () => {
     const malformed = await admin("/projects", { method: "POST", body: "{nope", headers: { "content-type": "application/json" } })
     expect(malformed.status).toBe(400)
-    expect(await malformed.json()).toMatchObject({ code: "malformed_body" })
+    expect(await json(malformed)).toMatchObject({ code: "malformed_body" })
     const text = await admin("/projects", { method: "POST", body: "name=x", headers: { "content-type": "text/plain" } })
     expect(text.status).toBe(415)
     const huge = await admin("/projects", { method: "POST", json: { name: "x".repeat(70_000) } })
@@ -105,15 +105,15 @@ describe("projects", () => {
   })
 
   it("plan inactive makes the public create answer 403 no_active_plan", async () => {
-    const project = await (await admin("/projects", { method: "POST", json: { name: "Lapsed", plan: "inactive" } })).json()
+    const project = await json(await admin("/projects", { method: "POST", json: { name: "Lapsed", plan: "inactive" } }))
     await admin(`/projects/${project.id}/accounts`, { method: "POST", json: { platform: "x", username: "lapsed" } })
-    const key = await (await admin(`/projects/${project.id}/keys`, {
+    const key = await json(await admin(`/projects/${project.id}/keys`, {
       method: "POST",
       json: { kind: "human", scopes: ["posts:read", "posts:write"] }
-    })).json()
+    }))
     const reply = await herald.call("/api/v1/posts", { method: "POST", token: key.key, json: { caption: "hi", social_accounts: ["x:lapsed"] } })
     expect(reply.status).toBe(403)
-    expect(await reply.json()).toMatchObject({ code: "no_active_plan" })
+    expect(await json(reply)).toMatchObject({ code: "no_active_plan" })
   })
 })
 
@@ -125,7 +125,7 @@ describe("API keys", () => {
       json: { name: "bench", kind: "agent", scopes: ["posts:read"], rate_limit_per_minute: 5000, daily_post_cap: 10 }
     })
     expect(created.status).toBe(201)
-    const key = await created.json()
+    const key = await json(created)
     expect(key).toMatchObject({ kind: "agent", scopes: ["posts:read"], rate_limit_per_minute: 5000, daily_post_cap: 10, revoked_at: null })
     expect(key.key).toMatch(/^hk_agent_/)
     expect(key.key.startsWith(key.prefix)).toBe(true)
@@ -140,7 +140,7 @@ describe("API keys", () => {
 
     const revoked = await admin(`/projects/${project}/keys/${key.id}/revoke`, { method: "POST" })
     expect(revoked.status).toBe(200)
-    expect((await revoked.json()).revoked_at).not.toBeNull()
+    expect((await json(revoked)).revoked_at).not.toBeNull()
     expect((await herald.call("/api/v1/posts", { token: key.key })).status).toBe(401)
   })
 
@@ -150,12 +150,12 @@ describe("API keys", () => {
       json: { kind: "robot", scopes: ["posts:delete"] }
     })
     expect(bad.status).toBe(400)
-    expect([...new Set((await bad.json()).violations.map((v: { field: string }) => v.field))].sort()).toEqual(["kind", "scopes[0]"])
-    const other = await (await admin("/projects", { method: "POST", json: { name: "Other" } })).json()
-    const demoKeys = await (await admin(`/projects/${herald.credentials.project_id}/keys`)).json()
+    expect([...new Set((await json(bad)).violations.map((v: { field: string }) => v.field))].sort()).toEqual(["kind", "scopes[0]"])
+    const other = await json(await admin("/projects", { method: "POST", json: { name: "Other" } }))
+    const demoKeys = await json(await admin(`/projects/${herald.credentials.project_id}/keys`))
     const reply = await admin(`/projects/${other.id}/keys/${demoKeys.data[0].id}/revoke`, { method: "POST" })
     expect(reply.status).toBe(404)
-    expect(await reply.json()).toMatchObject({ code: "api_key_not_found" })
+    expect(await json(reply)).toMatchObject({ code: "api_key_not_found" })
     expect((await admin(`/projects/${missingUuid}/keys`)).status).toBe(404)
   })
 })
@@ -165,16 +165,16 @@ describe("social accounts", () => {
     const project = herald.credentials.project_id
     const connected = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "bluesky", username: "@second" } })
     expect(connected.status).toBe(201)
-    const account = await connected.json()
+    const account = await json(connected)
     expect(account).toMatchObject({ platform: "bluesky", username: "second", route: "simulator", status: "active" })
 
     const direct = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "x", username: "real", route: "direct" } })
     expect(direct.status).toBe(400)
-    expect(await direct.json()).toMatchObject({ code: "route_not_supported" })
+    expect(await json(direct)).toMatchObject({ code: "route_not_supported" })
 
     const status = await admin(`/projects/${project}/accounts/${account.id}`, { method: "PATCH", json: { status: "needs_reconnect" } })
-    expect(await status.json()).toMatchObject({ id: account.id, status: "needs_reconnect" })
-    const rows = await (await herald.call("/api/v1/social-accounts", { token: herald.credentials.human_key })).json()
+    expect(await json(status)).toMatchObject({ id: account.id, status: "needs_reconnect" })
+    const rows = await json(await herald.call("/api/v1/social-accounts", { token: herald.credentials.human_key }))
     expect(rows.data.find((row: { id: string }) => row.id === account.id)).toMatchObject({ status: "needs_reconnect" })
 
     const unknownPlatform = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "myspace", username: "x" } })
@@ -191,21 +191,21 @@ describe("webhook endpoints", () => {
       json: { url: "https://hooks.example.com/herald", kinds: ["post.published", "post.failed"] }
     })
     expect(created.status).toBe(201)
-    const endpoint = await created.json()
+    const endpoint = await json(created)
     expect(endpoint).toMatchObject({ enabled: true, kinds: ["post.published", "post.failed"], consecutive_failures: 0 })
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
     const listed = await (await admin(`/projects/${project}/webhooks`)).text()
     expect(listed).not.toContain(endpoint.secret)
 
     const off = await admin(`/projects/${project}/webhooks/${endpoint.id}`, { method: "PATCH", json: { enabled: false } })
-    expect(await off.json()).toMatchObject({ enabled: false })
+    expect(await json(off)).toMatchObject({ enabled: false })
     const on = await admin(`/projects/${project}/webhooks/${endpoint.id}`, { method: "PATCH", json: { enabled: true } })
-    expect(await on.json()).toMatchObject({ enabled: true })
+    expect(await json(on)).toMatchObject({ enabled: true })
     const deleted = await admin(`/projects/${project}/webhooks/${endpoint.id}`, { method: "DELETE" })
-    expect(await deleted.json()).toEqual({ id: endpoint.id, deleted: true })
+    expect(await json(deleted)).toEqual({ id: endpoint.id, deleted: true })
     const gone = await admin(`/projects/${project}/webhooks/${endpoint.id}`, { method: "DELETE" })
     expect(gone.status).toBe(404)
-    expect(await gone.json()).toMatchObject({ code: "webhook_endpoint_not_found" })
+    expect(await json(gone)).toMatchObject({ code: "webhook_endpoint_not_found" })
   })
 
   it("refuses a plain http URL, an unknown kind and an empty kind list", async () => {
@@ -214,7 +214,7 @@ describe("webhook endpoints", () => {
       json: { url: "http://hooks.example.com/", kinds: [] }
     })
     expect(reply.status).toBe(400)
-    expect((await reply.json()).violations.map((v: { field: string }) => v.field).sort()).toEqual(["kinds", "url"])
+    expect((await json(reply)).violations.map((v: { field: string }) => v.field).sort()).toEqual(["kinds", "url"])
     const kind = await admin(`/projects/${herald.credentials.project_id}/webhooks`, {
       method: "POST",
       json: { url: "https://hooks.example.com/", kinds: ["post.exploded"] }
@@ -227,7 +227,7 @@ describe("documents and health", () => {
   it("serves a valid OpenAPI 3.1 document for the admin API without a token", async () => {
     const reply = await herald.call("/admin/v1/openapi.json")
     expect(reply.status).toBe(200)
-    const document = await reply.json()
+    const document = await json(reply)
     expect(document.openapi).toBe("3.1.0")
     expect(Object.keys(document.paths)).toContain("/admin/v1/projects/{project_id}/keys")
     const result = await new Validator().validate(document)
@@ -238,7 +238,7 @@ describe("documents and health", () => {
   it("GET /health says the database answers and lists the workers", async () => {
     const reply = await herald.call("/health")
     expect(reply.status).toBe(200)
-    const body = await reply.json()
+    const body = await json(reply)
     expect(body.database).toEqual({ reachable: true })
     expect(Array.isArray(body.workers)).toBe(true)
     expect(["ok", "degraded"]).toContain(body.status)

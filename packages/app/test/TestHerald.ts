@@ -8,6 +8,10 @@ import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
 import { serverLayer } from "../src/Server.js"
 
+/** A reply body, loosely typed for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const json = async (reply: Response): Promise<any> => reply.json()
+
 export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-test-"))
 
 /**
@@ -24,7 +28,8 @@ export const startHerald = async () => {
     dataDir,
     databaseUrl: Option.none(),
     credentialsKey: Option.none(),
-    approvalSecret: Option.none()
+    approvalSecret: Option.none(),
+    simulatorUrl: Option.none()
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))
