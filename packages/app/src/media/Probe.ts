@@ -1,0 +1,95 @@
+import { execFile } from "node:child_process"
+import { MediaProbe, type MediaFacts, type MediaKind, UnsupportedMedia } from "@herald/core"
+import { Effect, Layer, Schema } from "effect"
+import { fileTypeFromFile } from "file-type"
+
+/** ffprobe could not be run: video and image facts would be missing, so Herald does not start. */
+export class FfprobeMissing extends Schema.TaggedError<FfprobeMissing>()("FfprobeMissing", {
+  command: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `ffprobe is required for media uploads and could not be run as ${JSON.stringify(this.command)} (${this.detail}); ` +
+      "install ffmpeg (Debian: apt-get install ffmpeg) or set HERALD_FFPROBE to its path"
+  }
+}
+
+/** The types Herald takes, by the MIME type the bytes show, and what each is. */
+export const acceptedTypes: Readonly<Record<string, MediaKind>> = {
+  "image/jpeg": "image",
+  "image/png": "image",
+  "image/gif": "image",
+  "image/webp": "image",
+  "video/mp4": "video",
+  "video/quicktime": "video",
+  "application/pdf": "document"
+}
+
+interface ProbeOutput {
+  readonly streams?: ReadonlyArray<{
+    readonly codec_type?: string
+    readonly width?: number
+    readonly height?: number
+  }>
+  readonly format?: { readonly duration?: string }
+}
+
+const run = (command: string, args: ReadonlyArray<string>) =>
+  Effect.async<string, { readonly detail: string }>((resume, signal) => {
+    execFile(command, args, { timeout: 30_000, maxBuffer: 1024 * 1024, signal }, (error, stdout, stderr) =>
+      resume(
+        error === null
+          ? Effect.succeed(stdout)
+          : Effect.fail({ detail: (stderr.trim() || error.message).split("\n")[0]! })
+      ))
+  })
+
+/** Fails with FfprobeMissing when `command -version` does not run: the start-up check. */
+export const checkFfprobe = (command = "ffprobe") =>
+  run(command, ["-version"]).pipe(
+    Effect.mapError(({ detail }) => new FfprobeMissing({ command, detail })),
+    Effect.asVoid,
+    Effect.withSpan("checkFfprobe")
+  )
+
+/**
+ * The type from the file's first bytes (file-type), never its name or declared type; then
+ * ffprobe for dimensions and, on a video, the duration and the presence of a video stream.
+ */
+export const ffprobeMediaProbe = (command = "ffprobe") =>
+  Layer.effect(
+    MediaProbe,
+    Effect.as(checkFfprobe(command), MediaProbe.of({
+      inspect: Effect.fn("MediaProbe.inspect")(function*(file) {
+        const sniffed = yield* Effect.promise(() => fileTypeFromFile(file.location))
+        const mime = sniffed?.mime ?? null
+        const kind = mime === null ? undefined : acceptedTypes[mime]
+        if (kind === undefined) {
+          return yield* new UnsupportedMedia({
+            detected: mime,
+            reason: `${mime === null ? "the file's type is not recognised" : `${mime} is not accepted`}; ` +
+              "send an image (JPEG, PNG, GIF, WebP), a video (MP4, MOV) or a PDF"
+          })
+        }
+        const plain: MediaFacts = { kind, mime: mime!, width: null, height: null, durationSeconds: null }
+        if (kind === "document") return plain
+        const unreadable = (detail: string) => new UnsupportedMedia({ detected: mime, reason: `the ${mime} file could not be read: ${detail}` })
+        const output = yield* run(command, [
+          "-v", "error",
+          "-show_entries", "format=duration:stream=codec_type,width,height",
+          "-of", "json",
+          file.location
+        ]).pipe(Effect.mapError(({ detail }) => unreadable(detail)))
+        const probed = JSON.parse(output) as ProbeOutput
+        const picture = probed.streams?.find((stream) => stream.codec_type === "video")
+        if (picture === undefined) return yield* unreadable(kind === "video" ? "it has no video stream" : "it holds no picture")
+        const duration = Number(probed.format?.duration)
+        return {
+          ...plain,
+          width: picture.width ?? null,
+          height: picture.height ?? null,
+          durationSeconds: kind === "video" && Number.isFinite(duration) ? duration : null
+        }
+      })
+    }))
+  )
