@@ -44,14 +44,14 @@ export type Dispatched =
   | "skipped"
 
 /**
- * A platform call bounded by the timeout, which is the only thing that cuts it short: it runs in
- * a fiber of its own, so a shutdown that waits for the (uninterruptible) handling of a delivery
- * also waits for the answer and records it.
+ * A platform call bounded by the timeout, which is the only thing that cuts it short. It runs in
+ * a daemon fiber: an interrupt sent to the handling fiber reaches its children at once, even while
+ * that fiber is uninterruptible, and a shutdown must wait for the answer and record it.
  */
 const callPlatform = <A, E>(call: Effect.Effect<A, E>, timeout: Duration.Duration, what: string) =>
   Effect.interruptible(
     Effect.timeoutFail(call, { duration: timeout, onTimeout: () => new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` }) })
-  ).pipe(Effect.fork, Effect.flatMap(Fiber.join), Effect.either)
+  ).pipe(Effect.forkDaemon, Effect.flatMap(Fiber.join), Effect.either)
 
 const failure = (category: DeliveryError["category"], code: string, message: string): DeliveryError => ({ category, code, message })
 
