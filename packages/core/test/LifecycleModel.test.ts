@@ -93,7 +93,7 @@ const run = (actions: ReadonlyArray<Action>, approval: "copilot" | "autopilot") 
 
   const step = (act: Action) =>
     Effect.gen(function*() {
-      const before = snapshot()
+      let before = snapshot()
       const now = yield* DateTime.now
       switch (act._tag) {
         case "Create": {
@@ -159,6 +159,9 @@ const run = (actions: ReadonlyArray<Action>, approval: "copilot" | "autopilot") 
           const delivery = deliveryAt(act.pick, (status) => status === "queued" || status === "unknown", now)
           if (delivery === undefined) break
           yield* beginAttempt(world.projectId, delivery.id)
+          // the intent and the outcome are two commits: each must be a step of the table
+          check(before)
+          before = snapshot()
           const later = DateTime.add(now, { minutes: 1 })
           const error = { category: "platform_error" as const, code: "simulated", message: "simulated outcome" }
           yield* finishAttempt(world.projectId, delivery.id, act.outcome === "ok"

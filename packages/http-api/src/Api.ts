@@ -12,20 +12,19 @@ import {
   AccountPostingRules,
   AccountRow,
   BulkBody,
+  BulkResult,
   CreatePostBody,
   DecisionBody,
   DeliveryId,
   DeliveryStatus,
   GuardrailSettings,
   GuardrailVerdict,
-  GuardrailViolation,
   PatchPostBody,
   PostId,
   PostRow,
   PostStatus,
   Principal,
-  Receipt,
-  Violation
+  Receipt
 } from "@herald/core"
 import { Context, Schema } from "effect"
 import {
@@ -128,23 +127,6 @@ export const BulkCsv = HttpApiSchema.Text({ contentType: "text/csv" }).annotatio
 export const BulkMultipart = HttpApiSchema.Multipart(Schema.Struct({
   file: Schema.String.annotations({ description: "The CSV file.", jsonSchema: { type: "string", format: "binary" } })
 })).annotations({ identifier: "BulkMultipart" })
-
-export const BulkRowResult = Schema.Struct({
-  row: Schema.Int.annotations({ description: "0-based index of the row in the request." }),
-  code: Schema.String.annotations({ description: "created, repeated, an error code, or internal_error." }),
-  repeated: Schema.Boolean,
-  id: Schema.NullOr(Schema.UUID),
-  status: Schema.NullOr(PostStatus),
-  message: Schema.String,
-  approval_url: Schema.optional(Schema.String),
-  violations: Schema.optional(Schema.Array(Schema.Union(Violation, GuardrailViolation)))
-}).annotations({ identifier: "BulkRowResult" })
-
-export const BulkResult = Schema.Struct({
-  created: Schema.Int.annotations({ description: "Rows that have a post (created or repeated)." }),
-  failed: Schema.Int,
-  results: Schema.Array(BulkRowResult)
-}).annotations({ identifier: "BulkResult" })
 
 export const EditedPost = Schema.Struct({
   id: Schema.UUID.annotations({ description: "The NEW post's id; the edited one is superseded." }),

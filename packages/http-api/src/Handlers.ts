@@ -25,7 +25,7 @@ import {
   toAccountRow
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
-import { BulkRowResult, CurrentPrincipal, HeraldApi } from "./Api.js"
+import { CurrentPrincipal, HeraldApi } from "./Api.js"
 import { BadRequest, failWith, invalidRequest } from "./HttpErrors.js"
 
 /** The approval page of a held post; absent on every other status. */
@@ -114,9 +114,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
         // Scope first: a key without posts:write learns nothing about its CSV.
         yield* requireScope(principal, "posts:write").pipe(Effect.catchAll(failWith))
         const rows = yield* bulkRows(request)
-        const result = yield* bulkCreate(principal, rows).pipe(Effect.catchAll(failWith))
-        // The core types a row's violations loosely; they are Violation or GuardrailViolation rows.
-        return { ...result, results: result.results as ReadonlyArray<typeof BulkRowResult.Type> }
+        return yield* bulkCreate(principal, rows).pipe(Effect.catchAll(failWith))
       }))
     .handle("edit", ({ path, payload }) =>
       Effect.gen(function*() {

@@ -1,9 +1,8 @@
 import { Cause, Effect, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
 import { type DomainError, errorCode } from "../ErrorCode.js"
-import { ValidationFailed, type Violation } from "../Errors.js"
-import type { CreatePostBody } from "../Post.js"
-import { ScheduledAtInput } from "../Post.js"
+import { GuardrailViolation, ValidationFailed, Violation } from "../Errors.js"
+import { type CreatePostBody, PostStatus, ScheduledAtInput } from "../Post.js"
 import type { Principal } from "../Principal.js"
 import { MediaIngest } from "../ports/MediaIngest.js"
 import { createPost } from "./CreatePost.js"
@@ -23,16 +22,23 @@ export const BulkBody = Schema.Struct({
 })
 
 /** One result per row: code is created, repeated, an error code, or internal_error. */
-export interface BulkRowResult {
-  readonly row: number
-  readonly code: string
-  readonly repeated: boolean
-  readonly id: string | null
-  readonly status: string | null
-  readonly message: string
-  readonly approval_url?: string
-  readonly violations?: ReadonlyArray<unknown>
-}
+export const BulkRowResult = Schema.Struct({
+  row: Schema.Int.annotations({ description: "0-based index of the row in the request." }),
+  code: Schema.String.annotations({ description: "created, repeated, an error code, or internal_error." }),
+  repeated: Schema.Boolean,
+  id: Schema.NullOr(Schema.UUID),
+  status: Schema.NullOr(PostStatus),
+  message: Schema.String,
+  approval_url: Schema.optional(Schema.String),
+  violations: Schema.optional(Schema.Array(Schema.Union(Violation, GuardrailViolation)))
+}).annotations({ identifier: "BulkRowResult" })
+export type BulkRowResult = typeof BulkRowResult.Type
+
+export const BulkResult = Schema.Struct({
+  created: Schema.Int.annotations({ description: "Rows that have a post (created or repeated)." }),
+  failed: Schema.Int,
+  results: Schema.Array(BulkRowResult)
+}).annotations({ identifier: "BulkResult" })
 
 const ingest = (principal: Principal, urls: ReadonlyArray<string>) =>
   MediaIngest.pipe(Effect.flatMap((media) =>
@@ -100,5 +106,5 @@ export const bulkCreate = Effect.fn("bulkCreate")(function*(principal: Principal
         })))
     ))
   const created = results.filter((result) => result.id !== null).length
-  return { created, failed: results.length - created, results }
+  return { created, failed: results.length - created, results } satisfies typeof BulkResult.Type
 })
