@@ -32,7 +32,7 @@ export type DomainError =
 
 /**
  * The stable machine-readable code of each error, the same on REST, MCP, bulk rows and webhooks.
- * docs/errors.md lists them.
+ * docs/api.md lists them.
  */
 export const errorCode = (error: DomainError): string => {
   switch (error._tag) {
