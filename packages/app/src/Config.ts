@@ -1,4 +1,4 @@
-import { Config, Option, type Redacted } from "effect"
+import { Config, ConfigError, Either, Option, Redacted } from "effect"
 
 export const HeraldEnv = Config.literal("development", "production")("HERALD_ENV").pipe(Config.withDefault("development" as const))
 
@@ -21,6 +21,25 @@ export interface HeraldConfig {
   readonly simulatorUrl: Option.Option<string>
 }
 
+/** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
+const optional = (name: string) =>
+  Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+
+const optionalSecret = (name: string) => optional(name).pipe(Config.map(Option.map((value) => Redacted.make(value))))
+
+const optionalUrl = (name: string) =>
+  optional(name).pipe(
+    Config.mapOrFail((value) =>
+      Option.match(value, {
+        onNone: () => Either.right(Option.none()),
+        onSome: (text) =>
+          URL.canParse(text)
+            ? Either.right(Option.some(text.replace(/\/+$/, "")))
+            : Either.left(ConfigError.InvalidData([name], `${name} must be an absolute URL, got ${JSON.stringify(text)}`))
+      })
+    )
+  )
+
 export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
   env: HeraldEnv,
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -29,10 +48,10 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
     Config.validate({ message: "PORT must be 0 (any free port) to 65535", validation: (port) => port >= 0 && port <= 65535 }),
     Config.withDefault(8080)
   ),
-  publicUrl: Config.option(Config.url("HERALD_PUBLIC_URL").pipe(Config.map((url) => url.href.replace(/\/+$/, "")))),
+  publicUrl: optionalUrl("HERALD_PUBLIC_URL"),
   dataDir: Config.string("HERALD_DATA_DIR").pipe(Config.withDefault("./.herald")),
-  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
-  credentialsKey: Config.option(Config.redacted("HERALD_CREDENTIALS_KEY")),
-  approvalSecret: Config.option(Config.redacted("HERALD_APPROVAL_SECRET")),
-  simulatorUrl: Config.option(Config.url("HERALD_SIMULATOR_URL").pipe(Config.map((url) => url.href.replace(/\/+$/, ""))))
+  databaseUrl: optionalSecret("DATABASE_URL"),
+  credentialsKey: optionalSecret("HERALD_CREDENTIALS_KEY"),
+  approvalSecret: optionalSecret("HERALD_APPROVAL_SECRET"),
+  simulatorUrl: optionalUrl("HERALD_SIMULATOR_URL")
 })
