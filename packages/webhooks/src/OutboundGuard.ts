@@ -101,6 +101,12 @@ export interface OutboundGuardOptions {
    * Refused (LoopbackAllowedInProduction) when `production` is set.
    */
   readonly allowLoopback?: boolean
+  /**
+   * Narrower than allowLoopback: http:// and literal loopback addresses on these ports only (a
+   * test's own server), while every other loopback destination stays refused. Names are still
+   * judged without it. Refused in production mode like allowLoopback.
+   */
+  readonly loopbackPorts?: ReadonlyArray<number>
   /** Production mode; defaults to NODE_ENV === "production". */
   readonly production?: boolean
   /** Name resolution; tests inject one to make a name resolve to a chosen address. */
@@ -229,7 +235,8 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
   static readonly make = Effect.fn("OutboundGuard.make")(function*(options: OutboundGuardOptions = {}) {
     const allowLoopback = options.allowLoopback ?? false
     const production = options.production ?? process.env.NODE_ENV === "production"
-    if (allowLoopback && production) return yield* new LoopbackAllowedInProduction()
+    const loopbackPorts = new Set(options.loopbackPorts ?? [])
+    if ((allowLoopback || loopbackPorts.size > 0) && production) return yield* new LoopbackAllowedInProduction()
     const resolveHost = options.resolveHost ?? defaultResolveHost
 
     const agent = yield* Effect.acquireRelease(
@@ -248,12 +255,13 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
 
     /** The checks that need no connection: the scheme, and literal IP hosts (they skip lookup). */
     const checkDestination = (url: URL): OutboundRefused | undefined => {
-      if (url.protocol !== "https:" && !(url.protocol === "http:" && allowLoopback)) {
+      const host = bareHost(url)
+      const exempt = isIP(host) !== 0 && loopbackPorts.has(Number(url.port)) && ipaddr.process(host).range() === "loopback"
+      if (url.protocol !== "https:" && !(url.protocol === "http:" && (allowLoopback || exempt))) {
         return new OutboundRefused({ reason: `${url.host} is reached over ${url.protocol.slice(0, -1)}; only https is allowed` })
       }
-      const host = bareHost(url)
       if (isIP(host) === 0) return undefined
-      const refusal = addressRefusal(host, { allowLoopback })
+      const refusal = addressRefusal(host, { allowLoopback: allowLoopback || exempt })
       return refusal === undefined ? undefined : new OutboundRefused({ reason: `${host} is ${refusal}` })
     }
 
