@@ -1,0 +1,225 @@
+// Herald over HTTP against a bare node:http server answering the same bytes, in one run, with
+// autocannon at 32 connections: GET /api/v1/posts?limit=50 and POST /api/v1/posts (autopilot
+// project, one simulator target, guardrails on). On the embedded PGlite store, and on PostgreSQL
+// when DATABASE_URL is set (in a throwaway database, dropped at the end). Prints requests/s,
+// p50/p99 latency, peak RSS of each server and the ratio to the bare server.
+//   npx tsx bench/http.ts                       (PGlite only)
+//   DATABASE_URL=postgres://127.0.0.1:5432/postgres npx tsx bench/http.ts
+// Targets: POST >= 1,000 req/s with p99 < 50 ms at 32 connections on PostgreSQL; GET >= 0.3 of bare.
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import autocannon from "autocannon"
+import { Effect, Redacted } from "effect"
+
+const connections = 32
+const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+const root = Path.resolve(import.meta.dirname, "..")
+
+interface Server {
+  readonly child: ChildProcess
+  readonly origin: string
+  readonly output: () => string
+}
+
+/** Starts a child process and waits for the line carrying its port. */
+const start = (command: string, args: ReadonlyArray<string>, env: Record<string, string>, ready: RegExp) =>
+  new Promise<Server>((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    const timer = setTimeout(() => reject(new Error(`not ready within 60 s:\n${output}`)), 60_000)
+    const read = (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+      const match = ready.exec(output)
+      if (match !== null) {
+        clearTimeout(timer)
+        resolve({ child, origin: `http://127.0.0.1:${match[1]}`, output: () => output })
+      }
+    }
+    child.stdout!.on("data", read)
+    child.stderr!.on("data", read)
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      reject(new Error(`exited with ${code}:\n${output}`))
+    })
+  })
+
+const stop = (server: Server) =>
+  new Promise<void>((resolve) => {
+    if (server.child.exitCode !== null) return resolve()
+    server.child.on("exit", () => resolve())
+    server.child.kill("SIGINT")
+  })
+
+/** The process's peak resident set (VmHWM), in MB. */
+const peakRssMb = (pid: number) => {
+  const match = /VmHWM:\s+(\d+) kB/.exec(Fs.readFileSync(`/proc/${pid}/status`, "utf8"))
+  return match === null ? Number.NaN : Number(match[1]) / 1024
+}
+
+// The bare server: node:http answering every request with the bytes Herald answered, after
+// reading the request body (as Herald must).
+const bareScript = `
+const http = require("node:http")
+const replies = JSON.parse(process.env.BENCH_REPLIES)
+const server = http.createServer((req, res) => {
+  const reply = replies[req.method] ?? replies.GET
+  req.on("data", () => {})
+  req.on("end", () => {
+    res.writeHead(reply.status, { "content-type": reply.contentType, "content-length": Buffer.byteLength(reply.body) })
+    res.end(reply.body)
+  })
+})
+server.listen(0, "127.0.0.1", () => console.log("bare listening on " + server.address().port))
+`
+
+interface Figures {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly non2xx: number
+  readonly errors: number
+}
+
+const load = async (url: string, options: { readonly method: "GET" | "POST"; readonly headers: Record<string, string>; readonly body?: string }) => {
+  const result = await autocannon({ url, connections, duration: seconds, ...options })
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts
+  } satisfies Figures
+}
+
+const call = async (origin: string, path: string, token: string, body?: unknown, method?: string) => {
+  const response = await fetch(`${origin}${path}`, {
+    method: method ?? (body === undefined ? "GET" : "POST"),
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const reply = { status: response.status, contentType: response.headers.get("content-type") ?? "", body: await response.text() }
+  if (response.status >= 300) throw new Error(`${method ?? "GET"} ${path} answered ${response.status}: ${reply.body}`)
+  return reply
+}
+
+/** An autopilot project with guardrails on, one simulator account and a key with a high rate limit. */
+const prepare = async (origin: string, adminToken: string) => {
+  const project = JSON.parse((await call(origin, "/admin/v1/projects", adminToken, {
+    name: "bench",
+    approval: "autopilot",
+    guardrails: {
+      banned_words: ["darn", "heck", "gosh", "shoot", "frick"],
+      links: { allowed_domains: [], denied_domains: ["bad.example"], block_shorteners: true, max_links: 3 }
+    }
+  })).body) as { id: string }
+  await call(origin, `/admin/v1/projects/${project.id}/accounts`, adminToken, { platform: "x", username: "bench" })
+  const key = JSON.parse((await call(origin, `/admin/v1/projects/${project.id}/keys`, adminToken, {
+    name: "bench",
+    kind: "human",
+    scopes: ["posts:read", "posts:write"],
+    rate_limit_per_minute: 1_000_000
+  })).body) as { key: string }
+  return key.key
+}
+
+const postBody = JSON.stringify({ caption: "Benchmark post with a link https://herald.example/launch", social_accounts: ["x:bench"] })
+
+const fmt = (value: number, digits = 0) => value.toFixed(digits).padStart(7)
+
+const row = (label: string, figures: Figures, rss: number, bare: Figures | null) =>
+  `${label.padEnd(24)} ${fmt(figures.rps)} req/s   p50 ${fmt(figures.p50, 1)} ms   p99 ${fmt(figures.p99, 1)} ms   ` +
+  `peak RSS ${fmt(rss)} MB` +
+  (bare === null ? "" : `   ratio ${(figures.rps / bare.rps).toFixed(2)}`) +
+  (figures.non2xx + figures.errors > 0 ? `   (${figures.non2xx} non-2xx, ${figures.errors} errors)` : "")
+
+/** One database: Herald started on it, then the bare server with Herald's bytes, each loaded in turn. */
+const runOn = async (label: string, env: Record<string, string>) => {
+  const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-bench-"))
+  const herald = await start(
+    process.execPath,
+    ["--import", "tsx", "packages/app/src/bin.ts", "serve"],
+    { PORT: "0", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", ...env },
+    /listening on http:\/\/127\.0\.0\.1:(\d+)/
+  )
+  try {
+    const credentials = JSON.parse(Fs.readFileSync(Path.join(dataDir, "credentials.json"), "utf8")) as { admin_token: string }
+    const key = await prepare(herald.origin, credentials.admin_token)
+    for (let i = 0; i < 50; i++) await call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody))
+    const listReply = await call(herald.origin, "/api/v1/posts?limit=50", key)
+    const createReply = await call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody))
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+
+    const heraldGet = await load(`${herald.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
+    const heraldPost = await load(`${herald.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
+    const heraldRss = peakRssMb(herald.child.pid!)
+
+    const bare = await start(
+      process.execPath,
+      ["-e", bareScript],
+      { BENCH_REPLIES: JSON.stringify({ GET: listReply, POST: createReply }) },
+      /bare listening on (\d+)/
+    )
+    try {
+      const bareGet = await load(`${bare.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
+      const barePost = await load(`${bare.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
+      const bareRss = peakRssMb(bare.child.pid!)
+      console.log(`\n${label} (${connections} connections, ${seconds} s each; GET body ${listReply.body.length} bytes)`)
+      console.log(row("  bare   GET /posts", bareGet, bareRss, null))
+      console.log(row("  Herald GET /posts", heraldGet, heraldRss, bareGet))
+      console.log(row("  bare   POST /posts", barePost, bareRss, null))
+      console.log(row("  Herald POST /posts", heraldPost, heraldRss, barePost))
+      return { heraldGet, heraldPost, bareGet }
+    } finally {
+      await stop(bare)
+    }
+  } finally {
+    await stop(herald)
+    Fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Runs fn against a fresh database on the server DATABASE_URL names, dropped afterwards. */
+const withThrowawayDatabase = async <A>(databaseUrl: string, fn: (url: string) => Promise<A>): Promise<A> => {
+  const run = (statement: string) =>
+    Effect.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
+        Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 }))
+      )
+    )
+  const name = `herald_bench_${randomUUID().replaceAll("-", "").slice(0, 12)}`
+  await run(`CREATE DATABASE ${name}`)
+  try {
+    const url = new URL(databaseUrl)
+    url.pathname = `/${name}`
+    return await fn(url.href)
+  } finally {
+    await run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  }
+}
+
+const verdict = (name: string, met: boolean, detail: string) => console.log(`  ${name}: ${met ? "met" : "NOT met"} (${detail})`)
+
+const main = async () => {
+  console.log(`Node ${process.version}, ${Os.cpus().length} CPUs; autocannon, server and database share this machine.`)
+  const pglite = await runOn("PGlite (embedded)", {})
+  verdict("GET >= 0.3 of bare on PGlite", pglite.heraldGet.rps >= 0.3 * pglite.bareGet.rps, `${(pglite.heraldGet.rps / pglite.bareGet.rps).toFixed(2)}`)
+  const databaseUrl = process.env.DATABASE_URL
+  if (databaseUrl === undefined || databaseUrl === "") {
+    console.log("\nDATABASE_URL is not set: PostgreSQL skipped.")
+    return
+  }
+  const pg = await withThrowawayDatabase(databaseUrl, (url) => runOn("PostgreSQL", { DATABASE_URL: url }))
+  verdict(
+    "POST >= 1,000 req/s with p99 < 50 ms on PostgreSQL",
+    pg.heraldPost.rps >= 1000 && pg.heraldPost.p99 < 50,
+    `${pg.heraldPost.rps.toFixed(0)} req/s, p99 ${pg.heraldPost.p99} ms`
+  )
+  verdict("GET >= 0.3 of bare on PostgreSQL", pg.heraldGet.rps >= 0.3 * pg.bareGet.rps, `${(pg.heraldGet.rps / pg.bareGet.rps).toFixed(2)}`)
+}
+
+await main()
