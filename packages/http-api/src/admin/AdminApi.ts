@@ -25,6 +25,7 @@ import {
 } from "@herald/core"
 import { Schema } from "effect"
 import { OpenApiDocument } from "../Api.js"
+import { AdminWebhookDeliveriesGroup } from "./AdminWebhookDeliveriesApi.js"
 import {
   BadRequest,
   InternalError,
@@ -348,6 +349,7 @@ export class HeraldAdminApi extends HttpApi.make("herald-admin")
   .add(AdminKeysGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminAccountsGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminWebhooksGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminWebhookDeliveriesGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminSpecGroup)
   .addError(BadRequest)
   .addError(InternalError)

@@ -1,18 +1,20 @@
 import { Layer } from "effect"
 import { AdminAccountsLive, AdminKeysLive, AdminProjectsLive, AdminSpecLive, AdminWebhooksLive } from "./AdminHandlers.js"
 import { AdminAuthenticationLive, AdminBodyGuardLive } from "./AdminMiddleware.js"
+import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
 
 /**
  * The admin routes, added to the router HttpApiLive serves (merge the two layers). They answer
  * with the public API's error classes, so the server's error encoding (HeraldApi's) and its
  * failure shaping (a 400 for a request that does not decode, a bare 500 for a defect) cover them.
  * Needs ProjectAdmin, ProjectStore, ApiKeyStore, AccountStore, AccountAdmin, WebhookEndpoints,
- * IdGenerator and AdminTokens.
+ * WebhookDeliveryLog, IdGenerator and AdminTokens.
  */
 export const AdminApiLive = Layer.mergeAll(
   AdminProjectsLive,
   AdminKeysLive,
   AdminAccountsLive,
   AdminWebhooksLive,
+  AdminWebhookDeliveriesLive,
   AdminSpecLive
 ).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive]))

@@ -1,0 +1,48 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { type WebhookAttempt, WebhookDeliveryLog } from "@herald/core"
+import { DateTime, Effect } from "effect"
+import { Conflict, NotFound } from "../HttpErrors.js"
+import { HeraldAdminApi } from "./AdminApi.js"
+import type { WebhookAttemptView } from "./AdminWebhookDeliveriesApi.js"
+
+const attemptView = (attempt: WebhookAttempt): WebhookAttemptView => ({
+  event_id: attempt.eventId,
+  event: attempt.kind,
+  delivery_id: attempt.deliveryId,
+  attempt: attempt.attempt,
+  at: DateTime.formatIso(attempt.at),
+  status_code: attempt.statusCode,
+  latency_ms: attempt.latencyMs,
+  response_prefix: attempt.responsePrefix,
+  error: attempt.error,
+  outcome: attempt.outcome
+})
+
+/** The endpoint is looked up within the project, so another project's endpoint is a 404 too. */
+const endpointNotFound = ({ message }: { readonly message: string }) =>
+  Effect.fail(new NotFound({ error: message, code: "webhook_endpoint_not_found" }))
+
+export const AdminWebhookDeliveriesLive = HttpApiBuilder.group(HeraldAdminApi, "webhookDeliveries", (handlers) =>
+  handlers
+    .handle("list", ({ path, urlParams }) =>
+      Effect.flatMap(WebhookDeliveryLog, (log) =>
+        log.list(path.project_id, path.webhook_id, {
+          limit: urlParams.limit,
+          ...(urlParams.event_id === undefined ? {} : { eventId: urlParams.event_id })
+        })).pipe(
+          Effect.map((attempts) => ({ data: attempts.map(attemptView) })),
+          Effect.catchTag("WebhookEndpointNotFound", endpointNotFound)
+        ))
+    .handle("resend", ({ path }) =>
+      Effect.gen(function*() {
+        const log = yield* WebhookDeliveryLog
+        yield* log.resend(path.project_id, path.webhook_id, path.event_id, yield* DateTime.now)
+        return { webhook_id: path.webhook_id, event_id: path.event_id, queued: true as const }
+      }).pipe(
+        Effect.catchTags({
+          WebhookEndpointNotFound: endpointNotFound,
+          WebhookSendNotFound: ({ message }) => Effect.fail(new NotFound({ error: message, code: "webhook_send_not_found" })),
+          WebhookSendNotGivenUp: ({ message }) => Effect.fail(new Conflict({ error: message, code: "webhook_send_not_given_up" }))
+        })
+      ))
+)
