@@ -1,16 +1,40 @@
 // Signed webhook sends per second to a loopback receiver (`npx tsx bench/webhooks.ts`).
 //
-// Two phases in one run, same receiver, same concurrency, same body:
-//   plain  - unsigned POSTs through a bare keep-alive undici Agent (the transport's ceiling);
-//   signed - `send()` from @herald/webhooks: HMAC signing, the outbound guard (connect-time
-//            address checks, deadline, capped reply), the 512-byte reply prefix, the outcome.
+// Three phases in one run, same receiver, same concurrency:
+//   plain      - unsigned POSTs through a bare keep-alive undici Agent (the transport's ceiling);
+//   signed     - `send()` from @herald/webhooks: HMAC signing, the outbound guard (connect-time
+//                address checks, deadline, capped reply), the 512-byte reply prefix, the outcome;
+//   dispatched - the WebhookDispatcher over the real storage (embedded PGlite, or PostgreSQL when
+//                DATABASE_URL is set): claims under leases, sends, logs every attempt and
+//                completes each send, until every queued send is delivered.
 // The receiver checks every signed request with the exported `verify()`, so a fast but wrong
 // sender cannot pass. Plain http on 127.0.0.1 uses the guard's test-only loopback allowance.
+import { randomBytes, randomUUID } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { EventId, OutboxEvent, ProjectId, WebhookEndpointId } from "@herald/core"
-import { makeWebhookRequest, OutboundGuard, send, verify } from "@herald/webhooks"
-import { DateTime, Effect } from "effect"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import {
+  AccountAdmin,
+  AccountConnections,
+  AccountId,
+  accountData,
+  EventId,
+  noGuardrails,
+  OutboxEvent,
+  Project,
+  ProjectAdmin,
+  ProjectId,
+  SocialAccount,
+  WebhookEndpoint,
+  WebhookEndpointId,
+  WebhookEndpoints
+} from "@herald/core"
+import { StorageLive } from "@herald/storage-postgres"
+import { makeWebhookRequest, OutboundGuard, send, verify, WebhookDispatcher } from "@herald/webhooks"
+import { Config, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { Agent, request } from "undici"
 
 const concurrency = 32
@@ -18,6 +42,9 @@ const warmupMillis = 1_000
 const phaseMillis = 5_000
 const target = 1_000
 const secret = "whsec_bench"
+/** The dispatched phase: every event goes to every endpoint. */
+const endpointCount = 500
+const eventCount = 6
 
 const webhook = makeWebhookRequest(
   new OutboxEvent({
@@ -93,15 +120,93 @@ const plainSend = Effect.promise(async () => {
 
 const signedSend = send({ url, secret }, webhook).pipe(Effect.map((result) => result.outcome._tag === "Accepted"))
 
+const guard = OutboundGuard.layer({ allowLoopback: true, production: false, connectionsPerOrigin: concurrency })
+
 const { plain, signed } = await Effect.runPromise(
   Effect.gen(function*() {
     yield* measure(signedSend, warmupMillis)
     yield* measure(plainSend, warmupMillis)
     return { plain: yield* measure(plainSend, phaseMillis), signed: yield* measure(signedSend, phaseMillis) }
-  }).pipe(
-    Effect.provide(OutboundGuard.layer({ allowLoopback: true, production: false, connectionsPerOrigin: concurrency }))
+  }).pipe(Effect.provide(guard))
+)
+
+/**
+ * Queues eventCount x endpointCount sends through the storage ports (one project, its endpoints,
+ * account.needs_reconnect events fanned out in their transactions), then times a dispatcher from
+ * its start until the last send is marked sent.
+ */
+const dispatched = Effect.gen(function*() {
+  const project = new Project({
+    id: ProjectId.make(randomUUID()),
+    name: "Bench",
+    timezone: "UTC",
+    approval: "autopilot",
+    signature: "",
+    guardrails: noGuardrails,
+    plan: "active"
+  })
+  yield* Effect.flatMap(ProjectAdmin, (admin) => admin.create(project))
+  const endpoints = yield* WebhookEndpoints
+  for (let index = 0; index < endpointCount; index++) {
+    yield* endpoints.create(
+      new WebhookEndpoint({
+        id: WebhookEndpointId.make(randomUUID()),
+        projectId: project.id,
+        url,
+        kinds: ["account.needs_reconnect"],
+        enabled: true,
+        consecutiveFailures: 0,
+        lastError: null,
+        createdAt: yield* DateTime.now
+      }),
+      Redacted.make(secret)
+    )
+  }
+  const sql = yield* SqlClient.SqlClient
+  const sent = sql<{ readonly sent: number }>`
+    SELECT count(*)::int AS sent FROM webhook_sends s JOIN webhook_endpoints w ON w.id = s.endpoint_id
+    WHERE w.project_id = ${project.id} AND s.status = 'sent'`.pipe(Effect.map(([row]) => row!.sent), Effect.orDie)
+  // The events are queued before the dispatcher starts, so the timing covers sending alone.
+  for (let index = 0; index < eventCount; index++) {
+    const account = new SocialAccount({
+      id: AccountId.make(randomUUID()),
+      projectId: project.id,
+      platform: "x",
+      username: `bench_${index}`,
+      route: "simulator",
+      status: "active"
+    })
+    yield* Effect.flatMap(AccountAdmin, (admin) => admin.connect(account, { access_token: "token" }))
+    const event = new OutboxEvent({
+      id: EventId.make(randomUUID()),
+      projectId: project.id,
+      kind: "account.needs_reconnect",
+      createdAt: yield* DateTime.now,
+      data: accountData(account, "bench")
+    })
+    yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event))
+  }
+  const before = counts.signed
+  const started = performance.now()
+  const cpuBefore = process.cpuUsage()
+  const total = endpointCount * eventCount
+  yield* Effect.scoped(Effect.gen(function*() {
+    yield* Layer.build(WebhookDispatcher.layer({ concurrency }).pipe(Layer.provide(guard)))
+    while ((yield* sent) < total) yield* Effect.sleep("20 millis")
+  }))
+  const cpu = process.cpuUsage(cpuBefore)
+  if (counts.signed - before !== total) return yield* Effect.fail(`the receiver verified ${counts.signed - before} of ${total}`)
+  return { wall: total / ((performance.now() - started) / 1000), cpu: total / ((cpu.user + cpu.system) / 1e6) } satisfies Rate
+})
+
+const dataDir = mkdtempSync(join(tmpdir(), "herald-bench-webhooks-"))
+const databaseUrl = await Effect.runPromise(Config.option(Config.redacted("DATABASE_URL")))
+const dispatchedRate = await Effect.runPromise(
+  dispatched.pipe(
+    Effect.provide(StorageLive.layer({ databaseUrl, dataDir, credentialsKey: Redacted.make(randomBytes(32).toString("base64")) }))
   )
 )
+rmSync(dataDir, { recursive: true, force: true })
 
 await plainAgent.close()
 server.close()
@@ -112,6 +217,8 @@ console.log(`webhooks bench: ${concurrency} concurrent senders, keep-alive, loop
 console.log(row("plain unsigned sends", plain))
 console.log(row("signed sends", signed))
 console.log(`  signed / plain        ${(signed.wall / plain.wall).toFixed(2)} wall, ${(signed.cpu / plain.cpu).toFixed(2)} per CPU-second`)
+console.log(row("dispatched sends", dispatchedRate) +
+  ` (${eventCount} events x ${endpointCount} endpoints on ${Option.isSome(databaseUrl) ? "PostgreSQL" : "PGlite"}: claim, send, log, complete)`)
 console.log(`  receiver counted ${counts.signed} verified signed, ${counts.plain} plain, ${counts.badSignatures} bad signatures`)
 const met = signed.wall >= target
 console.log(`  target >= ${target} signed sends/s (wall): ${met ? "met" : "NOT met"}`)
