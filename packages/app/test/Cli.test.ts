@@ -1,0 +1,86 @@
+import { Effect, Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { adminRequest } from "../src/AdminCli.js"
+import { parseArgs } from "../src/CliArgs.js"
+import { runCli } from "../src/Cli.js"
+import { startHerald, type TestHerald } from "./TestHerald.js"
+
+/** Runs the CLI in this process, capturing what it prints. */
+const cli = async (argv: ReadonlyArray<string>) => {
+  const out: Array<string> = []
+  const err: Array<string> = []
+  const log = vi.spyOn(console, "log").mockImplementation((...args) => void out.push(args.join(" ")))
+  const error = vi.spyOn(console, "error").mockImplementation((...args) => void err.push(args.join(" ")))
+  try {
+    const code = await Effect.runPromise(runCli(argv))
+    // The server runs in this process too: keep only what the CLI printed (one JSON document per call).
+    return { code, out: out.filter((entry) => entry.startsWith("{")).join("\n"), err: err.join("\n") }
+  } finally {
+    log.mockRestore()
+    error.mockRestore()
+  }
+}
+
+describe("argument parsing", () => {
+  const request = (line: string, project = Option.some("p1")) =>
+    parseArgs(line.split(" ")).pipe((parsed) => parsed._tag === "Left" ? parsed : adminRequest(parsed.right, project))
+
+  it("maps a command line to its admin request", () => {
+    expect(request("keys create --kind agent --scopes posts:read,posts:write --rate-limit 5000")).toMatchObject({
+      _tag: "Right",
+      right: {
+        method: "POST",
+        path: "/projects/p1/keys",
+        body: { kind: "agent", scopes: ["posts:read", "posts:write"], rate_limit_per_minute: 5000 }
+      }
+    })
+    expect(request("projects update --project p2 --banned-words a,b --tone none")).toMatchObject({
+      right: { method: "PATCH", path: "/projects/p2", body: { guardrails: { banned_words: ["a", "b"], tone: null } } }
+    })
+  })
+
+  it("refuses unknown commands, unknown options, wrong arity, bad numbers and a missing project", () => {
+    expect(request("keys frobnicate")).toMatchObject({ _tag: "Left", left: expect.stringContaining("unknown admin command") })
+    expect(request("keys list --colour red")).toMatchObject({ left: expect.stringContaining("unknown option --colour") })
+    expect(request("keys revoke")).toMatchObject({ left: expect.stringContaining("<key id>") })
+    expect(request("keys create --kind agent --scopes posts:read --rate-limit fast")).toMatchObject({
+      left: expect.stringContaining("--rate-limit must be a whole number")
+    })
+    expect(request("keys list", Option.none())).toMatchObject({ left: expect.stringContaining("which project?") })
+    expect(parseArgs(["--name=a", "--name=b"])).toMatchObject({ _tag: "Left" })
+  })
+})
+
+describe("herald admin against a running server", () => {
+  let herald: TestHerald
+  beforeAll(async () => {
+    herald = await startHerald()
+  })
+  afterAll(() => herald.close())
+
+  const flags = () => ["--server", herald.origin, "--data-dir", herald.dataDir]
+
+  it("lists projects and creates a key, reading the token and project from credentials.json", async () => {
+    const projects = await cli(["admin", "projects", "list", ...flags()])
+    expect(projects.code).toBe(0)
+    expect(JSON.parse(projects.out).data[0].id).toBe(herald.credentials.project_id)
+
+    const key = await cli(["admin", "keys", "create", "--kind", "agent", "--scopes", "posts:read", "--rate-limit", "500", ...flags()])
+    expect(key.code).toBe(0)
+    const created = JSON.parse(key.out)
+    expect(created).toMatchObject({ project_id: herald.credentials.project_id, kind: "agent", rate_limit_per_minute: 500 })
+    expect(created.key).toMatch(/^hk_agent_/)
+  })
+
+  it("prints the server's refusal and exits 1; a usage error exits 2", async () => {
+    const refused = await cli(["admin", "accounts", "connect", "--platform", "x", "--username", "a", "--route", "direct", ...flags()])
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain("400: route direct cannot be connected yet")
+    const wrongToken = await cli(["admin", "projects", "list", "--token", "hk_admin_" + "B".repeat(43), ...flags()])
+    expect(wrongToken.code).toBe(1)
+    expect(wrongToken.err).toContain("401")
+    const usage = await cli(["admin", "projects", "explode", ...flags()])
+    expect(usage.code).toBe(2)
+    expect((await cli(["frobnicate"])).code).toBe(2)
+  })
+})
