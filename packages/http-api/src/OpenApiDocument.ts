@@ -9,6 +9,8 @@
  */
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
+import { webhooksSection } from "./WebhooksDocument.js"
+
 const rateLimitHeaders: Json = {
   "X-RateLimit-Limit": {
     description: "Requests this key may make per minute.",
@@ -116,6 +118,7 @@ export const finishDocument = (generated: Json): Json => {
   return {
     ...spec,
     paths,
+    webhooks: webhooksSection,
     components: {
       ...spec.components,
       schemas: reachableSchemas(paths, spec.components.schemas),
