@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto"
-import { ClassifiersUnavailable, IdGenerator } from "@herald/core"
-import { noMediaIngest } from "@herald/core/memory"
+import { ClassifiersUnavailable, IdGenerator, PeopleTagCheck } from "@herald/core"
 import { NodeHttpClient } from "@effect/platform-node"
 import { HttpApiConfig } from "@herald/http-api"
 import { Simulator, SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
+import { OutboundGuard } from "@herald/webhooks"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
+import { type MediaConfig, MediaLive, mediaFromEnv } from "./media/index.js"
 
 /** Fresh v4 UUIDs from node:crypto. */
 export const RandomIds = Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) }))
@@ -19,6 +20,8 @@ export interface EngineOptions {
   readonly maxConnections?: number
   /** A simulator already running elsewhere; none: one is started in this process on loopback. */
   readonly simulatorUrl: Option.Option<string>
+  /** Media storage; by default from HERALD_MEDIA_DIR / HERALD_S3_* (local <dataDir>/media). */
+  readonly media?: MediaConfig
 }
 
 /**
@@ -34,16 +37,19 @@ export const simulatorPublishers = (simulatorUrl: Option.Option<string>) =>
 /**
  * Everything the use cases, the REST and admin APIs and the workers need, without HTTP: storage
  * (migrated), admin tokens, ids, the simulator's publishers, classifiers reported unavailable
- * (guardrails skip the topic and tone rules) and media ingestion not configured (media comes with
- * its own issue).
+ * (guardrails skip the topic and tone rules), media (fails to start without ffprobe) with
+ * people_tags handle checking not configured.
  */
 export const engineLayer = (options: EngineOptions) =>
   Layer.mergeAll(
     PostgresAdminTokens,
     RandomIds,
     ClassifiersUnavailable,
-    noMediaIngest,
-    simulatorPublishers(options.simulatorUrl)
+    simulatorPublishers(options.simulatorUrl),
+    (options.media === undefined ? mediaFromEnv(options.dataDir) : MediaLive(options.media)).pipe(
+      Layer.provide([OutboundGuard.layer(), RandomIds])
+    ),
+    PeopleTagCheck.notConfigured
   ).pipe(
     Layer.provideMerge(StorageLive.layer(options))
   )

@@ -3,7 +3,6 @@ import {
   AccountId,
   attachUpload,
   issueUploadTicket,
-  MediaAdmin,
   MediaIngest,
   MediaIngestLive,
   MediaProbe,
@@ -74,7 +73,7 @@ const makeMediaFakes = () => {
   const storage = MediaStorage.of({
     keep: (key, file) => Effect.sync(() => void kept.set(key, staged.get(file.location)!)),
     remove: (key) => Effect.sync(() => void kept.delete(key)),
-    acceptsUploads: true,
+    configured: true,
     uploadForm: (slot) => Effect.succeed(Option.some({ url: "https://bucket.test/", fields: { key: slot.key } })),
     takeUpload: (slot) => {
       const bytes = bucket.get(slot.key)
@@ -106,11 +105,7 @@ const setup = (options: { readonly tagCheck?: Layer.Layer<PeopleTagCheck>; reado
   })
   world.data.accounts.set(instagram.id, instagram)
   const fakes = makeMediaFakes()
-  const admin = Layer.succeed(MediaAdmin, MediaAdmin.of({
-    save: (media) => Effect.sync(() => void world.data.media.set(media.id, media)),
-    remove: (_projectId, id) => Effect.sync(() => world.data.media.delete(id))
-  }))
-  const layer = Layer.mergeAll(world.layer, fakes.layer, admin, options.tagCheck ?? PeopleTagCheck.fromDirectory(["alice", "bob.b"]))
+  const layer = Layer.mergeAll(world.layer, fakes.layer, options.tagCheck ?? PeopleTagCheck.fromDirectory(["alice", "bob.b"]))
   const staged = (text: string) =>
     Effect.flatMap(MediaStaging, (staging) => staging.stage(Stream.make(bytes(text)), { maxBytes: 1000, filename: "a.bin" }))
   return { world, fakes, layer, staged }

@@ -41,6 +41,7 @@ import {
   UnsupportedMediaType
 } from "./HttpErrors.js"
 import { finishDocument } from "./OpenApiDocument.js"
+import { MediaAttachGroup, MediaGroup } from "./media/MediaApi.js"
 
 /** Request schemas refuse unknown fields and report every invalid field, not just the first. */
 const strict = { errors: "all", onExcessProperty: "error" } as const
@@ -360,6 +361,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(PostsGroup)
   .add(DeliveriesGroup)
   .add(AccountsGroup)
+  .add(MediaGroup.middleware(Authentication)).add(MediaAttachGroup)
   .add(SpecGroup)
   .addError(BadRequest)
   .addError(InternalError)

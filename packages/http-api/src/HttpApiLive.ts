@@ -6,6 +6,7 @@ import { ApprovalPageLive } from "./ApprovalPage.js"
 import { AuthenticationLive } from "./Authentication.js"
 import { FailuresLive } from "./Failures.js"
 import { AccountsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
+import { MediaAttachHttpLive, MediaHttpLive } from "./media/MediaHttp.js"
 import { RequestBodyGuardLive } from "./RequestBody.js"
 
 /**
@@ -14,7 +15,7 @@ import { RequestBodyGuardLive } from "./RequestBody.js"
  * approval links are signed here (HmacApprovalLinks), so ApprovalLinks is provided, not required.
  */
 export const HttpApiLive = Layer.mergeAll(
-  HttpApiBuilder.api(HeraldApi).pipe(Layer.provide([PostsLive, DeliveriesLive, AccountsLive, SpecLive])),
+  HttpApiBuilder.api(HeraldApi).pipe(Layer.provide([PostsLive, DeliveriesLive, AccountsLive, SpecLive, MediaHttpLive, MediaAttachHttpLive])),
   FailuresLive,
   ApprovalPageLive
 ).pipe(

@@ -33,7 +33,7 @@ export const localMediaStorage = (dir: string) =>
             await move(file.location, target)
           }).pipe(Effect.withSpan("MediaStorage.keep")),
         remove: (key) => Effect.promise(() => fs.rm(pathOf(key), { force: true })).pipe(Effect.withSpan("MediaStorage.remove")),
-        acceptsUploads: true,
+        configured: true,
         uploadForm: () => Effect.succeed(Option.none()),
         takeUpload: () => Effect.succeed(Option.none())
       })

@@ -60,7 +60,7 @@ export const s3MediaStorage = (config: BucketConfig) =>
             )
           ).pipe(Effect.asVoid, Effect.withSpan("MediaStorage.keep")),
         remove,
-        acceptsUploads: true,
+        configured: true,
         uploadForm: (slot) =>
           Effect.gen(function*() {
             const now = yield* DateTime.now

@@ -5,6 +5,7 @@ import type { OutboxEvent } from "../Event.js"
 import type { ApiKeyId, ProjectId } from "../Ids.js"
 import type { Media } from "../Media.js"
 import { AccountStore } from "../ports/AccountStore.js"
+import { MediaAdmin } from "../ports/MediaAdmin.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore } from "../ports/PostStore.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
@@ -125,6 +126,11 @@ export const makeInMemoryStores = (data: InMemoryData) => {
     Layer.succeed(ProjectStore, ProjectStore.of({ get: (id) => Effect.sync(() => Option.fromNullable(data.projects.get(id))) })),
     Layer.succeed(AccountStore, AccountStore.of({
       list: (projectId) => Effect.sync(() => [...data.accounts.values()].filter((account) => account.projectId === projectId))
+    })),
+    Layer.succeed(MediaAdmin, MediaAdmin.of({
+      save: (media) => Effect.sync(() => void data.media.set(media.id, media)),
+      remove: (projectId, id) =>
+        Effect.sync(() => data.media.get(id)?.projectId === projectId && data.media.delete(id))
     })),
     Layer.succeed(MediaLibrary, MediaLibrary.of({
       getMany: (projectId, ids) =>

@@ -65,8 +65,8 @@ export class MediaStorage extends Context.Tag("@herald/core/MediaStorage")<Media
   /** Makes a staged file the stored bytes of `key`. */
   readonly keep: (key: string, file: StagedFile) => Effect.Effect<void, MediaStorageUnavailable>
   readonly remove: (key: string) => Effect.Effect<void>
-  /** Whether upload tickets can be issued (some storage is configured). */
-  readonly acceptsUploads: boolean
+  /** False when neither a local directory nor a bucket is configured: uploads answer 503. */
+  readonly configured: boolean
   /** A presigned form for a direct upload to the slot; none when the bytes live on local disk. */
   readonly uploadForm: (slot: UploadSlot) => Effect.Effect<Option.Option<UploadForm>>
   /**
@@ -79,7 +79,7 @@ export class MediaStorage extends Context.Tag("@herald/core/MediaStorage")<Media
   static readonly unconfigured: Layer.Layer<MediaStorage> = Layer.succeed(MediaStorage, MediaStorage.of({
     keep: () => Effect.fail(new MediaStorageUnavailable()),
     remove: () => Effect.void,
-    acceptsUploads: false,
+    configured: false,
     uploadForm: () => Effect.succeed(Option.none()),
     takeUpload: () => Effect.succeed(Option.none())
   }))

@@ -235,11 +235,16 @@ export interface IssuedTicket {
   readonly form: Option.Option<UploadForm>
 }
 
+/** Some media storage is configured; checked before any byte is read (503 otherwise). */
+export const requireMediaStorage = Effect.flatMap(
+  MediaStorage,
+  (storage) => storage.configured ? Effect.succeed(storage) : Effect.fail(new MediaStorageUnavailable())
+)
+
 /** POST /media/ticket. */
 export const issueUploadTicket = Effect.fn("issueUploadTicket")(function*(principal: Principal) {
   yield* requireScope(principal, "posts:write")
-  const storage = yield* MediaStorage
-  if (!storage.acceptsUploads) return yield* new MediaStorageUnavailable()
+  const storage = yield* requireMediaStorage
   const uuid = yield* (yield* IdGenerator).uuid
   const now = yield* DateTime.now
   const ticket = new UploadTicket({
@@ -302,6 +307,7 @@ export const uploadMedia = Effect.fn("uploadMedia")(function*(
   details: MediaDetails
 ) {
   yield* requireScope(principal, "posts:write")
+  yield* requireMediaStorage
   const tags = { ...details, peopleTags: normalHandles(details.peopleTags) }
   const confirm = tags.peopleTags.length === 0 ? null : yield* handleCheck(principal.projectId, tags.peopleTags)
   return yield* Effect.scoped(Effect.gen(function*() {
@@ -353,3 +359,22 @@ export const MediaIngestLive = Layer.effect(
     })
   })
 )
+
+/**
+ * No media on this instance: uploads and tickets answer MediaStorageUnavailable before reading
+ * anything, media_urls are refused, people_tags have no handle check. For embedders and tests
+ * that leave media out.
+ */
+export const MediaNotConfigured: Layer.Layer<MediaStaging | MediaStorage | MediaProbe | UploadTickets | PeopleTagCheck> = Layer
+  .mergeAll(
+    MediaStorage.unconfigured,
+    PeopleTagCheck.notConfigured,
+    UploadTickets.inMemory(),
+    Layer.succeed(MediaStaging, MediaStaging.of({
+      stage: () => Effect.dieMessage("media staging is not configured (MediaStorage.configured is false)"),
+      fetch: (url) => Effect.fail(new MediaRejected({ url, reason: "fetching media from URLs is not configured here" }))
+    })),
+    Layer.succeed(MediaProbe, MediaProbe.of({
+      inspect: () => Effect.dieMessage("media inspection is not configured (MediaStorage.configured is false)")
+    }))
+  )

@@ -189,6 +189,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload media: JSON with url or ticket, or multipart with file */
+        post: operations["media.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open an upload slot (for browsers and large files) */
+        post: operations["media.ticket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/attach/{ticket}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a ticket's file straight from a browser (the ticket is the credential) */
+        post: operations["mediaAttach.attach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -207,7 +258,108 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "post.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.published
+         * @description A post settled with at least one delivery out (status posted or partial). Verify the signature over the raw body before parsing; any 2xx accepts, anything else (3xx included) is retried 5 times over about 2.5 hours.
+         */
+        post: operations["webhook_post_published"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.failed
+         * @description A post settled with no delivery out (status failed). Verify the signature over the raw body before parsing; any 2xx accepts, anything else (3xx included) is retried 5 times over about 2.5 hours.
+         */
+        post: operations["webhook_post_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.approved
+         * @description A person approved a post waiting for approval. Verify the signature over the raw body before parsing; any 2xx accepts, anything else (3xx included) is retried 5 times over about 2.5 hours.
+         */
+        post: operations["webhook_post_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.rejected
+         * @description A person rejected a post waiting for approval. Verify the signature over the raw body before parsing; any 2xx accepts, anything else (3xx included) is retried 5 times over about 2.5 hours.
+         */
+        post: operations["webhook_post_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.needs_reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * account.needs_reconnect
+         * @description A platform refused an account's credentials; it must be reconnected. Verify the signature over the raw body before parsing; any 2xx accepts, anything else (3xx included) is retried 5 times over about 2.5 hours.
+         */
+        post: operations["webhook_account_needs_reconnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         PostList: {
@@ -954,6 +1106,96 @@ export interface components {
             }[];
             rules_checked: string[];
             rules_skipped: string[];
+        };
+        /** @description Give url or ticket. */
+        MediaJsonBody: {
+            /**
+             * Format: uri
+             * @description A public https URL Herald fetches.
+             */
+            url?: string;
+            /** @description A ticket from POST /media/ticket whose file was uploaded to its url. */
+            ticket?: string;
+            /**
+             * nonNegative
+             * @description Picks a video's cover frame (ms from the start).
+             */
+            thumbnail_timestamp_ms?: components["schemas"]["Int"];
+            /**
+             * maxLength(1000)
+             * @description Image accessibility text (x and bluesky apply it natively).
+             */
+            alt_text?: string;
+            /**
+             * maxItems(20)
+             * @description Instagram handles tagged in a photo (up to 20); needs an instagram account that advertises can.people_tags.
+             */
+            people_tags?: string[];
+        };
+        MediaMultipart: {
+            /** Format: binary */
+            file: string;
+            /** @description Integer, min 0. */
+            thumbnail_timestamp_ms?: string;
+            /** @description Max 1000 characters. */
+            alt_text?: string;
+            /** @description Handles: the field repeated, a JSON array, or a comma-separated list. */
+            people_tags?: string;
+        };
+        UploadedMedia: {
+            id: components["schemas"]["UUID"];
+            /** @enum {string} */
+            kind: "image" | "video" | "document";
+        };
+        /** @description people_tags go on images only; the file was stored without them as id. */
+        TagsNeedImage: {
+            error: string;
+            code: string;
+            /**
+             * Format: uuid
+             * @description The stored media (without tags), usable as is.
+             */
+            id: string;
+        };
+        /** @description A people_tags handle cannot be confirmed; retry without the handles in unknown. */
+        PeopleTagsRefused: {
+            error: string;
+            code: string;
+            /** @description The handles that could not be confirmed. */
+            unknown: string[];
+        };
+        /** @description Media storage (local or bucket) is not configured on this instance. */
+        ServiceUnavailable: {
+            error: string;
+            code: string;
+        };
+        UploadTicketReply: {
+            ticket: string;
+            /** @description Takes a multipart POST with a file field straight from a browser (no key) and answers { media_id }. */
+            attach_url: string;
+            max_bytes: components["schemas"]["Int"];
+            expires_in_seconds: components["schemas"]["Int"];
+            /** @description Bucket configured: where to POST the presigned form. */
+            url?: string;
+            /** @description Bucket configured: the form fields, in order; the file field goes last. */
+            fields?: {
+                [key: string]: string;
+            };
+            /** @description Bucket configured: the same upload as a curl command. */
+            curl?: string;
+        };
+        AttachMultipart: {
+            /** Format: binary */
+            file: string;
+            /** @description Integer, min 0. */
+            thumbnail_timestamp_ms?: string;
+            /** @description Max 1000 characters. */
+            alt_text?: string;
+            /** @description Handles: the field repeated, a JSON array, or a comma-separated list. */
+            people_tags?: string;
+        };
+        AttachedMedia: {
+            media_id: components["schemas"]["UUID"];
         };
         /** @description This document (OpenAPI 3.1). */
         OpenApiDocument: {
@@ -2388,6 +2630,355 @@ export interface operations {
             };
         };
     };
+    "media.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaJsonBody"];
+                "multipart/form-data": components["schemas"]["MediaMultipart"];
+            };
+        };
+        responses: {
+            /** @description UploadedMedia */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedMedia"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["TagsNeedImage"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Not found in this key's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The current state forbids this operation. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts. */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The Content-Type is not one this endpoint accepts. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaType"];
+                };
+            };
+            /** @description A people_tags handle cannot be confirmed; retry without the handles in unknown. */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleTagsRefused"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Media storage (local or bucket) is not configured on this instance. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailable"];
+                };
+            };
+        };
+    };
+    "media.ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description UploadTicketReply */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadTicketReply"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Media storage (local or bucket) is not configured on this instance. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailable"];
+                };
+            };
+        };
+    };
+    "mediaAttach.attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["AttachMultipart"];
+            };
+        };
+        responses: {
+            /** @description AttachedMedia */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachedMedia"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["TagsNeedImage"];
+                };
+            };
+            /** @description Not found in this key's project. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The current state forbids this operation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conflict"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The Content-Type is not one this endpoint accepts. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaType"];
+                };
+            };
+            /** @description A people_tags handle cannot be confirmed; retry without the handles in unknown. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleTagsRefused"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description Media storage (local or bucket) is not configured on this instance. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailable"];
+                };
+            };
+        };
+    };
     "spec.openapi": {
         parameters: {
             query?: never;
@@ -2423,6 +3014,355 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InternalError"];
                 };
+            };
+        };
+    };
+    webhook_post_published: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, the same as the body's event. */
+                "x-service-event": string;
+                /** @description The delivery id: one per (event, endpoint), the same on every retry; equals the body's delivery_id. */
+                "x-service-delivery": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "x-service-timestamp": string;
+                /** @description One or more space-separated v1=<hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the endpoint's secret>. */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "post.published";
+                    /** Format: uuid */
+                    delivery_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC, milliseconds).
+                     */
+                    created_at: string;
+                    project: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                    data: {
+                        post: {
+                            /** Format: uuid */
+                            id: string;
+                            caption: string | null;
+                            /** @enum {string} */
+                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            /** @description Deliveries that went out (success or taken_down). */
+                            delivered: number;
+                            /** @description Deliveries in all; delivered < targets means a partial post. */
+                            targets: number;
+                        };
+                        deliveries: {
+                            /** @enum {string} */
+                            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                            username: string;
+                            /** @enum {string} */
+                            status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+                            url: string | null;
+                            error: {
+                                /** @enum {string} */
+                                category: "auth_expired" | "content_rejected" | "media_invalid" | "rate_limited" | "platform_error" | "unknown";
+                                code: string;
+                                message: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored (its first 512 bytes are logged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, the same as the body's event. */
+                "x-service-event": string;
+                /** @description The delivery id: one per (event, endpoint), the same on every retry; equals the body's delivery_id. */
+                "x-service-delivery": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "x-service-timestamp": string;
+                /** @description One or more space-separated v1=<hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the endpoint's secret>. */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "post.failed";
+                    /** Format: uuid */
+                    delivery_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC, milliseconds).
+                     */
+                    created_at: string;
+                    project: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                    data: {
+                        post: {
+                            /** Format: uuid */
+                            id: string;
+                            caption: string | null;
+                            /** @enum {string} */
+                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            /** @description Deliveries that went out (success or taken_down). */
+                            delivered: number;
+                            /** @description Deliveries in all; delivered < targets means a partial post. */
+                            targets: number;
+                        };
+                        deliveries: {
+                            /** @enum {string} */
+                            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                            username: string;
+                            /** @enum {string} */
+                            status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+                            url: string | null;
+                            error: {
+                                /** @enum {string} */
+                                category: "auth_expired" | "content_rejected" | "media_invalid" | "rate_limited" | "platform_error" | "unknown";
+                                code: string;
+                                message: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored (its first 512 bytes are logged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, the same as the body's event. */
+                "x-service-event": string;
+                /** @description The delivery id: one per (event, endpoint), the same on every retry; equals the body's delivery_id. */
+                "x-service-delivery": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "x-service-timestamp": string;
+                /** @description One or more space-separated v1=<hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the endpoint's secret>. */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "post.approved";
+                    /** Format: uuid */
+                    delivery_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC, milliseconds).
+                     */
+                    created_at: string;
+                    project: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                    data: {
+                        post: {
+                            /** Format: uuid */
+                            id: string;
+                            caption: string | null;
+                            /** @enum {string} */
+                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            /** @description Deliveries that went out (success or taken_down). */
+                            delivered: number;
+                            /** @description Deliveries in all; delivered < targets means a partial post. */
+                            targets: number;
+                        };
+                        decision: {
+                            /** @enum {string} */
+                            outcome: "approved" | "rejected";
+                            /**
+                             * @description A human key, or the signed approval link.
+                             * @enum {string}
+                             */
+                            via: "api_key" | "approval_link";
+                            by_key_id: string | null;
+                            /** Format: date-time */
+                            at: string;
+                            reason: string | null;
+                        } | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored (its first 512 bytes are logged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, the same as the body's event. */
+                "x-service-event": string;
+                /** @description The delivery id: one per (event, endpoint), the same on every retry; equals the body's delivery_id. */
+                "x-service-delivery": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "x-service-timestamp": string;
+                /** @description One or more space-separated v1=<hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the endpoint's secret>. */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "post.rejected";
+                    /** Format: uuid */
+                    delivery_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC, milliseconds).
+                     */
+                    created_at: string;
+                    project: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                    data: {
+                        post: {
+                            /** Format: uuid */
+                            id: string;
+                            caption: string | null;
+                            /** @enum {string} */
+                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            /** @description Deliveries that went out (success or taken_down). */
+                            delivered: number;
+                            /** @description Deliveries in all; delivered < targets means a partial post. */
+                            targets: number;
+                        };
+                        decision: {
+                            /** @enum {string} */
+                            outcome: "approved" | "rejected";
+                            /**
+                             * @description A human key, or the signed approval link.
+                             * @enum {string}
+                             */
+                            via: "api_key" | "approval_link";
+                            by_key_id: string | null;
+                            /** Format: date-time */
+                            at: string;
+                            reason: string | null;
+                        } | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored (its first 512 bytes are logged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_account_needs_reconnect: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind, the same as the body's event. */
+                "x-service-event": string;
+                /** @description The delivery id: one per (event, endpoint), the same on every retry; equals the body's delivery_id. */
+                "x-service-delivery": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "x-service-timestamp": string;
+                /** @description One or more space-separated v1=<hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the endpoint's secret>. */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "account.needs_reconnect";
+                    /** Format: uuid */
+                    delivery_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC, milliseconds).
+                     */
+                    created_at: string;
+                    project: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                    data: {
+                        account: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                            username: string;
+                            /** @enum {string} */
+                            status: "active" | "needs_reconnect" | "disconnected";
+                        };
+                        /** @description Why the platform refused the account's credentials. */
+                        reason: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx accepts the delivery; the body is ignored (its first 512 bytes are logged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

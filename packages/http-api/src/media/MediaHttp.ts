@@ -1,0 +1,171 @@
+import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  attachUpload,
+  errorCode,
+  issueUploadTicket,
+  MediaSource,
+  openTicket,
+  requireMediaStorage,
+  requireScope,
+  type UploadMediaError,
+  uploadMedia
+} from "@herald/core"
+import { Effect, Option } from "effect"
+import { CurrentPrincipal, HeraldApi } from "../Api.js"
+import { HttpApiConfig } from "../ApprovalLinks.js"
+import {
+  BadRequest,
+  Conflict,
+  errorResponse,
+  failWith,
+  Forbidden,
+  type HttpError,
+  isHttpError,
+  NotFound,
+  PayloadTooLarge,
+  UnsupportedMediaType
+} from "../HttpErrors.js"
+import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
+import { checkDeclaredLength, contentTypeOf, drainRest, readJsonBody, readMultipart } from "./MediaRequest.js"
+
+type MediaReply = HttpError | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
+
+/** The reply each media refusal gets (the contract's media status table). */
+const replyOf = (error: UploadMediaError): MediaReply => {
+  const error_ = error.message
+  switch (error._tag) {
+    case "MissingScope":
+      return new Forbidden({ error: error_, code: errorCode(error) })
+    case "MediaRejected":
+      return new BadRequest({ error: error_, code: "media_unfetchable" })
+    case "UnsupportedMedia":
+      return new BadRequest({ error: error_, code: "media_unsupported" })
+    case "ThumbnailOutOfRange":
+      return new BadRequest({
+        error: error_,
+        code: "invalid_request",
+        violations: [{ field: "thumbnail_timestamp_ms", account: null, message: error_ }]
+      })
+    case "TicketExpired":
+      return new BadRequest({ error: error_, code: "ticket_expired" })
+    case "PeopleTagsNeedImage":
+      return new TagsNeedImage({ error: error_, code: "people_tags_need_image", id: error.mediaId })
+    case "TicketNotFound":
+      return new NotFound({ error: error_, code: `ticket_${error.reason === "unknown" ? "not_found" : error.reason}` })
+    case "PeopleTagsUnavailable":
+      return new Conflict({ error: error_, code: "people_tags_unavailable" })
+    case "MediaTooLarge":
+      return new PayloadTooLarge({ error: error_, code: "media_too_large" })
+    case "PeopleTagsUnconfirmed":
+      return new PeopleTagsRefused({ error: error_, code: "people_tags_unconfirmed", unknown: error.unknown })
+    case "MediaStorageUnavailable":
+      return new ServiceUnavailable({ error: error_, code: "media_storage_unavailable" })
+  }
+}
+
+const isMediaReply = (error: UploadMediaError | MediaReply): error is MediaReply =>
+  isHttpError(error) || error instanceof PeopleTagsRefused || error instanceof TagsNeedImage ||
+  error instanceof ServiceUnavailable
+
+/**
+ * Shared error classes go on to FailuresLive; the media-only ones (422 with unknown, 400 with
+ * the stored id, 503) are answered here with errorResponse, which only reads a class's schema
+ * and status. A 413 first drains what the client is still sending, so it gets to read the reply.
+ */
+const replying = (request: HttpServerRequest.HttpServerRequest) =>
+<A, R>(
+  effect: Effect.Effect<A, UploadMediaError | MediaReply, R>
+): Effect.Effect<A | HttpServerResponse.HttpServerResponse, HttpError, R> =>
+  Effect.catchAll(effect, (error) => {
+    const reply = isMediaReply(error) ? error : replyOf(error)
+    return Effect.zipRight(
+      reply instanceof PayloadTooLarge ? drainRest(request) : Effect.void,
+      isHttpError(reply) ? Effect.fail(reply) : Effect.succeed(errorResponse(reply as unknown as HttpError))
+    )
+  })
+
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
+
+/** The same presigned upload as a curl command: every field in order, the file last. */
+const curlFor = (url: string, fields: Readonly<Record<string, string>>) =>
+  [
+    "curl -X POST",
+    shellQuote(url),
+    ...Object.entries(fields).map(([name, value]) => `-F ${shellQuote(`${name}=${value}`)}`),
+    "-F 'file=@/path/to/file'"
+  ].join(" ")
+
+const attachUrlOf = (baseUrl: string, ticket: string) => `${baseUrl.replace(/\/+$/, "")}/api/v1/media/attach/${ticket}`
+
+const unsupportedType = (type: string, accepted: string) =>
+  new UnsupportedMediaType({
+    error: type === "" ? `send a Content-Type: ${accepted}` : `Content-Type ${type} is not accepted here; send ${accepted}`,
+    code: "unsupported_media_type"
+  })
+
+export const MediaHttpLive = HttpApiBuilder.group(HeraldApi, "media", (handlers) =>
+  handlers
+    .handleRaw("upload", ({ request }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        // Scope first: a key without posts:write uploads nothing.
+        yield* requireScope(principal, "posts:write").pipe(Effect.catchAll(failWith))
+        yield* requireMediaStorage
+        const type = contentTypeOf(request)
+        if (type === "application/json") {
+          const { source, details } = yield* readJsonBody(request)
+          const media = yield* uploadMedia(
+            principal,
+            "url" in source ? MediaSource.Url({ url: source.url }) : MediaSource.Ticket({ ticket: source.ticket }),
+            details
+          )
+          return { id: media.id, kind: media.kind }
+        }
+        if (type !== "multipart/form-data") return yield* Effect.fail(unsupportedType(type, "application/json, multipart/form-data"))
+        yield* checkDeclaredLength(request)
+        const media = yield* Effect.scoped(Effect.gen(function*() {
+          const { details, file } = yield* readMultipart(request)
+          return yield* uploadMedia(principal, MediaSource.File({ file }), details)
+        }))
+        return { id: media.id, kind: media.kind }
+      }).pipe(replying(request)))
+    .handleRaw("ticket", ({ request }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const issued = yield* issueUploadTicket(principal)
+        const { baseUrl } = yield* HttpApiConfig
+        const ticket = issued.ticket.ticket
+        return {
+          ticket,
+          attach_url: attachUrlOf(baseUrl, ticket),
+          max_bytes: issued.ticket.maxBytes,
+          expires_in_seconds: issued.expiresInSeconds,
+          ...Option.match(issued.form, {
+            onNone: () => ({}),
+            onSome: ({ fields, url }) => ({ url, fields, curl: curlFor(url, fields) })
+          })
+        }
+      }).pipe(replying(request)))
+)
+
+/** A browser page on another origin posts here and reads the reply: the ticket is the credential. */
+const corsOpen = HttpApp.appendPreResponseHandler((_request, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "access-control-allow-origin", "*"))
+)
+
+export const MediaAttachHttpLive = HttpApiBuilder.group(HeraldApi, "mediaAttach", (handlers) =>
+  handlers.handleRaw("attach", ({ path, request }) =>
+    Effect.gen(function*() {
+      yield* corsOpen
+      // The ticket is judged before a byte of the body is read.
+      yield* openTicket(path.ticket, null)
+      const type = contentTypeOf(request)
+      if (type !== "multipart/form-data") return yield* Effect.fail(unsupportedType(type, "multipart/form-data"))
+      yield* checkDeclaredLength(request)
+      const media = yield* Effect.scoped(Effect.gen(function*() {
+        const { details, file } = yield* readMultipart(request)
+        return yield* attachUpload(path.ticket, file, details)
+      }))
+      return { media_id: media.id }
+    }).pipe(replying(request)))
+)

@@ -1,0 +1,2 @@
+export * from "./MediaApi.js"
+export * from "./MediaHttp.js"
