@@ -95,13 +95,23 @@ export const runDispatcher = (options: DispatcherOptions) =>
     const inFlight = yield* FiberSet.make<void>()
     yield* queue.wakeups.pipe(Stream.runForEach(() => Queue.offer(wake, undefined)), Effect.forkScoped)
 
-    const handle = (claim: ClaimedDelivery) => processClaim(claim, options).pipe(Effect.ensuring(Queue.offer(wake, undefined)))
+    // Counted here rather than read from the FiberSet: a fiber leaves the set only after its
+    // last step, and the wake-up it sends must already see its slot free.
+    let busy = 0
+    const handle = (claim: ClaimedDelivery) =>
+      processClaim(claim, options).pipe(
+        Effect.ensuring(Effect.suspend(() => {
+          busy--
+          return Queue.offer(wake, undefined)
+        }))
+      )
 
     // Claiming and starting is one uninterruptible step, so no claim is lost between the two.
     const claimBatch = Effect.uninterruptible(Effect.gen(function*() {
-      const free = concurrency - (yield* FiberSet.size(inFlight))
+      const free = concurrency - busy
       if (free <= 0) return { claimed: 0, full: true }
       const claims = yield* queue.claimDue({ now: yield* DateTime.now, limit: free, leaseMillis, worker })
+      busy += claims.length
       for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim))
       return { claimed: claims.length, full: claims.length === free }
     }))
