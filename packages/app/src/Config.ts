@@ -19,6 +19,8 @@ export interface HeraldConfig {
   readonly approvalSecret: Option.Option<Redacted.Redacted>
   /** An external simulator (HERALD_SIMULATOR_URL); none: one runs in this process. */
   readonly simulatorUrl: Option.Option<string>
+  /** HERALD_OUTBOUND_ALLOW_LOOPBACK: media fetches and webhooks may reach loopback (refused in production). */
+  readonly outboundAllowLoopback: boolean
 }
 
 /** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
@@ -53,5 +55,6 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
   databaseUrl: optionalSecret("DATABASE_URL"),
   credentialsKey: optionalSecret("HERALD_CREDENTIALS_KEY"),
   approvalSecret: optionalSecret("HERALD_APPROVAL_SECRET"),
-  simulatorUrl: optionalUrl("HERALD_SIMULATOR_URL")
+  simulatorUrl: optionalUrl("HERALD_SIMULATOR_URL"),
+  outboundAllowLoopback: Config.boolean("HERALD_OUTBOUND_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
 })

@@ -4,7 +4,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { HttpApiConfig } from "@herald/http-api"
 import { Simulator, SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
-import { OutboundGuard } from "@herald/webhooks"
+import { OutboundGuard, WebhookDestinationsLive } from "@herald/webhooks"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
 import { type MediaConfig, MediaLive, mediaFromEnv } from "./media/index.js"
@@ -22,6 +22,9 @@ export interface EngineOptions {
   readonly simulatorUrl: Option.Option<string>
   /** Media storage; by default from HERALD_MEDIA_DIR / HERALD_S3_* (local <dataDir>/media). */
   readonly media?: MediaConfig
+  /** Lets media fetches and webhooks reach loopback http servers (tests, local development only). */
+  readonly outboundAllowLoopback?: boolean
+  readonly env?: "development" | "production"
 }
 
 /**
@@ -38,21 +41,30 @@ export const simulatorPublishers = (simulatorUrl: Option.Option<string>) =>
  * Everything the use cases, the REST and admin APIs and the workers need, without HTTP: storage
  * (migrated), admin tokens, ids, the simulator's publishers, classifiers reported unavailable
  * (guardrails skip the topic and tone rules), media (fails to start without ffprobe) with
- * people_tags handle checking not configured.
+ * people_tags handle checking not configured, and the outbound guard with the webhook URL check.
  */
-export const engineLayer = (options: EngineOptions) =>
-  Layer.mergeAll(
+export const engineLayer = (options: EngineOptions) => {
+  // One guard for every outbound request (media URLs, webhooks); it refuses the loopback
+  // allowance in production mode.
+  const outbound = OutboundGuard.layer({
+    allowLoopback: options.outboundAllowLoopback ?? false,
+    production: options.env === "production"
+  })
+  return Layer.mergeAll(
     PostgresAdminTokens,
     RandomIds,
     ClassifiersUnavailable,
     simulatorPublishers(options.simulatorUrl),
     (options.media === undefined ? mediaFromEnv(options.dataDir) : MediaLive(options.media)).pipe(
-      Layer.provide([OutboundGuard.layer(), RandomIds])
+      Layer.provide(RandomIds)
     ),
+    WebhookDestinationsLive,
     PeopleTagCheck.notConfigured
   ).pipe(
+    Layer.provideMerge(outbound),
     Layer.provideMerge(StorageLive.layer(options))
   )
+}
 
 /** What the REST layer reads from the configuration: the public base URL and the approval-link secret. */
 export const httpApiConfig = (baseUrl: string, approvalSecret: Redacted.Redacted) =>

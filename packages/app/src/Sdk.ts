@@ -17,6 +17,7 @@ import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
 import { engineLayer, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
 import { Workers } from "./workers/index.js"
+import { WebhookDispatcher } from "@herald/webhooks"
 import { loadSecrets } from "./Secrets.js"
 
 /** Options of createHerald. */
@@ -116,7 +117,8 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
     databaseUrl: redacted(options.databaseUrl),
     credentialsKey: redacted(options.credentialsKey),
     approvalSecret: redacted(options.approvalSecret),
-    simulatorUrl: Option.none()
+    simulatorUrl: Option.none(),
+    outboundAllowLoopback: false
   }))
   const engine = engineLayer({
     databaseUrl: redacted(options.databaseUrl),
@@ -126,7 +128,8 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
   })
   const apiConfig = httpApiConfig(options.publicUrl, secrets.approvalSecret)
   const services = Layer.mergeAll(engine, HmacApprovalLinks.pipe(Layer.provide(apiConfig)))
-  const runtime = ManagedRuntime.make(Layer.mergeAll(services, Workers.pipe(Layer.provide(services))))
+  const workers = Layer.mergeAll(Workers, WebhookDispatcher.layer()).pipe(Layer.provide(services))
+  const runtime = ManagedRuntime.make(Layer.mergeAll(services, workers))
   const demo = await runtime.runPromise(options.demo === true ? bootstrapDemo : Effect.succeed(Option.none()))
   const web = HttpApiBuilder.toWebHandler(
     Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(engine)),

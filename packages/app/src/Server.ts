@@ -2,6 +2,7 @@ import { createServer } from "node:http"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { AdminApiLive, HttpApiConfig, HttpApiLive } from "@herald/http-api"
+import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
@@ -32,7 +33,8 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
- * admin API, GET /health and the background workers, over node:http (provided, to read its address).
+ * admin API, GET /health and the background workers (publishing, webhooks), over node:http
+ * (provided, to read its address).
  */
 export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
   const engine = engineLayer({ ...config, credentialsKey: secrets.credentialsKey })
@@ -56,7 +58,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
-  return Layer.mergeAll(http, Workers, listening).pipe(
+  return Layer.mergeAll(http, Workers, WebhookDispatcher.layer(), listening).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )

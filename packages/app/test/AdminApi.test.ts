@@ -221,6 +221,21 @@ describe("webhook endpoints", () => {
     })
     expect(kind.status).toBe(400)
   })
+
+  it("refuses destinations that are not publicly routable, naming the address", async () => {
+    for (const url of ["https://127.0.0.1/hook", "https://10.0.0.1/hook", "https://169.254.169.254/hook", "https://localhost/hook"]) {
+      const reply = await admin(`/projects/${herald.credentials.project_id}/webhooks`, {
+        method: "POST",
+        json: { url, kinds: ["post.published"] }
+      })
+      expect(reply.status, url).toBe(400)
+      const body = await json(reply)
+      expect(body.code).toBe("webhook_url_refused")
+      expect(body.violations).toEqual([{ field: "url", account: null, message: expect.stringMatching(/loopback|private|metadata/) }])
+    }
+    const listed = await json(await admin(`/projects/${herald.credentials.project_id}/webhooks`))
+    expect(listed.data.map((endpoint: { url: string }) => endpoint.url)).not.toContain("https://127.0.0.1/hook")
+  })
 })
 
 describe("documents and health", () => {

@@ -29,7 +29,8 @@ export const startHerald = async () => {
     databaseUrl: Option.none(),
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
-    simulatorUrl: Option.none()
+    simulatorUrl: Option.none(),
+    outboundAllowLoopback: false
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))

@@ -370,13 +370,10 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
       const refused = checkDestination(url)
       if (refused !== undefined) return yield* refused
       if (isIP(bareHost(url)) !== 0) return
-      const addresses = yield* Effect.tryPromise({
-        try: () => resolveHost(url.hostname),
-        catch: (cause) => {
-          const code = (cause as { code?: unknown }).code
-          return new OutboundRefused({ reason: `${url.hostname} does not resolve${typeof code === "string" ? ` (${code})` : ""}` })
-        }
-      })
+      // A name that does not resolve here and now (no DNS yet, split horizon, an outage) is not
+      // refused: every connection resolves and judges it again, and that check is the one that protects.
+      const addresses = yield* Effect.promise(() => resolveHost(url.hostname).catch(() => null))
+      if (addresses === null) return
       const refusal = resolvedRefusal(url.hostname, addresses, allowLoopback)
       if (refusal !== undefined) return yield* new OutboundRefused({ reason: refusal })
     })

@@ -3,7 +3,10 @@ import type { OutboxEvent } from "../Event.js"
 import type { WebhookEndpointId } from "../Ids.js"
 import type { ClaimRequest } from "./DeliveryQueue.js"
 
-/** One event to one endpoint. sendId is the stable x-service-delivery id: every retry reuses it. */
+/**
+ * One event to one endpoint. sendId names the queued row (for complete); the x-service-delivery
+ * id every retry reuses is derived from the event and endpoint ids (see @herald/webhooks deliveryIdFor).
+ */
 export interface ClaimedSend {
   readonly sendId: string
   readonly event: OutboxEvent

@@ -15,6 +15,7 @@ import {
   ProjectId,
   ProjectStore,
   SocialAccount,
+  WebhookDestinations,
   WebhookEndpoint,
   WebhookEndpointId,
   WebhookEndpoints
@@ -218,6 +219,14 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
     .handle("create", ({ path, payload }) =>
       Effect.gen(function*() {
         yield* requireProject(path.project_id)
+        yield* Effect.flatMap(WebhookDestinations, (destinations) => destinations.check(payload.url)).pipe(
+          Effect.catchTag("WebhookDestinationRefused", (refused) =>
+            Effect.fail(new BadRequest({
+              error: refused.message,
+              code: "webhook_url_refused",
+              violations: [{ field: "url", account: null, message: refused.reason }]
+            })))
+        )
         const endpoint = new WebhookEndpoint({
           id: WebhookEndpointId.make(yield* newId),
           projectId: path.project_id,
