@@ -6,7 +6,6 @@ export const packages = [
   "publishers",
   "webhooks",
   "http-api",
-  "mcp",
   "app"
 ] as const
 
