@@ -10,7 +10,7 @@ import {
   PostStore,
   StaleWrite
 } from "@herald/core"
-import { Array as Arr, DateTime, Effect, Layer, Option } from "effect"
+import { Array as Arr, DateTime, Effect, Either, Layer, Option } from "effect"
 import { orDieInfra } from "./Infra.js"
 import { writeEvents } from "./OutboxWrites.js"
 import { deliveryFromRow, type DeliveryRow, deliveryToRow, postFromRow, type PostRow, postToRow } from "./Rows.js"
@@ -26,11 +26,12 @@ export const make = Effect.gen(function*() {
       const deliveryRows = yield* sql<DeliveryRow & { readonly post_id: string }>`
         SELECT * FROM deliveries WHERE post_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY post_id, position`
       const byPost = Arr.groupBy(deliveryRows, (row) => row.post_id)
-      return yield* Effect.forEach(rows, (row) =>
-        Effect.all({
+      return yield* Either.all(rows.map((row) =>
+        Either.all({
           post: postFromRow(row),
-          deliveries: Effect.forEach(byPost[row.id] ?? [], deliveryFromRow)
-        }))
+          deliveries: Either.all((byPost[row.id] ?? []).map(deliveryFromRow))
+        })
+      ))
     })
 
   const findWhere = (condition: ReturnType<typeof sql.and>) =>

@@ -1,93 +1,134 @@
-import { SocialAccount, Delivery, Media, OutboxEvent, Post, Project } from "@herald/core"
-import { Schema } from "effect"
+import {
+  type AccountId,
+  AccountStatus,
+  ActorKind,
+  type ApiKeyId,
+  ApprovalMode,
+  Attempt,
+  ConnectionRoute,
+  Decision,
+  Delivery,
+  DeliveryError,
+  type DeliveryId,
+  DeliveryNote,
+  DeliveryStatus,
+  GuardrailSettings,
+  Media,
+  type MediaId,
+  OutboxEvent,
+  PlanStatus,
+  Platform,
+  PlatformConfigurations,
+  Post,
+  type PostId,
+  PostStatus,
+  Project,
+  type ProjectId,
+  SocialAccount,
+  Takedown
+} from "@herald/core"
+import { DateTime, Either, type ParseResult, Schema } from "effect"
 
 /**
- * Row <-> domain. Rows are decoded through the core schemas (so a bad row is caught, not passed
- * on); nested values sit in JSONB in their encoded form. Timestamps come back from pg as Date.
+ * Row <-> domain. The column types already guarantee most of a row (uuid, integer, boolean,
+ * timestamptz, arrays, NOT NULL), so those columns map straight onto the domain classes:
+ * re-validating them through each class's whole schema was most of the CPU of a post listing.
+ * What the database does not constrain (text columns holding a literal, and JSONB, which holds
+ * nested values in their encoded form) is decoded through a schema compiled once, which reads
+ * those columns off the row by name, so a bad row is still a ParseError (a defect at the port),
+ * never a wrong value passed on. Timestamps come back from pg as Date (a string through some drivers).
  */
 type Timestamp = Date | string
 
-const iso = (value: Timestamp): string => value instanceof Date ? value.toISOString() : new Date(value).toISOString()
-const isoOrNull = (value: Timestamp | null): string | null => value === null ? null : iso(value)
+const instant = (value: Timestamp): DateTime.Utc => DateTime.unsafeMake(value)
+const instantOrNull = (value: Timestamp | null): DateTime.Utc | null => value === null ? null : instant(value)
+const iso = (value: DateTime.Utc): string => DateTime.formatIso(value)
+const isoOrNull = (value: DateTime.Utc | null): string | null => value === null ? null : iso(value)
 const json = (value: unknown): string | null => value === null ? null : JSON.stringify(value)
 
 export interface PostRow {
-  readonly id: string
-  readonly project_id: string
+  readonly id: PostId
+  readonly project_id: ProjectId
   readonly version: number
   readonly status: string
   readonly caption: string | null
   readonly signature: string
   readonly skip_signature: boolean
-  readonly account_ids: ReadonlyArray<string>
-  readonly media_ids: ReadonlyArray<string>
+  readonly account_ids: ReadonlyArray<AccountId>
+  readonly media_ids: ReadonlyArray<MediaId>
   readonly scheduled_at: Timestamp | null
   readonly platform_configurations: unknown
-  readonly author_key_id: string
+  readonly author_key_id: ApiKeyId
   readonly author_kind: string
   readonly decision: unknown
-  readonly supersedes: string | null
-  readonly superseded_by: string | null
+  readonly supersedes: PostId | null
+  readonly superseded_by: PostId | null
   readonly idempotency_key: string | null
   readonly created_at: Timestamp
   readonly updated_at: Timestamp
 }
 
-const decodePost = Schema.decodeUnknown(Post)
-const encodePost = Schema.encodeSync(Post)
+const NullableDecision = Schema.NullOr(Decision)
+const encodeDecision = Schema.encodeSync(NullableDecision)
 
-export const postFromRow = (row: PostRow) =>
-  decodePost({
-    id: row.id,
-    projectId: row.project_id,
-    version: row.version,
-    status: row.status,
-    caption: row.caption,
-    signature: row.signature,
-    skipSignature: row.skip_signature,
-    accountIds: row.account_ids,
-    mediaIds: row.media_ids,
-    scheduledAt: isoOrNull(row.scheduled_at),
-    platformConfigurations: row.platform_configurations,
-    author: { keyId: row.author_key_id, kind: row.author_kind },
-    decision: row.decision,
-    supersedes: row.supersedes,
-    supersededBy: row.superseded_by,
-    idempotencyKey: row.idempotency_key,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at)
-  })
+const decodePostColumns = Schema.decodeUnknownEither(Schema.Struct({
+  status: PostStatus,
+  author_kind: ActorKind,
+  platform_configurations: PlatformConfigurations,
+  decision: NullableDecision
+}))
 
-export const postToRow = (post: Post) => {
-  const e = encodePost(post)
-  return {
-    id: e.id,
-    project_id: e.projectId,
-    version: e.version,
-    status: e.status,
-    caption: e.caption,
-    signature: e.signature,
-    skip_signature: e.skipSignature,
-    account_ids: e.accountIds,
-    media_ids: e.mediaIds,
-    scheduled_at: e.scheduledAt,
-    platform_configurations: json(e.platformConfigurations),
-    author_key_id: e.author.keyId,
-    author_kind: e.author.kind,
-    decision: json(e.decision),
-    supersedes: e.supersedes,
-    superseded_by: e.supersededBy,
-    idempotency_key: e.idempotencyKey,
-    created_at: e.createdAt,
-    updated_at: e.updatedAt
-  }
-}
+export const postFromRow = (row: PostRow): Either.Either<Post, ParseResult.ParseError> =>
+  Either.map(decodePostColumns(row), (valid) =>
+    new Post({
+      id: row.id,
+      projectId: row.project_id,
+      version: row.version,
+      status: valid.status,
+      caption: row.caption,
+      signature: row.signature,
+      skipSignature: row.skip_signature,
+      accountIds: row.account_ids,
+      mediaIds: row.media_ids,
+      scheduledAt: instantOrNull(row.scheduled_at),
+      platformConfigurations: valid.platform_configurations,
+      author: { keyId: row.author_key_id, kind: valid.author_kind },
+      decision: valid.decision,
+      supersedes: row.supersedes,
+      supersededBy: row.superseded_by,
+      idempotencyKey: row.idempotency_key,
+      createdAt: instant(row.created_at),
+      updatedAt: instant(row.updated_at)
+    }, true))
+
+/** A Post is valid by construction; platform_configurations has no transformation, so its JSON is its encoded form. */
+export const postToRow = (post: Post) => ({
+  id: post.id,
+  project_id: post.projectId,
+  version: post.version,
+  status: post.status,
+  caption: post.caption,
+  signature: post.signature,
+  skip_signature: post.skipSignature,
+  account_ids: post.accountIds,
+  media_ids: post.mediaIds,
+  scheduled_at: isoOrNull(post.scheduledAt),
+  platform_configurations: JSON.stringify(post.platformConfigurations),
+  author_key_id: post.author.keyId,
+  author_kind: post.author.kind,
+  decision: json(encodeDecision(post.decision)),
+  supersedes: post.supersedes,
+  superseded_by: post.supersededBy,
+  idempotency_key: post.idempotencyKey,
+  created_at: iso(post.createdAt),
+  updated_at: iso(post.updatedAt)
+})
 
 export interface DeliveryRow {
-  readonly id: string
-  readonly post_id: string
-  readonly project_id: string
-  readonly account_id: string
+  readonly id: DeliveryId
+  readonly post_id: PostId
+  readonly project_id: ProjectId
+  readonly account_id: AccountId
   readonly platform: string
   readonly username: string
   readonly status: string
@@ -102,50 +143,62 @@ export interface DeliveryRow {
   readonly updated_at: Timestamp
 }
 
-const decodeDelivery = Schema.decodeUnknown(Delivery)
-const encodeDelivery = Schema.encodeSync(Delivery)
+const DeliveryJson = Schema.Struct({
+  error: Schema.NullOr(DeliveryError),
+  note: Schema.NullOr(DeliveryNote),
+  attempts: Schema.Array(Attempt),
+  takedown: Schema.NullOr(Takedown)
+})
+const encodeDeliveryJson = Schema.encodeSync(DeliveryJson)
 
-export const deliveryFromRow = (row: DeliveryRow) =>
-  decodeDelivery({
-    id: row.id,
-    postId: row.post_id,
-    projectId: row.project_id,
-    accountId: row.account_id,
-    platform: row.platform,
-    username: row.username,
-    status: row.status,
-    dueAt: isoOrNull(row.due_at),
-    url: row.url,
-    platformPostId: row.platform_post_id,
-    error: row.error,
-    note: row.note,
-    attempts: row.attempts,
-    takedown: row.takedown,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at)
-  })
+const decodeDeliveryColumns = Schema.decodeUnknownEither(Schema.Struct({
+  ...DeliveryJson.fields,
+  platform: Platform,
+  status: DeliveryStatus
+}))
+
+export const deliveryFromRow = (row: DeliveryRow): Either.Either<Delivery, ParseResult.ParseError> =>
+  Either.map(decodeDeliveryColumns(row), (valid) =>
+    new Delivery({
+      id: row.id,
+      postId: row.post_id,
+      projectId: row.project_id,
+      accountId: row.account_id,
+      platform: valid.platform,
+      username: row.username,
+      status: valid.status,
+      dueAt: instantOrNull(row.due_at),
+      url: row.url,
+      platformPostId: row.platform_post_id,
+      error: valid.error,
+      note: valid.note,
+      attempts: valid.attempts,
+      takedown: valid.takedown,
+      createdAt: instant(row.created_at),
+      updatedAt: instant(row.updated_at)
+    }, true))
 
 /** position keeps the deliveries in the order the post named its accounts. */
 export const deliveryToRow = (delivery: Delivery, position: number) => {
-  const e = encodeDelivery(delivery)
+  const nested = encodeDeliveryJson(delivery)
   return {
-    id: e.id,
-    post_id: e.postId,
-    project_id: e.projectId,
+    id: delivery.id,
+    post_id: delivery.postId,
+    project_id: delivery.projectId,
     position,
-    account_id: e.accountId,
-    platform: e.platform,
-    username: e.username,
-    status: e.status,
-    due_at: e.dueAt,
-    url: e.url,
-    platform_post_id: e.platformPostId,
-    error: json(e.error),
-    note: json(e.note),
-    attempts: json(e.attempts),
-    takedown: json(e.takedown),
-    created_at: e.createdAt,
-    updated_at: e.updatedAt
+    account_id: delivery.accountId,
+    platform: delivery.platform,
+    username: delivery.username,
+    status: delivery.status,
+    due_at: isoOrNull(delivery.dueAt),
+    url: delivery.url,
+    platform_post_id: delivery.platformPostId,
+    error: json(nested.error),
+    note: json(nested.note),
+    attempts: JSON.stringify(nested.attempts),
+    takedown: json(nested.takedown),
+    created_at: iso(delivery.createdAt),
+    updated_at: iso(delivery.updatedAt)
   }
 }
 
@@ -163,7 +216,7 @@ export const eventFromRow = (row: EventRow) =>
     projectId: row.project_id,
     kind: row.kind,
     data: row.data,
-    createdAt: iso(row.created_at)
+    createdAt: iso(instant(row.created_at))
   })
 
 export const eventToRow = (event: OutboxEvent) => {
@@ -172,7 +225,7 @@ export const eventToRow = (event: OutboxEvent) => {
 }
 
 export interface ProjectRow {
-  readonly id: string
+  readonly id: ProjectId
   readonly name: string
   readonly timezone: string
   readonly approval: string
@@ -181,35 +234,53 @@ export interface ProjectRow {
   readonly guardrails: unknown
 }
 
-export const projectFromRow = (row: ProjectRow) =>
-  Schema.decodeUnknown(Project)({
-    id: row.id,
-    name: row.name,
-    timezone: row.timezone,
-    approval: row.approval,
-    signature: row.signature,
-    plan: row.plan,
-    guardrails: row.guardrails
-  })
+const decodeProjectColumns = Schema.decodeUnknownEither(Schema.Struct({
+  approval: ApprovalMode,
+  plan: PlanStatus,
+  guardrails: GuardrailSettings
+}))
+
+/**
+ * The time zone is taken as stored: only a Project (whose schema checked the zone) is ever
+ * written, and checking it again builds an Intl.DateTimeFormat on every request.
+ */
+export const projectFromRow = (row: ProjectRow): Either.Either<Project, ParseResult.ParseError> =>
+  Either.map(decodeProjectColumns(row), (valid) =>
+    new Project({
+      id: row.id,
+      name: row.name,
+      timezone: row.timezone,
+      approval: valid.approval,
+      signature: row.signature,
+      guardrails: valid.guardrails,
+      plan: valid.plan
+    }, true))
 
 export interface AccountRow {
-  readonly id: string
-  readonly project_id: string
+  readonly id: AccountId
+  readonly project_id: ProjectId
   readonly platform: string
   readonly username: string
   readonly route: string
   readonly status: string
 }
 
-export const accountFromRow = (row: AccountRow) =>
-  Schema.decodeUnknown(SocialAccount)({
-    id: row.id,
-    projectId: row.project_id,
-    platform: row.platform,
-    username: row.username,
-    route: row.route,
-    status: row.status
-  })
+const decodeAccountColumns = Schema.decodeUnknownEither(Schema.Struct({
+  platform: Platform,
+  route: ConnectionRoute,
+  status: AccountStatus
+}))
+
+export const accountFromRow = (row: AccountRow): Either.Either<SocialAccount, ParseResult.ParseError> =>
+  Either.map(decodeAccountColumns(row), (valid) =>
+    new SocialAccount({
+      id: row.id,
+      projectId: row.project_id,
+      platform: valid.platform,
+      username: row.username,
+      route: valid.route,
+      status: valid.status
+    }, true))
 
 export interface MediaRow {
   readonly id: string
@@ -244,7 +315,7 @@ export const mediaFromRow = (row: MediaRow) =>
     peopleTags: row.people_tags,
     thumbnailTimestampMs: row.thumbnail_timestamp_ms,
     storageKey: row.storage_key,
-    createdAt: iso(row.created_at)
+    createdAt: iso(instant(row.created_at))
   })
 
 export const mediaToRow = (media: Media) => {
