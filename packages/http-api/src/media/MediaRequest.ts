@@ -20,12 +20,15 @@ export const checkDeclaredLength = (request: HttpServerRequest.HttpServerRequest
   return declared > maxMediaBytes + multipartSlack ? Effect.fail(tooLarge()) : Effect.void
 }
 
+/** How much of a refused upload is still read (and dropped); past that the connection is cut. */
+const maxDrainBytes = 2 * maxMediaBytes
+
 /**
- * Reads and drops what is left of a refused upload (up to another 100 MB), so a client that is
- * still sending gets to read the reply; past that the connection is cut instead.
+ * Reads and drops what is left of a refused upload, so a client that is still sending gets to
+ * read the reply (most clients read nothing until they have sent everything).
  */
 export const drainRest = (request: HttpServerRequest.HttpServerRequest) =>
-  Stream.runFoldWhile(request.stream, 0, (read) => read <= maxMediaBytes, (read, chunk) => read + chunk.byteLength).pipe(
+  Stream.runFoldWhile(request.stream, 0, (read) => read <= maxDrainBytes, (read, chunk) => read + chunk.byteLength).pipe(
     Effect.ignore
   )
 
