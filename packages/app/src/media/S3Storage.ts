@@ -35,6 +35,10 @@ export const s3MediaStorage = (config: BucketConfig) =>
             region: config.region,
             ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
             forcePathStyle: config.forcePathStyle ?? false,
+            // Checksums only where S3 demands them: the default streams uploads with aws-chunked
+            // framing and CRC trailers, which many S3-compatible services store verbatim.
+            requestChecksumCalculation: "WHEN_REQUIRED",
+            responseChecksumValidation: "WHEN_REQUIRED",
             ...(config.credentials === undefined ? {} : {
               credentials: {
                 accessKeyId: config.credentials.accessKeyId,
