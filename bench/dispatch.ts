@@ -1,0 +1,213 @@
+// The dispatch pipeline under load: two worker processes on PostgreSQL publishing to the simulator
+// at 0 latency (in this process).
+//   DATABASE_URL=postgres://... npx tsx bench/dispatch.ts
+// 1. Lateness: 10,000 posts due within the same minute (spread evenly over it); how long after its
+//    due time each went out (p50/p99/max). Target p99 < 1 s.
+// 2. Throughput: 10,000 more posts due at once; deliveries per second while the backlog drains
+//    (for at most 40 s). Target >= 2,000/s.
+// 3. Baseline, same run, same rows: bare claim + update SQL (the least any dispatcher must do).
+// Runs in a throwaway schema; about 2.5 minutes.
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { AccountId, ApiKeyId, Delivery, DeliveryId, noGuardrails, Post, PostId, Project, ProjectAdmin, ProjectId, SocialAccount, AccountAdmin } from "@herald/core"
+import { startSimulator } from "@herald/publishers"
+import { StorageLive } from "@herald/storage-postgres"
+import { DateTime, Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes, randomUUID } from "node:crypto"
+import { fileURLToPath } from "node:url"
+import { deliveryToRow, postToRow } from "../packages/storage-postgres/src/Rows.js"
+
+const url = process.env.DATABASE_URL
+if (url === undefined || url === "") {
+  console.error("bench/dispatch.ts needs PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)")
+  process.exit(1)
+}
+
+const posts = 10_000
+const spreadMillis = 60_000
+const drainLimitMillis = 40_000
+const baselineMillis = 10_000
+const workerConcurrency = 64
+
+const schema = `herald_dispatch_${randomBytes(6).toString("hex")}`
+const scoped = new URL(url)
+scoped.searchParams.set("options", `-c search_path=${schema}`)
+const credentialsKey = Redacted.make(randomBytes(32).toString("base64"))
+const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
+await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
+const runtime = ManagedRuntime.make(
+  StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped.toString())), dataDir: "unused", credentialsKey, maxConnections: 4 })
+)
+const simulator = await startSimulator({ latency: { minMs: 0, maxMs: 0 } })
+const children: Array<ChildProcess> = []
+
+const project = new Project({
+  id: ProjectId.make(randomUUID()),
+  name: "Bench",
+  timezone: "UTC",
+  approval: "autopilot",
+  signature: "",
+  guardrails: noGuardrails,
+  plan: "active"
+})
+const account = new SocialAccount({ id: AccountId.make(randomUUID()), projectId: project.id, platform: "x", username: "bench", route: "simulator", status: "active" })
+const keyId = ApiKeyId.make(randomUUID())
+
+/** Scheduled posts with one queued delivery each, written straight to the tables in batches. */
+const insertDue = (dueAt: (index: number) => DateTime.Utc) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const now = yield* DateTime.now
+    for (let start = 0; start < posts; start += 1_000) {
+      const batch = Array.from({ length: Math.min(1_000, posts - start) }, (_, offset) => {
+        const due = dueAt(start + offset)
+        const id = PostId.make(randomUUID())
+        const post = new Post({
+          id, projectId: project.id, version: 1, status: "scheduled", caption: `Bench post ${start + offset}`, signature: "",
+          skipSignature: false, accountIds: [account.id], mediaIds: [], scheduledAt: due, platformConfigurations: {},
+          author: { keyId, kind: "human" }, decision: null, supersedes: null, supersededBy: null, idempotencyKey: null,
+          createdAt: now, updatedAt: now
+        })
+        const delivery = new Delivery({
+          id: DeliveryId.make(randomUUID()), postId: id, projectId: project.id, accountId: account.id, platform: "x",
+          username: account.username, status: "queued", dueAt: due, url: null, platformPostId: null, error: null, note: null,
+          attempts: [], takedown: null, createdAt: now, updatedAt: now
+        })
+        return { post, delivery }
+      })
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO posts ${sql.insert(batch.map(({ post }) => postToRow(post)))}`
+        yield* sql`INSERT INTO deliveries ${sql.insert(batch.map(({ delivery }) => deliveryToRow(delivery, 0)))}`
+      }))
+    }
+  }).pipe(Effect.orDie)
+
+/** Per delivery: due time and the moment its success was recorded (the attempt's end). */
+const outcomes = (since: DateTime.Utc) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly lateness_ms: number | null; readonly finished: Date | null }>`
+      SELECT EXTRACT(EPOCH FROM ((d.attempts->-1->>'finishedAt')::timestamptz - p.scheduled_at)) * 1000 AS lateness_ms,
+             (d.attempts->-1->>'finishedAt')::timestamptz AS finished
+      FROM deliveries d JOIN posts p ON p.id = d.post_id
+      WHERE d.status = 'success' AND p.scheduled_at >= ${DateTime.formatIso(since)}`.pipe(Effect.orDie))
+
+/** Milliseconds each unpublished delivery due since `since` has waited by `at`. */
+const waitingSince = (since: DateTime.Utc, at: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly due: Date }>`
+      SELECT p.scheduled_at AS due FROM deliveries d JOIN posts p ON p.id = d.post_id
+      WHERE d.status <> 'success' AND p.scheduled_at >= ${DateTime.formatIso(since)}`.pipe(
+      Effect.map((rows) => rows.map((row) => Math.max(0, at - row.due.getTime()))),
+      Effect.orDie
+    ))
+
+const settledCount = (since: DateTime.Utc) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly n: number }>`
+      SELECT count(*)::int AS n FROM deliveries d JOIN posts p ON p.id = d.post_id
+      WHERE d.status IN ('success', 'failed') AND p.scheduled_at >= ${DateTime.formatIso(since)}`.pipe(
+      Effect.map((rows) => rows[0]!.n),
+      Effect.orDie
+    ))
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`
+
+const startWorkers = () => {
+  for (const name of ["bench-worker-1", "bench-worker-2"]) {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../packages/app/test/workers/worker-process.ts", import.meta.url))], {
+      env: {
+        ...process.env,
+        DATABASE_URL: scoped.toString(),
+        HERALD_SIMULATOR_URL: simulator.url,
+        HERALD_CREDENTIALS_KEY: Redacted.value(credentialsKey),
+        WORKER_NAME: name,
+        WORKER_CONCURRENCY: String(workerConcurrency),
+        DB_POOL: "10",
+        POLL_MS: "200"
+      },
+      stdio: ["ignore", "inherit", "inherit"]
+    })
+    children.push(child)
+  }
+}
+
+const program = Effect.gen(function*() {
+  yield* ProjectAdmin.pipe(Effect.flatMap((projects) => projects.create(project)))
+  yield* AccountAdmin.pipe(Effect.flatMap((accounts) => accounts.connect(account, { token: "bench" })))
+  startWorkers()
+
+  // 1. Lateness: due evenly over one minute, starting once the workers have had time to start.
+  const minuteStart = DateTime.addDuration(yield* DateTime.now, "20 seconds")
+  yield* insertDue((index) => DateTime.add(minuteStart, { millis: Math.floor((index * spreadMillis) / posts) }))
+  console.log(`phase 1: ${posts} posts due between ${DateTime.formatIso(minuteStart)} and one minute later; 2 worker processes`)
+  while ((yield* settledCount(minuteStart)) < posts) {
+    yield* Effect.sleep("1 second")
+    if (DateTime.toEpochMillis(yield* DateTime.now) > DateTime.toEpochMillis(minuteStart) + spreadMillis + 30_000) break
+  }
+  // Posts still waiting count with the time they have waited so far (a lower bound).
+  const endedAt = DateTime.toEpochMillis(yield* DateTime.now)
+  const published = (yield* outcomes(minuteStart)).map((row) => Number(row.lateness_ms))
+  const waiting = yield* waitingSince(minuteStart, endedAt)
+  const late = [...published, ...waiting].sort((a, b) => a - b)
+  const p99 = percentile(late, 99)
+  console.log(
+    `lateness after the due time (${published.length}/${posts} published${waiting.length > 0 ? `; ${waiting.length} still waiting, counted as late as they are so far` : ""}):` +
+      ` p50 ${seconds(percentile(late, 50))}, p99 ${seconds(p99)}, max ${seconds(late.at(-1)!)} (target p99 < 1 s: ${p99 < 1_000 ? "met" : "NOT met"})`
+  )
+  // Whatever phase 1 left is removed, so phase 2 measures its own backlog alone.
+  yield* Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.orDie(sql`DELETE FROM posts WHERE id IN (SELECT post_id FROM deliveries WHERE status <> 'success')`))
+
+  // 2. Throughput: a backlog due all at once.
+  const burstDue = DateTime.addDuration(yield* DateTime.now, "2 seconds")
+  yield* insertDue(() => burstDue)
+  yield* Effect.sleep("2 seconds")
+  const drainStart = Date.now()
+  let done = 0
+  while (done < posts && Date.now() - drainStart < drainLimitMillis) {
+    yield* Effect.sleep("250 millis")
+    done = yield* settledCount(burstDue)
+  }
+  const burst = (yield* outcomes(burstDue)).map((row) => row.finished!.getTime()).sort((a, b) => a - b)
+  const drained = burst.length
+  const spanMs = drained > 1 ? burst.at(-1)! - Math.min(burst[0]!, DateTime.toEpochMillis(burstDue)) : 0
+  const rate = drained / (spanMs / 1000)
+  console.log(
+    `throughput: ${drained}/${posts} due-at-once deliveries in ${seconds(spanMs)}: ${rate.toFixed(0)} deliveries/s` +
+      ` (target >= 2000/s: ${rate >= 2000 ? "met" : "NOT met"})`
+  )
+
+  for (const child of children) child.kill("SIGTERM")
+  yield* Effect.sleep("1 second")
+
+  // 3. Baseline: the same rows, claimed and marked done with two bare statements each.
+  const sql = yield* SqlClient.SqlClient
+  yield* Effect.orDie(sql`UPDATE deliveries SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, due_at = now()`)
+  const baseStart = Date.now()
+  let baseDone = 0
+  yield* Effect.forEach(Array.from({ length: 8 }), () =>
+    Effect.gen(function*() {
+      while (Date.now() - baseStart < baselineMillis) {
+        const claimed = yield* sql<{ readonly id: string }>`
+          WITH due AS (SELECT id FROM deliveries WHERE status = 'queued' AND due_at <= now() ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+          UPDATE deliveries d SET lease_owner = 'baseline', lease_expires_at = now() + interval '1 minute' FROM due WHERE d.id = due.id
+          RETURNING d.id`
+        if (claimed.length === 0) return
+        yield* sql`UPDATE deliveries SET status = 'success', lease_owner = NULL, lease_expires_at = NULL WHERE id = ${claimed[0]!.id}`
+        baseDone++
+      }
+    }).pipe(Effect.orDie), { concurrency: 8, discard: true })
+  const baseRate = baseDone / ((Date.now() - baseStart) / 1000)
+  console.log(`baseline: bare claim + update SQL, 8 connections from one process: ${baseRate.toFixed(0)} deliveries/s (Herald reached ${(rate / baseRate * 100).toFixed(0)}% of it)`)
+})
+
+try {
+  await runtime.runPromise(program)
+} finally {
+  for (const child of children) child.kill("SIGKILL")
+  await runtime.dispose()
+  await simulator.close()
+  await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`)).catch(() => undefined)
+  await admin.dispose()
+}
