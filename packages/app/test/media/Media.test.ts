@@ -5,6 +5,7 @@ import { DateTime, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Fixtures,
+  type Json,
   lookups,
   makeFixtures,
   type MediaServer,
@@ -23,14 +24,15 @@ beforeAll(async () => {
   trap = await startHttp((_url, response) => response.end("you should not be here"))
   assets = await startHttp((url, response) => {
     const files: Record<string, Buffer> = { "/photo.png": fixtures.png, "/clip.mp4": fixtures.mp4, "/notes.png": fixtures.text }
-    if (url === "/to-loopback") return response.writeHead(302, { location: `https://127.0.0.1:${trap.port}/photo.png` }).end()
-    if (url === "/to-loopback-name") {
-      return response.writeHead(302, { location: `https://loopback.test:${trap.port}/photo.png` }).end()
+    const redirects: Record<string, string> = {
+      "/to-loopback": `https://127.0.0.1:${trap.port}/photo.png`,
+      "/to-loopback-name": `https://loopback.test:${trap.port}/photo.png`,
+      "/to-photo": "/photo.png"
     }
-    if (url === "/to-photo") return response.writeHead(302, { location: "/photo.png" }).end()
     const file = files[url]
-    if (file === undefined) return response.writeHead(404).end("not here")
-    response.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.length }).end(file)
+    if (redirects[url] !== undefined) response.writeHead(302, { location: redirects[url] }).end()
+    else if (file === undefined) response.writeHead(404).end("not here")
+    else response.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.length }).end(file)
   })
   server = await startMediaServer({ storage: "local", loopbackPorts: [assets.port] })
 }, 30_000)
@@ -220,7 +222,7 @@ describe("upload tickets on local storage", () => {
     const attached = await fetch(`${server.origin}${new URL(body.attach_url).pathname}`, { method: "POST", body: form })
     expect(attached.status).toBe(200)
     expect(attached.headers.get("access-control-allow-origin")).toBe("*")
-    const { media_id } = await attached.json()
+    const { media_id } = await attached.json() as Json
     expect(server.data.media.get(media_id)).toMatchObject({ kind: "image", mime: "image/jpeg", altText: "from the browser" })
     const again = await redeem(body.ticket)
     expect([again.status, await again.json()]).toEqual([404, { error: "this upload ticket was already claimed", code: "ticket_claimed" }])

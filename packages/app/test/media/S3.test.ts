@@ -3,7 +3,7 @@ import { Redacted } from "effect"
 import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { BucketConfig } from "../../src/media/index.js"
-import { type Fixtures, makeFixtures, type MediaServer, startMediaServer, tempDir } from "./MediaTestServer.js"
+import { type Fixtures, type Json, makeFixtures, type MediaServer, startMediaServer, tempDir } from "./MediaTestServer.js"
 
 let fixtures: Fixtures
 let s3: S3rver
@@ -134,7 +134,7 @@ describe("upload tickets on an S3-compatible bucket (s3rver on loopback)", () =>
     form.append("file", new Blob([fixtures.png]), "photo.png")
     const attached = await fetch(`${server.origin}/api/v1/media/attach/${ticket.ticket}`, { method: "POST", body: form })
     expect(attached.status).toBe(200)
-    const { media_id } = await attached.json()
+    const { media_id } = await attached.json() as Json
     expect(await objectBytes(server.data.media.get(media_id)!.storageKey)).toEqual(fixtures.png)
   })
 })
