@@ -89,9 +89,10 @@ describe("an upload over 100 MB", () => {
     })
     expect(result).toEqual({ status: 413, body: { error: "the file is larger than 100 MB", code: "media_too_large" } })
     console.log(`150 MB streamed upload, retained growth at peak: RSS ${rss.toFixed(1)} MB, heap ${heap.toFixed(1)} MB, buffers ${buffers.toFixed(1)} MB`)
-    // Holding the file would retain at least the 100 MB read before the refusal.
+    // Holding the file would retain at least the 100 MB read before the refusal; RSS, which the
+    // allocator does not hand back at once, gets a looser bound below that.
     expect(heap + buffers).toBeLessThan(24)
-    expect(rss).toBeLessThan(64)
+    expect(rss).toBeLessThan(96)
     expect(Fs.readdirSync(Path.join(server.mediaDir, ".staging"))).toEqual([])
     expect(server.data.media.size).toBe(0)
   }, 60_000)
@@ -131,7 +132,7 @@ describe("an upload over 100 MB", () => {
     expect(result).toEqual({ status: 413, body: { error: "the file is larger than 100 MB", code: "media_too_large" } })
     console.log(`150 MB declared upload, retained growth at peak: RSS ${rss.toFixed(1)} MB, heap ${heap.toFixed(1)} MB, buffers ${buffers.toFixed(1)} MB`)
     expect(heap + buffers).toBeLessThan(24)
-    expect(rss).toBeLessThan(64)
+    expect(rss).toBeLessThan(96)
     expect(server.data.media.size).toBe(0)
   }, 60_000)
 })
