@@ -1,11 +1,21 @@
 import { SqlClient } from "@effect/sql"
-import { ApiKeyNotFound, ApiKeyStore, ApiKeySummary, Principal } from "@herald/core"
-import { Array as Arr, DateTime, Effect, Layer, Schema } from "effect"
+import {
+  ActorKind,
+  type ApiKeyId,
+  type ApiKeyMatch,
+  ApiKeyNotFound,
+  ApiKeyStore,
+  ApiKeySummary,
+  Principal,
+  type ProjectId,
+  Scope
+} from "@herald/core"
+import { Array as Arr, DateTime, Effect, Either, Layer, type ParseResult, Schema } from "effect"
 import { orDieInfra } from "./Infra.js"
 
 interface KeyRow {
-  readonly id: string
-  readonly project_id: string
+  readonly id: ApiKeyId
+  readonly project_id: ProjectId
   readonly name: string
   readonly prefix: string
   readonly kind: string
@@ -32,8 +42,33 @@ const summaryFromRow = (row: KeyRow) =>
     createdAt: row.created_at.toISOString()
   })
 
+/** The columns the database does not constrain; ids and the cap are typed (and checked) by theirs. */
+const decodeMatchColumns = Schema.decodeUnknownEither(Schema.Struct({ kind: ActorKind, scopes: Schema.Array(Scope) }))
+
+const matchFromRow = (row: KeyRow): Either.Either<ApiKeyMatch, ParseResult.ParseError> =>
+  Either.map(decodeMatchColumns(row), ({ kind, scopes }) => ({
+    principal: new Principal({
+      projectId: row.project_id,
+      keyId: row.id,
+      kind,
+      scopes,
+      dailyPostCap: row.daily_post_cap
+    }, true),
+    revoked: row.revoked_at !== null,
+    rateLimitPerMinute: row.rate_limit_per_minute
+  }))
+
+/**
+ * last_used_at is worth a minute's precision, not a write (and a WAL flush) on every request: a
+ * process writes it for a key at most once a minute. The memo only ever skips a write; it is
+ * cleared when it reaches touchMemoLimit keys, to stay bounded.
+ */
+const touchInterval = 60_000
+const touchMemoLimit = 10_000
+
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const lastWritten = new Map<ApiKeyId, number>()
   // Never key_hash: it stays in the table.
   const columns = sql`id, project_id, name, prefix, kind, scopes, rate_limit_per_minute, daily_post_cap,
     revoked_at, last_used_at, created_at`
@@ -60,22 +95,7 @@ const make = Effect.gen(function*() {
     findByHash: Effect.fn("ApiKeyStore.findByHash")((hash) =>
       orDieInfra(
         sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}`.pipe(
-          Effect.flatMap(Effect.forEach((row) =>
-            Effect.map(
-              Schema.decodeUnknown(Principal)({
-                projectId: row.project_id,
-                keyId: row.id,
-                kind: row.kind,
-                scopes: row.scopes,
-                dailyPostCap: row.daily_post_cap
-              }),
-              (principal) => ({
-                principal,
-                revoked: row.revoked_at !== null,
-                rateLimitPerMinute: row.rate_limit_per_minute
-              })
-            )
-          )),
+          Effect.flatMap((rows) => Effect.forEach(rows, matchFromRow)),
           Effect.map(Arr.head)
         )
       )
@@ -93,11 +113,19 @@ const make = Effect.gen(function*() {
         WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
       if (rows.length === 0) return yield* new ApiKeyNotFound({ keyId: id })
     }),
-    touch: Effect.fn("ApiKeyStore.touch")((id, at) =>
-      orDieInfra(sql`
+    touch: Effect.fn("ApiKeyStore.touch")((id, at) => {
+      const millis = DateTime.toEpochMillis(at)
+      const last = lastWritten.get(id)
+      if (last !== undefined && millis >= last && millis - last < touchInterval) return Effect.void
+      return orDieInfra(sql`
         UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${DateTime.formatIso(at)}::timestamptz)
-        WHERE id = ${id}`)
-    )
+        WHERE id = ${id}`).pipe(
+          Effect.tap(() => {
+            if (lastWritten.size >= touchMemoLimit) lastWritten.clear()
+            lastWritten.set(id, millis)
+          })
+        )
+    })
   })
 })
 
