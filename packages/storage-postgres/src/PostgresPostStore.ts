@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import {
   CreateOutcome,
   DailyCapReached,
@@ -20,25 +20,28 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const wakeups = yield* Wakeups
 
-  const recordsOf = (rows: ReadonlyArray<PostRow>) =>
-    Effect.gen(function*() {
-      if (rows.length === 0) return []
-      const deliveryRows = yield* sql<DeliveryRow & { readonly post_id: string }>`
-        SELECT * FROM deliveries WHERE post_id IN ${sql.in(rows.map((row) => row.id))} ORDER BY post_id, position`
-      const byPost = Arr.groupBy(deliveryRows, (row) => row.post_id)
-      return yield* Either.all(rows.map((row) =>
-        Either.all({
-          post: postFromRow(row),
-          deliveries: Either.all((byPost[row.id] ?? []).map(deliveryFromRow))
-        })
-      ))
-    })
+  /**
+   * Posts with their deliveries in one round trip: each post carries its deliveries as a JSON
+   * array in position order. `posts` is the SELECT of the posts table that picks them; `order`
+   * orders the result again, as the outer query keeps no order of its own.
+   */
+  const withDeliveries = (posts: Statement.Fragment, order: Statement.Fragment = sql.literal("")) =>
+    sql<PostRow & { readonly deliveries: ReadonlyArray<DeliveryRow> }>`
+      SELECT p.*, COALESCE(
+        (SELECT json_agg(d ORDER BY d.position) FROM deliveries d WHERE d.post_id = p.id), '[]'
+      ) AS deliveries
+      FROM (${posts}) p ${order}`.pipe(
+        Effect.flatMap((rows) =>
+          Either.all(rows.map((row) =>
+            Either.all({ post: postFromRow(row), deliveries: Either.all(row.deliveries.map(deliveryFromRow)) })
+          ))
+        )
+      )
 
-  const findWhere = (condition: ReturnType<typeof sql.and>) =>
-    sql<PostRow>`SELECT * FROM posts WHERE ${condition}`.pipe(
-      Effect.flatMap(recordsOf),
-      Effect.map(Arr.head)
-    )
+  const newestFirst = sql.literal("ORDER BY created_at DESC, id DESC")
+
+  const findWhere = (condition: Statement.Fragment) =>
+    withDeliveries(sql`SELECT * FROM posts WHERE ${condition}`).pipe(Effect.map(Arr.head))
 
   const insertEvents = (events: ReadonlyArray<OutboxEvent>) => writeEvents(sql, events)
 
@@ -178,17 +181,19 @@ export const make = Effect.gen(function*() {
     ),
     list: Effect.fn("PostStore.list")((projectId, query) =>
       orDieInfra(
-        sql<PostRow>`
-          SELECT * FROM posts
-          WHERE ${
-          sql.and([
-            sql`project_id = ${projectId}`,
-            sql`superseded_by IS NULL`,
-            ...(query.statuses === null ? [] : [query.statuses.length === 0 ? sql`false` : sql`status IN ${sql.in(query.statuses)}`])
-          ])
-        }
-          ORDER BY created_at DESC, id DESC
-          LIMIT ${query.limit}`.pipe(Effect.flatMap(recordsOf))
+        withDeliveries(
+          sql`
+            SELECT * FROM posts
+            WHERE ${
+            sql.and([
+              sql`project_id = ${projectId}`,
+              sql`superseded_by IS NULL`,
+              ...(query.statuses === null ? [] : [query.statuses.length === 0 ? sql`false` : sql`status IN ${sql.in(query.statuses)}`])
+            ])
+          }
+            ${newestFirst} LIMIT ${query.limit}`,
+          newestFirst
+        )
       )
     ),
     commit: Effect.fn("PostStore.commit")(function*(change: PostChange) {
