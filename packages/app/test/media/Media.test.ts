@@ -93,6 +93,13 @@ describe("POST /media (multipart file)", () => {
       400,
       "thumbnail_timestamp_ms 60000 is past the end of the video (1500 ms)"
     ])
+    const text = await server.call("/api/v1/media", {
+      method: "POST",
+      key: server.tokens.writer,
+      headers: { "content-type": "image/png" },
+      body: fixtures.png
+    })
+    expect([text.status, (await text.json()).code]).toEqual([415, "unsupported_media_type"])
     const form = new FormData()
     form.append("alt_text", "no file here")
     const noFile = await server.call("/api/v1/media", { method: "POST", key: server.tokens.writer, body: form })
