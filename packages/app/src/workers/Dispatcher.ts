@@ -98,6 +98,7 @@ export const runDispatcher = (options: DispatcherOptions) =>
     // Counted here rather than read from the FiberSet: a fiber leaves the set only after its
     // last step, and the wake-up it sends must already see its slot free.
     let busy = 0
+    const minBatch = Math.max(1, Math.floor(concurrency / 4))
     const handle = (claim: ClaimedDelivery) =>
       processClaim(claim, options).pipe(
         Effect.ensuring(Effect.suspend(() => {
@@ -109,7 +110,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
     // Claiming and starting is one uninterruptible step, so no claim is lost between the two.
     const claimBatch = Effect.uninterruptible(Effect.gen(function*() {
       const free = concurrency - busy
-      if (free <= 0) return { claimed: 0, full: true }
+      // Claim in batches: one claim query per freed slot would cost more than the work it finds.
+      if (free <= 0 || (busy > 0 && free < minBatch)) return { claimed: 0, full: true }
       const claims = yield* queue.claimDue({ now: yield* DateTime.now, limit: free, leaseMillis, worker })
       busy += claims.length
       for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim))
