@@ -189,6 +189,23 @@ const documentTargetRules: Check = (target) =>
     )
     : []
 
+/**
+ * People tags ride the photo to instagram accounts whose route advertises can.people_tags; sent
+ * anywhere else they would be dropped without a word, so the post is refused instead.
+ */
+const peopleTagRules: Check = (target) =>
+  target.platform === "instagram" && target.can.people_tags
+    ? []
+    : target.visual.filter((item) => item.peopleTags.length > 0).map((item) =>
+      refuse(
+        mediaField(target, item),
+        target.ref,
+        target.platform === "instagram"
+          ? `this photo carries people tags, which need an instagram connection that supports them; ${target.ref} is connected ${target.account.route}`
+          : `this photo carries people tags, which only instagram prints; upload it again without people_tags for ${target.platform}`
+      )
+    )
+
 const maxLength = (field: string, ref: string, text: string | undefined, max: number, what: string): Array<Violation> =>
   text !== undefined && textLength(text) > max
     ? [refuse(field, ref, `${what} takes at most ${max} characters; this one has ${textLength(text)}`)]
@@ -358,7 +375,14 @@ const platformRules: Record<Platform, ReadonlyArray<Check>> = {
   bluesky: []
 }
 
-const targetChecks: ReadonlyArray<Check> = [placementRules, surfaceRules, captionRules, mediaRules, documentTargetRules]
+const targetChecks: ReadonlyArray<Check> = [
+  placementRules,
+  surfaceRules,
+  captionRules,
+  mediaRules,
+  documentTargetRules,
+  peopleTagRules
+]
 
 const toTarget = (draft: PostDraft, account: SocialAccount): Target => {
   const can = capabilitiesFor(account.platform, account.route)

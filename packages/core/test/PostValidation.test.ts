@@ -141,6 +141,10 @@ describe("validateDraft", () => {
     ["a document travels alone", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document"), media("image")] }), one("media_ids", null)],
     ["one document per post", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document"), media("document")] }), one("media_ids", null)],
     ["linkedin: document title fits 400", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document")], configurations: { linkedin: { document_title: "t".repeat(401) } } }), one("platform_configurations.linkedin.document_title", "linkedin:acme")],
+    // people tags
+    ["instagram: a tagged photo through the aggregator login variant", draft({ accounts: [account("instagram", "aggregator_login")], media: [media("image", { peopleTags: ["ana"] })] }), []],
+    ["instagram: tags need a route that supports them", draft({ accounts: [account("instagram", "aggregator")], media: [media("image", { peopleTags: ["ana"] })] }), one("media_ids[0]", "instagram:acme")],
+    ["a tagged photo aimed at another platform names that account", draft({ accounts: [account("instagram", "aggregator_login"), x()], media: [media("image"), media("image", { peopleTags: ["ana"] })] }), one("media_ids[1]", "x:acme")],
     ["linkedin: document title needs a document", draft({ accounts: [account("linkedin", "aggregator")], configurations: { linkedin: { document_title: "Deck" } } }), one("platform_configurations.linkedin.document_title", "linkedin:acme")],
     // tiktok
     ["tiktok: branded content cannot be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_brand_content: true, privacy_status: "SELF_ONLY" } } }), one("platform_configurations.tiktok.privacy_status", "tiktok:acme")],

@@ -16,7 +16,7 @@ export const account = (platform: Platform, route: ConnectionRoute = "direct", u
 
 export const media = (
   kind: MediaKind,
-  fields: { readonly durationSeconds?: number; readonly altText?: string } = {}
+  fields: { readonly durationSeconds?: number; readonly altText?: string; readonly peopleTags?: ReadonlyArray<string> } = {}
 ): Media =>
   new Media({
     id: MediaId.make(nextUuid()),
@@ -29,7 +29,7 @@ export const media = (
     height: kind === "document" ? null : 1350,
     durationSeconds: kind === "video" ? fields.durationSeconds ?? 30 : null,
     altText: fields.altText ?? null,
-    peopleTags: [],
+    peopleTags: fields.peopleTags ?? [],
     thumbnailTimestampMs: null,
     storageKey: `media/${counter}`,
     createdAt
