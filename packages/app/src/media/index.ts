@@ -44,13 +44,14 @@ export const MediaLive = (config: MediaConfig) => {
 }
 
 /**
- * HERALD_MEDIA_DIR (default <dataDir>/media; "off" for none), HERALD_S3_BUCKET with
+ * HERALD_MEDIA_DIR (the root that keys media/<project>/<id> live under; default the data directory,
+ * "off" for none), HERALD_S3_BUCKET with
  * HERALD_S3_REGION (default us-east-1), HERALD_S3_ENDPOINT, HERALD_S3_FORCE_PATH_STYLE,
  * HERALD_S3_ACCESS_KEY_ID and HERALD_S3_SECRET_ACCESS_KEY, HERALD_FFPROBE.
  */
 export const mediaConfig = (dataDir: string): Config.Config<MediaConfig> =>
   Config.all({
-    dir: Config.withDefault(Config.string("HERALD_MEDIA_DIR"), Path.join(dataDir, "media")),
+    dir: Config.withDefault(Config.string("HERALD_MEDIA_DIR"), dataDir),
     bucket: Config.option(Config.string("HERALD_S3_BUCKET")),
     region: Config.withDefault(Config.string("HERALD_S3_REGION"), "us-east-1"),
     endpoint: Config.option(Config.string("HERALD_S3_ENDPOINT")),
