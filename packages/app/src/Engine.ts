@@ -41,7 +41,8 @@ export const simulatorPublishers = (simulatorUrl: Option.Option<string>) =>
  * Everything the use cases, the REST and admin APIs and the workers need, without HTTP: storage
  * (migrated), admin tokens, ids, the simulator's publishers, classifiers reported unavailable
  * (guardrails skip the topic and tone rules), media (fails to start without ffprobe) with
- * people_tags handle checking not configured, and the outbound guard with the webhook URL check.
+ * people_tags handles confirmed through each account's publisher, and the outbound guard with the
+ * webhook URL check.
  */
 export const engineLayer = (options: EngineOptions) => {
   // One guard for every outbound request (media URLs, webhooks); it refuses the loopback
@@ -54,13 +55,13 @@ export const engineLayer = (options: EngineOptions) => {
     PostgresAdminTokens,
     RandomIds,
     ClassifiersUnavailable,
-    simulatorPublishers(options.simulatorUrl),
     (options.media === undefined ? mediaFromEnv(options.dataDir) : MediaLive(options.media)).pipe(
       Layer.provide(RandomIds)
     ),
     WebhookDestinationsLive,
-    PeopleTagCheck.notConfigured
+    PeopleTagCheck.throughPublishers
   ).pipe(
+    Layer.provideMerge(simulatorPublishers(options.simulatorUrl)),
     Layer.provideMerge(outbound),
     Layer.provideMerge(StorageLive.layer(options))
   )

@@ -4,7 +4,8 @@ export {
   SimulatorNetwork,
   type SimulatorOptions,
   triggers,
-  triggerUsernames
+  triggerUsernames,
+  unknownHandlePrefix
 } from "./simulator/SimulatorNetwork.js"
 export {
   makeSimulatorPublisher,

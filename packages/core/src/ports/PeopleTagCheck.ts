@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { SocialAccount } from "../Account.js"
+import { Publishers } from "./Publishers.js"
 
 /**
  * Confirms instagram handles through an account's publisher before a photo is tagged with them.
@@ -16,6 +17,26 @@ export class PeopleTagCheck extends Context.Tag("@herald/core/PeopleTagCheck")<P
   static readonly notConfigured: Layer.Layer<PeopleTagCheck> = Layer.succeed(PeopleTagCheck, PeopleTagCheck.of({
     unknownHandles: () => Option.none()
   }))
+
+  /**
+   * Each account's own publisher looks the handles up. A lookup that fails leaves every handle
+   * unconfirmed: the caller is told which ones to drop, never that they were checked.
+   */
+  static readonly throughPublishers: Layer.Layer<PeopleTagCheck, never, Publishers> = Layer.effect(
+    PeopleTagCheck,
+    Effect.map(Publishers, (publishers) =>
+      PeopleTagCheck.of({
+        unknownHandles: (account, handles) =>
+          Option.map(
+            Option.fromNullable(publishers.forAccount(account).unknownHandles),
+            (lookup) =>
+              lookup(account, handles).pipe(
+                Effect.tapError((failure) => Effect.logWarning("people tag lookup failed", failure)),
+                Effect.orElseSucceed(() => handles)
+              )
+          )
+      }))
+  )
 
   /** A fixed directory of existing handles (tests, demos). */
   static readonly fromDirectory = (known: ReadonlyArray<string>): Layer.Layer<PeopleTagCheck> => {

@@ -48,6 +48,14 @@ export interface Publisher {
   /** Finds the post carrying the marker, if the platform holds one. */
   readonly reconcile: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
   readonly takedown: (account: SocialAccount, platformPostId: string) => Effect.Effect<void, PublishFailed | OutcomeUnknown>
+  /**
+   * The handles among `handles` the platform does not know (people tags are confirmed before a
+   * photo is stored with them). Present exactly when capabilities.peopleTagCheck is true.
+   */
+  readonly unknownHandles?: (
+    account: SocialAccount,
+    handles: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<string>, PublishFailed | OutcomeUnknown>
 }
 
 /** The publisher that serves an account's platform through its connection route. */

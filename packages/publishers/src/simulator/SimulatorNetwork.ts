@@ -67,6 +67,9 @@ export const triggerUsernames = {
   expiredPrefix: "expired_"
 } as const
 
+/** People-tag handles starting with it do not exist on the simulated network; every other one does. */
+export const unknownHandlePrefix = "nobody_"
+
 const hasTag = (text: string | null, tag: string) =>
   text !== null && new RegExp(`${tag.replace(/[-]/g, "\\-")}(?![\\w-])`, "i").test(text)
 
@@ -290,6 +293,13 @@ export class SimulatorNetwork {
       return error(404, "not_found", `${platform} has no live post ${id}`)
     }
     return { status: 200, body: metricsAt(post, nowMs) }
+  }
+
+  /** People-tag lookup: whether a handle names a user of the network. */
+  user(platform: string, handle: string): Answer {
+    return handle.toLowerCase().startsWith(unknownHandlePrefix)
+      ? error(404, "user_not_found", `${platform} has no user @${handle}`)
+      : { status: 200, body: { username: handle } }
   }
 
   probe(platform: string, username: string): Answer {

@@ -165,11 +165,25 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
         Effect.withSpan("SimulatorPublisher.probe")
       )
 
+    /** The people-tag handles the network does not know (404 on its user lookup). */
+    const unknownHandles = (account: SocialAccount, handles: ReadonlyArray<string>) =>
+      Effect.filter(handles, (handle) =>
+        client.get(`/v1/${account.platform}/users/${encodeURIComponent(handle)}`).pipe(
+          Effect.mapError((error) => transportFailure(account, error)),
+          Effect.flatMap((response) =>
+            response.status === 200 || response.status === 404
+              ? Effect.succeed(response.status === 404)
+              : Effect.flatMap(refusal(account, response), Effect.fail)
+          ),
+          Effect.scoped
+        ), { concurrency: 4 }).pipe(Effect.withSpan("SimulatorPublisher.unknownHandles"))
+
     return {
-      capabilities: { publish: true, delete: true, reconcile: true, metrics: true, probe: true, peopleTagCheck: false },
+      capabilities: { publish: true, delete: true, reconcile: true, metrics: true, probe: true, peopleTagCheck: true },
       publish,
       reconcile,
       takedown,
+      unknownHandles,
       metrics,
       probe
     } satisfies Publisher & Record<string, unknown>
