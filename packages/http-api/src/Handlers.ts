@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpServerRequest, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
 import {
   AccountStore,
   ApprovalLinks,
@@ -25,7 +25,7 @@ import {
   toAccountRow
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
-import { CurrentPrincipal, HeraldApi } from "./Api.js"
+import { CurrentPrincipal, HeraldApi, PostList } from "./Api.js"
 import { BadRequest, failWith, invalidRequest } from "./HttpErrors.js"
 
 /** The approval page of a held post; absent on every other status. */
@@ -83,6 +83,14 @@ const bulkRows = (request: HttpServerRequest.HttpServerRequest) => {
     : Effect.flatMap(Effect.orDie(request.json), decodeRows)
 }
 
+/**
+ * A schema's values when they are already their own encoded (JSON) form, i.e. it has no
+ * transformation; never otherwise, so a reply sent as is stops compiling if one is added.
+ */
+type AsIs<S extends Schema.Schema.Any> = [S["Type"]] extends [S["Encoded"]]
+  ? [S["Encoded"]] extends [S["Type"]] ? S["Type"] : never
+  : never
+
 // ---------------------------------------------------------------------------------------------
 // Groups
 // ---------------------------------------------------------------------------------------------
@@ -92,6 +100,9 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
     .handle("list", ({ urlParams }) =>
       CurrentPrincipal.pipe(
         Effect.flatMap((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit })),
+        // Sent as is: encoding PostList is the identity (AsIs), and re-checking every row's ids and
+        // literals, which the domain types already guarantee, was a sixth of the request's CPU.
+        Effect.map((list: AsIs<typeof PostList>) => HttpServerResponse.unsafeJson(list)),
         Effect.catchAll(failWith)
       ))
     .handle("create", ({ payload }) =>
