@@ -1,19 +1,36 @@
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 import type { OutboxEvent } from "@herald/core"
 import { Effect } from "effect"
 import { eventToRow } from "./Rows.js"
 
 /**
- * Writes events to the outbox and fans each out to every enabled endpoint subscribed to its kind.
- * Runs inside the caller's transaction: an event exists exactly when the change that caused it does.
+ * Runs writes given as WITH items (`name AS (INSERT ...)`) as one statement: one round trip,
+ * atomic on its own, or part of the caller's transaction. PostgreSQL runs every data-modifying
+ * WITH item exactly once, read or not.
  */
-export const writeEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<OutboxEvent>) =>
-  events.length === 0 ? Effect.void : Effect.gen(function*() {
-    yield* sql`INSERT INTO outbox_events ${sql.insert(events.map(eventToRow))}`
-    yield* sql`
+export const writeAll = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Statement.Fragment>) =>
+  writes.length === 0 ? Effect.void : Effect.asVoid(sql`${sql.csv("WITH", writes)} SELECT 1`)
+
+/**
+ * The WITH items that write events to the outbox and fan each out to every enabled endpoint
+ * subscribed to its kind. In the statement (or transaction) of the change that caused them, an
+ * event exists exactly when that change does. The fan-out reads the outbox item's rows, as the
+ * statement's own inserts are not visible to it in the table.
+ */
+export const eventWrites = (
+  sql: SqlClient.SqlClient,
+  events: ReadonlyArray<OutboxEvent>
+): ReadonlyArray<Statement.Fragment> =>
+  events.length === 0 ? [] : [
+    sql`outbox AS (
+      INSERT INTO outbox_events ${sql.insert(events.map(eventToRow))} RETURNING id, project_id, kind, created_at)`,
+    sql`fan_out AS (
       INSERT INTO webhook_sends (id, event_id, endpoint_id, status, due_at)
       SELECT gen_random_uuid(), e.id, w.id, 'pending', e.created_at
-      FROM outbox_events e
-      JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds)
-      WHERE e.id IN ${sql.in(events.map((event) => event.id))}`
-  })
+      FROM outbox e
+      JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds))`
+  ]
+
+/** Writes events to the outbox with their fan-out, inside the caller's transaction. */
+export const writeEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<OutboxEvent>) =>
+  writeAll(sql, eventWrites(sql, events))

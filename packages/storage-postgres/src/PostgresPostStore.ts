@@ -12,7 +12,7 @@ import {
 } from "@herald/core"
 import { Array as Arr, DateTime, Effect, Either, Layer, Option } from "effect"
 import { orDieInfra } from "./Infra.js"
-import { writeEvents } from "./OutboxWrites.js"
+import { eventWrites, writeAll } from "./OutboxWrites.js"
 import { deliveryFromRow, type DeliveryRow, deliveryToRow, postFromRow, type PostRow, postToRow } from "./Rows.js"
 import { Wakeups } from "./Wakeups.js"
 
@@ -43,14 +43,27 @@ export const make = Effect.gen(function*() {
   const findWhere = (condition: Statement.Fragment) =>
     withDeliveries(sql`SELECT * FROM posts WHERE ${condition}`).pipe(Effect.map(Arr.head))
 
-  const insertEvents = (events: ReadonlyArray<OutboxEvent>) => writeEvents(sql, events)
+  /** Every row of a new post (the post, its deliveries, its creation record, its events) as WITH items. */
+  const newPostWrites = ({ events, record }: NewPost) => {
+    const { post } = record
+    return [
+      sql`new_post AS (INSERT INTO posts ${sql.insert(postToRow(post))})`,
+      ...(record.deliveries.length === 0
+        ? []
+        : [sql`new_deliveries AS (INSERT INTO deliveries ${sql.insert(record.deliveries.map(deliveryToRow))})`]),
+      sql`creation AS (INSERT INTO post_creations ${
+        sql.insert({
+          post_id: post.id,
+          project_id: post.projectId,
+          key_id: post.author.keyId,
+          created_at: DateTime.formatIso(post.createdAt)
+        })
+      })`,
+      ...eventWrites(sql, events)
+    ]
+  }
 
-  const insertDeliveries = (record: PostRecord) =>
-    record.deliveries.length === 0
-      ? Effect.void
-      : sql`INSERT INTO deliveries ${sql.insert(record.deliveries.map(deliveryToRow))}`
-
-  /** The body of a create, inside the caller's transaction. */
+  /** The body of a create: its claims (in the caller's transaction), then one statement that writes it all. */
   const writeNew = (input: NewPost): Effect.Effect<CreateOutcome, IdempotencyKeyReused | DailyCapReached | import("@effect/sql").SqlError.SqlError | import("effect").ParseResult.ParseError> =>
     Effect.gen(function*() {
       const { post } = input.record
@@ -81,17 +94,7 @@ export const make = Effect.gen(function*() {
           WHERE key_id = ${keyId} AND created_at >= ${DateTime.formatIso(since)}`
         if ((used?.count ?? 0) >= cap) return yield* new DailyCapReached({ cap, resetAt })
       }
-      yield* sql`INSERT INTO posts ${sql.insert(postToRow(post))}`
-      yield* insertDeliveries(input.record)
-      yield* sql`INSERT INTO post_creations ${
-        sql.insert({
-          post_id: post.id,
-          project_id: post.projectId,
-          key_id: post.author.keyId,
-          created_at: DateTime.formatIso(post.createdAt)
-        })
-      }`
-      yield* insertEvents(input.events)
+      yield* writeAll(sql, newPostWrites(input))
       return CreateOutcome.Created({ record: input.record })
     })
 
@@ -111,24 +114,31 @@ export const make = Effect.gen(function*() {
         case "Update": {
           const { post } = change.record
           const { id, ...columns } = postToRow(post)
-          const updated = yield* sql`
-            UPDATE posts SET ${sql.update(columns)}
-            WHERE id = ${id} AND version = ${change.expectedVersion} RETURNING id`
-          if (updated.length === 0) return yield* stale(post.id)
           const rows = change.record.deliveries.map(deliveryToRow)
-          if (rows.length > 0) {
-            yield* sql`
-              INSERT INTO deliveries ${sql.insert(rows)}
-              ON CONFLICT (id) DO UPDATE SET
-                position = EXCLUDED.position, status = EXCLUDED.status, due_at = EXCLUDED.due_at,
-                url = EXCLUDED.url, platform_post_id = EXCLUDED.platform_post_id, error = EXCLUDED.error,
-                note = EXCLUDED.note, attempts = EXCLUDED.attempts, takedown = EXCLUDED.takedown,
-                updated_at = EXCLUDED.updated_at`
-            yield* sql`DELETE FROM deliveries WHERE post_id = ${id} AND id NOT IN ${sql.in(rows.map((row) => row.id))}`
-          } else {
-            yield* sql`DELETE FROM deliveries WHERE post_id = ${id}`
+          // One statement: the version check reads `updated` first (so the post row is locked
+          // before its deliveries, as everywhere else); a stale version fails the transaction,
+          // which undoes the other items' writes.
+          const [written] = yield* sql<{ readonly updated: number }>`
+            ${
+            sql.csv("WITH", [
+              sql`updated AS (
+                UPDATE posts SET ${sql.update(columns)}
+                WHERE id = ${id} AND version = ${change.expectedVersion} RETURNING id)`,
+              ...(rows.length === 0 ? [] : [sql`kept AS (
+                INSERT INTO deliveries ${sql.insert(rows)}
+                ON CONFLICT (id) DO UPDATE SET
+                  position = EXCLUDED.position, status = EXCLUDED.status, due_at = EXCLUDED.due_at,
+                  url = EXCLUDED.url, platform_post_id = EXCLUDED.platform_post_id, error = EXCLUDED.error,
+                  note = EXCLUDED.note, attempts = EXCLUDED.attempts, takedown = EXCLUDED.takedown,
+                  updated_at = EXCLUDED.updated_at)`]),
+              sql`dropped AS (DELETE FROM deliveries WHERE post_id = ${id}${
+                rows.length === 0 ? sql.literal("") : sql` AND id NOT IN ${sql.in(rows.map((row) => row.id))}`
+              })`,
+              ...eventWrites(sql, change.events)
+            ])
           }
-          yield* insertEvents(change.events)
+            SELECT count(*)::int AS updated FROM updated`
+          if (written?.updated !== 1) return yield* stale(post.id)
           return
         }
         case "Supersede": {
@@ -159,7 +169,10 @@ export const make = Effect.gen(function*() {
 
   return PostStore.of({
     create: Effect.fn("PostStore.create")(function*(input: NewPost) {
-      const outcome = yield* orDieInfra(sql.withTransaction(writeNew(input)))
+      // Without claims to check first, a create is one statement, atomic on its own: a
+      // transaction would only add BEGIN and COMMIT round trips.
+      const unclaimed = input.idempotency === null && input.dailyCap === null
+      const outcome = yield* orDieInfra(unclaimed ? writeNew(input) : sql.withTransaction(writeNew(input)))
       if (outcome._tag === "Created") yield* signalAfter([outcome.record], input.events)
       return outcome
     }),
