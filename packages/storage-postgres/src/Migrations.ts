@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import initial from "./migrations/0001_initial.js"
 import webhookAttempts from "./migrations/0002_webhook_attempts.js"
 import uploadTickets from "./migrations/0003_upload_tickets.js"
+import deliveryClaimIndexes from "./migrations/0004_delivery_claim_indexes.js"
 
 const run = Migrator.make({})
 
@@ -11,7 +12,8 @@ export const migrate = run({
   loader: Migrator.fromRecord({
     "0001_initial": initial,
     "0002_webhook_attempts": webhookAttempts,
-    "0003_upload_tickets": uploadTickets
+    "0003_upload_tickets": uploadTickets,
+    "0004_delivery_claim_indexes": deliveryClaimIndexes
   }),
   table: "herald_migrations"
 })

@@ -13,22 +13,32 @@ const make = Effect.gen(function*() {
   return DeliveryQueue.of({
     claimDue: Effect.fn("DeliveryQueue.claimDue")(({ leaseMillis, limit, now, worker }) => {
       const at = DateTime.formatIso(now)
-      // SKIP LOCKED: concurrent claimers split the due set instead of waiting on each other.
+      // Two index scans (migration 0004) instead of one OR that no index serves: publishing
+      // deliveries whose lease lapsed first (their worker died mid-call; they have waited a whole
+      // lease already), then queued and unknown ones in due order. SKIP LOCKED: concurrent
+      // claimers split the due set instead of waiting on each other.
       return orDieInfra(
         sql`
-          WITH due AS (
+          WITH lapsed AS (
             SELECT id FROM deliveries
-            WHERE (status IN ('queued', 'unknown') AND due_at <= ${at}
-                   AND (lease_expires_at IS NULL OR lease_expires_at <= ${at}))
-               OR (status = 'publishing' AND lease_expires_at <= ${at})
-            ORDER BY due_at NULLS FIRST, id
+            WHERE status = 'publishing' AND lease_expires_at <= ${at}
+            ORDER BY lease_expires_at
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED
+          ), due AS (
+            SELECT id FROM deliveries
+            WHERE status IN ('queued', 'unknown') AND due_at <= ${at}
+              AND (lease_expires_at IS NULL OR lease_expires_at <= ${at})
+            ORDER BY due_at, id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          ), picked AS (
+            (SELECT id FROM lapsed) UNION ALL (SELECT id FROM due) LIMIT ${limit}
           )
           UPDATE deliveries d
           SET lease_owner = ${worker},
               lease_expires_at = ${at}::timestamptz + ${leaseMillis} * interval '1 millisecond'
-          FROM due WHERE d.id = due.id
+          FROM picked WHERE d.id = picked.id
           RETURNING d.id AS delivery_id, d.post_id, d.project_id`.pipe(
           Effect.flatMap(Effect.forEach((row) =>
             Schema.decodeUnknown(ClaimedRow)({
