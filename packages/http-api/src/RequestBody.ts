@@ -49,18 +49,24 @@ interface Read {
  */
 const drainFactor = 4
 
-/** The body, or a 413 once it is known to be over the limit. */
-const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
-  Stream.runFoldEffect(request.stream, { chunks: [], size: 0 } as Read, (read: Read, chunk: Uint8Array) => {
-    const size = read.size + chunk.length
-    if (size > limit * drainFactor) return Effect.fail(tooLarge(limit))
-    if (size <= limit) read.chunks.push(chunk)
-    return Effect.succeed({ chunks: read.chunks, size })
-  }).pipe(
-    Effect.mapError((error) => error instanceof PayloadTooLarge ? error : malformed("the request body could not be read")),
-    Effect.filterOrFail(({ size }) => size <= limit, () => tooLarge(limit)),
-    Effect.map(({ chunks }) => Buffer.concat(chunks))
-  )
+/**
+ * The body, or a 413 once it is known to be over the limit. A declared length within the limit
+ * bounds the body (the HTTP framing holds it to that length), so such a body is read in one go;
+ * any other is read chunk by chunk, stopping once it is too far past the limit.
+ */
+const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number, declared: Option.Option<number>) =>
+  (Option.isSome(declared) && declared.value <= limit
+    ? Effect.map(request.arrayBuffer, (buffer): Read => ({ chunks: [new Uint8Array(buffer)], size: buffer.byteLength }))
+    : Stream.runFoldEffect(request.stream, { chunks: [], size: 0 } as Read, (read: Read, chunk: Uint8Array) => {
+      const size = read.size + chunk.length
+      if (size > limit * drainFactor) return Effect.fail(tooLarge(limit))
+      if (size <= limit) read.chunks.push(chunk)
+      return Effect.succeed({ chunks: read.chunks, size })
+    })).pipe(
+      Effect.mapError((error) => error instanceof PayloadTooLarge ? error : malformed("the request body could not be read")),
+      Effect.filterOrFail(({ size }) => size <= limit, () => tooLarge(limit)),
+      Effect.map(({ chunks }) => chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+    )
 
 const decodeUtf8 = (bytes: Uint8Array) =>
   Effect.try({
@@ -110,7 +116,7 @@ export const RequestBodyGuardLive = Layer.sync(RequestBodyGuard, () => {
     const limit = bodyLimits[type]!
     const declared = Option.fromNullable(request.headers["content-length"]).pipe(Option.map(Number))
     if (Option.isSome(declared) && declared.value > limit * drainFactor) return yield* Effect.fail(tooLarge(limit))
-    const bytes = yield* readBody(request, limit)
+    const bytes = yield* readBody(request, limit, declared)
     if (bytes.length === 0) {
       return yield* Effect.fail(new BadRequest({ error: `the request body is empty; send ${type}`, code: "invalid_request" }))
     }
