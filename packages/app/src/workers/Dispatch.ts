@@ -18,8 +18,10 @@ import {
   outboundTexts,
   type PostRecord,
   printedText,
-  type PublishRequest,
+  type Project,
+  type ProjectId,
   type ProjectStore,
+  type PublishRequest,
   Publishers,
   SocialAccount,
   type ToneClassifier,
@@ -55,11 +57,31 @@ const callPlatform = <A, E>(call: Effect.Effect<A, E>, timeout: Duration.Duratio
 
 const failure = (category: DeliveryError["category"], code: string, message: string): DeliveryError => ({ category, code, message })
 
-/** Everything a platform call for this delivery needs, read fresh for every attempt. */
-const prepare = (record: PostRecord, delivery: Delivery) =>
+/** A project as deliveries are checked against it: its guardrails, approval mode and accounts. */
+export interface ProjectView {
+  readonly project: Project
+  readonly accounts: ReadonlyArray<SocialAccount>
+}
+
+export type ProjectViews = (projectId: ProjectId) => Effect.Effect<ProjectView, never, ProjectStore | AccountStore>
+
+/**
+ * Reads each project's view at most once. The dispatcher makes one per claim batch, so what it
+ * just claimed is checked against the project and accounts as they are now, without two reads per
+ * delivery of the same project.
+ */
+export const projectViews: Effect.Effect<ProjectViews> = Effect.cachedFunction((projectId: ProjectId) =>
+  Effect.all({
+    project: loadProjectById(projectId),
+    accounts: AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
+  })
+)
+
+/** Everything a platform call for this delivery needs: the post as read for this attempt, the batch's project view. */
+const prepare = (record: PostRecord, delivery: Delivery, views: ProjectViews) =>
   Effect.gen(function*() {
     const { post } = record
-    const accounts = yield* AccountStore.pipe(Effect.flatMap((store) => store.list(post.projectId)))
+    const { accounts, project } = yield* views(post.projectId)
     const account = Option.fromNullable(accounts.find((candidate) => candidate.id === delivery.accountId))
     const found = post.mediaIds.length === 0
       ? []
@@ -74,7 +96,7 @@ const prepare = (record: PostRecord, delivery: Delivery) =>
       configuration: post.platformConfigurations[account.platform],
       marker: delivery.id
     }))
-    return { media, missingMedia, request }
+    return { media, missingMedia, project, request }
   })
 
 /** The call to make, or why this delivery cannot go out at all (decided before any platform call). */
@@ -82,7 +104,7 @@ const sendable = (
   record: PostRecord,
   delivery: Delivery,
   prepared: Effect.Effect.Success<ReturnType<typeof prepare>>
-): Effect.Effect<Either.Either<PublishRequest, DeliveryError>, never, ProjectStore | TopicClassifier | ToneClassifier> =>
+): Effect.Effect<Either.Either<PublishRequest, DeliveryError>, never, TopicClassifier | ToneClassifier> =>
   Effect.gen(function*() {
     const { post } = record
     const who = `${delivery.platform}:${delivery.username}`
@@ -99,8 +121,7 @@ const sendable = (
       ))
     }
     // The same engine and settings as at create time: a rule tightened since approval still holds.
-    const project = yield* loadProjectById(post.projectId)
-    const verdict = yield* checkGuardrails(outboundTexts(post), project.guardrails, { postsToday: null })
+    const verdict = yield* checkGuardrails(outboundTexts(post), prepared.project.guardrails, { postsToday: null })
     if (!verdict.allowed) {
       return Either.left(failure(
         "content_rejected",
@@ -129,13 +150,18 @@ const markNeedsReconnect = (account: SocialAccount, error: DeliveryError) =>
     yield* AccountConnections.pipe(Effect.flatMap((connections) => connections.markNeedsReconnect(account.id, event)))
   })
 
-/** Publishes a queued delivery: checks, intent, the call, the outcome. */
-const publishFresh = (claim: ClaimedDelivery, policy: DispatchPolicy, record: PostRecord, delivery: Delivery) =>
+/**
+ * Publishes a queued delivery: checks, intent, the call, the outcome. `record` is the post as this
+ * worker last read or wrote it (the commits check its version); `delivery` names the target.
+ */
+const publishFresh = (claim: ClaimedDelivery, policy: DispatchPolicy, views: ProjectViews, record: PostRecord, delivery: Delivery) =>
   Effect.gen(function*() {
-    const checked = yield* sendable(record, delivery, yield* prepare(record, delivery))
+    const prepared = yield* prepare(record, delivery, views)
+    const checked = yield* sendable(record, delivery, prepared)
     // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
-    const begun = yield* beginAttempt(claim.projectId, claim.deliveryId)
-    const finish = (result: AttemptResult) => finishAttempt(claim.projectId, claim.deliveryId, result)
+    const begun = yield* beginAttempt(claim.projectId, claim.deliveryId, { record })
+    const finish = (result: AttemptResult) =>
+      finishAttempt(claim.projectId, claim.deliveryId, result, { record: begun.record, approval: prepared.project.approval })
     if (Either.isLeft(checked)) {
       yield* finish(AttemptResult.Failed({ error: checked.left, retryAt: null }))
       return "failed" as const
@@ -172,10 +198,11 @@ const publishFresh = (claim: ClaimedDelivery, policy: DispatchPolicy, record: Po
  * A delivery whose last call has no known outcome (it timed out, or its worker died mid-call):
  * look the post up by Herald's marker before anything is sent again.
  */
-const reconcile = (claim: ClaimedDelivery, policy: DispatchPolicy, record: PostRecord, delivery: Delivery) =>
+const reconcile = (claim: ClaimedDelivery, policy: DispatchPolicy, views: ProjectViews, record: PostRecord, delivery: Delivery) =>
   Effect.gen(function*() {
-    const finish = (result: AttemptResult) => finishAttempt(claim.projectId, claim.deliveryId, result)
-    const prepared = yield* prepare(record, delivery)
+    const prepared = yield* prepare(record, delivery, views)
+    const finish = (result: AttemptResult) =>
+      finishAttempt(claim.projectId, claim.deliveryId, result, { record, approval: prepared.project.approval })
     const now = yield* DateTime.now
     const lastStarted = delivery.attempts.at(-1)?.startedAt ?? delivery.updatedAt
     const unknownFor = DateTime.distanceDuration(lastStarted, now)
@@ -214,28 +241,28 @@ const reconcile = (claim: ClaimedDelivery, policy: DispatchPolicy, record: PostR
     // Not on the platform: the call never landed. A worker that died mid-call left its attempt
     // open; close it for what it was before the next one starts.
     if (delivery.status === "publishing") {
-      yield* finish(AttemptResult.Failed({
+      const closed = yield* finish(AttemptResult.Failed({
         error: failure("unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
         retryAt: now
       }))
+      return yield* publishFresh(claim, policy, views, closed, delivery)
     }
-    const fresh = yield* loadDelivery(claim.projectId, claim.deliveryId)
-    return yield* publishFresh(claim, policy, fresh.record, fresh.delivery)
+    return yield* publishFresh(claim, policy, views, record, delivery)
   })
 
 /**
  * What a worker does with one claimed delivery. Every path ends in finishAttempt (success,
  * failure with a reason, or unknown with a recheck time), so nothing waits without a reason.
  */
-export const dispatchDelivery = (claim: ClaimedDelivery, policy: DispatchPolicy) =>
+export const dispatchDelivery = (claim: ClaimedDelivery, policy: DispatchPolicy, views: ProjectViews) =>
   Effect.gen(function*() {
     const { delivery, record } = yield* loadDelivery(claim.projectId, claim.deliveryId)
     switch (delivery.status) {
       case "queued":
-        return yield* publishFresh(claim, policy, record, delivery)
+        return yield* publishFresh(claim, policy, views, record, delivery)
       case "unknown":
       case "publishing":
-        return yield* reconcile(claim, policy, record, delivery)
+        return yield* reconcile(claim, policy, views, record, delivery)
       default:
         return "skipped" as const
     }

@@ -3,7 +3,7 @@ import { Cause, DateTime, Duration, Effect, FiberSet, Queue, Schedule, Stream } 
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
 import { defaultRetryPolicy } from "./Backoff.js"
-import { type DispatchPolicy, dispatchDelivery } from "./Dispatch.js"
+import { type DispatchPolicy, dispatchDelivery, projectViews, type ProjectViews } from "./Dispatch.js"
 
 export interface DispatcherOptions extends DispatchPolicy {
   /** This worker's name in leases and heartbeats; unique per process. */
@@ -49,11 +49,11 @@ const renewLease = (claim: ClaimedDelivery, { leaseMillis, worker }: DispatcherO
  * database went away mid-step) keeps the lease: once it lapses, the next claimer finds the
  * delivery as it was left and reconciles if it was mid-call.
  */
-export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions) =>
+export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions, views: ProjectViews) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
     yield* Effect.forkScoped(renewLease(claim, options))
-    const outcome = yield* dispatchDelivery(claim, options)
+    const outcome = yield* dispatchDelivery(claim, options, views)
     yield* queue.release(claim.deliveryId, options.worker)
     return outcome
   }).pipe(
@@ -74,7 +74,8 @@ export const dispatchDueOnce = (options: DispatcherOptions) =>
       leaseMillis: options.leaseMillis,
       worker: options.worker
     })
-    return yield* Effect.forEach(claims, (claim) => processClaim(claim, options), { concurrency: options.concurrency })
+    const views = yield* projectViews
+    return yield* Effect.forEach(claims, (claim) => processClaim(claim, options, views), { concurrency: options.concurrency })
   })
 
 /**
@@ -99,8 +100,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
     // last step, and the wake-up it sends must already see its slot free.
     let busy = 0
     const minBatch = Math.max(1, Math.floor(concurrency / 4))
-    const handle = (claim: ClaimedDelivery) =>
-      processClaim(claim, options).pipe(
+    const handle = (claim: ClaimedDelivery, views: ProjectViews) =>
+      processClaim(claim, options, views).pipe(
         Effect.ensuring(Effect.suspend(() => {
           busy--
           return Queue.offer(wake, undefined)
@@ -114,7 +115,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
       if (free <= 0 || (busy > 0 && free < minBatch)) return { claimed: 0, full: true }
       const claims = yield* queue.claimDue({ now: yield* DateTime.now, limit: free, leaseMillis, worker })
       busy += claims.length
-      for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim))
+      const views = yield* projectViews
+      for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim, views))
       return { claimed: claims.length, full: claims.length === free }
     }))
 

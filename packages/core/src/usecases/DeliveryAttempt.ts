@@ -1,12 +1,13 @@
 import { Data, DateTime, Effect } from "effect"
-import type { DeliveryError, DeliveryNote } from "../Delivery.js"
-import { StateConflict } from "../Errors.js"
+import type { Delivery, DeliveryError, DeliveryNote } from "../Delivery.js"
+import { StaleWrite, StateConflict } from "../Errors.js"
 import { makeEvent, settledData } from "../EventData.js"
 import type { DeliveryId, ProjectId } from "../Ids.js"
 import { LifecycleEvent, transition } from "../Lifecycle.js"
 import { loadDelivery } from "../PostLookup.js"
 import { PostChange, type PostRecord, PostStore } from "../ports/PostStore.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
+import type { ApprovalMode } from "../Project.js"
 import { lifecycleState, retryStale } from "./Transition.js"
 
 /**
@@ -36,11 +37,38 @@ const projectMode = (projectId: ProjectId) =>
     Effect.map((project) => project._tag === "Some" ? project.value.approval : "autopilot" as const)
   )
 
+/**
+ * What the caller already holds: the post as it just read or wrote it, and the project's approval
+ * mode. Saves the reads on the dispatcher's path; the commit's version check still guards it.
+ */
+export interface AttemptContext {
+  readonly record?: PostRecord
+  readonly approval?: ApprovalMode
+}
+
+/**
+ * A read-decide-commit step that starts from the caller's copy of the post when there is one. A
+ * stale copy costs one commit refused by the version check; every try after it reads afresh.
+ */
+const fromCopy = <A, E, R>(
+  projectId: ProjectId,
+  id: DeliveryId,
+  copy: PostRecord | undefined,
+  step: (read: { readonly record: PostRecord; readonly delivery: Delivery }) => Effect.Effect<A, E | StaleWrite, R>
+) => {
+  const fresh = retryStale(Effect.flatMap(loadDelivery(projectId, id), step))
+  if (copy === undefined) return fresh
+  const delivery = copy.deliveries.find((candidate) => candidate.id === id)
+  if (delivery === undefined) return fresh
+  return step({ record: copy, delivery }).pipe(
+    Effect.catchIf((error): error is StaleWrite => error instanceof StaleWrite, () => fresh)
+  )
+}
+
 /** Records the intent to publish: a scheduled post starts processing. */
-export const beginAttempt = Effect.fn("beginAttempt")(function*(projectId: ProjectId, id: DeliveryId) {
+export const beginAttempt = Effect.fn("beginAttempt")(function*(projectId: ProjectId, id: DeliveryId, context: AttemptContext = {}) {
   const store = yield* PostStore
-  return yield* retryStale(Effect.gen(function*() {
-    const { delivery, record } = yield* loadDelivery(projectId, id)
+  return yield* fromCopy(projectId, id, context.record, ({ delivery, record }) => Effect.gen(function*() {
     if (delivery.status !== "queued" && delivery.status !== "unknown" && delivery.status !== "publishing") {
       return yield* new StateConflict({ code: "delivery_not_due", detail: `delivery ${id} is ${delivery.status}` })
     }
@@ -62,11 +90,14 @@ export const beginAttempt = Effect.fn("beginAttempt")(function*(projectId: Proje
 })
 
 /** Records what the platform answered, and settles the post once every delivery is final. */
-export const finishAttempt = Effect.fn("finishAttempt")(function*(projectId: ProjectId, id: DeliveryId, result: AttemptResult) {
+export const finishAttempt = Effect.fn("finishAttempt")(function*(
+  projectId: ProjectId,
+  id: DeliveryId,
+  result: AttemptResult,
+  context: AttemptContext = {}
+) {
   const store = yield* PostStore
-  const mode = yield* projectMode(projectId)
-  return yield* retryStale(Effect.gen(function*() {
-    const { delivery, record } = yield* loadDelivery(projectId, id)
+  return yield* fromCopy(projectId, id, context.record, ({ delivery, record }) => Effect.gen(function*() {
     const now = yield* DateTime.now
     const close = (outcome: "success" | "failed" | "unknown" | "reconciled", error: DeliveryError | null) =>
       delivery.attempts.map((attempt, index) =>
@@ -103,7 +134,7 @@ export const finishAttempt = Effect.fn("finishAttempt")(function*(projectId: Pro
         lifecycleState(post),
         LifecycleEvent.Settle({ delivered: deliveries.filter((other) => other.wentOut).length, targets: deliveries.length }),
         post.author.kind,
-        mode
+        context.approval ?? (yield* projectMode(projectId))
       )
       : null
     const status = outcome !== null && outcome._tag === "Right" && outcome.right._tag === "Status" ? outcome.right.status : post.status
