@@ -1,14 +1,41 @@
 import { SqlClient } from "@effect/sql"
 import { DeliveryId, DeliveryQueue, PostId, ProjectId } from "@herald/core"
-import { DateTime, Effect, Layer, Schema } from "effect"
+import { Chunk, DateTime, Deferred, Effect, Exit, Layer, Queue, Schema } from "effect"
 import { orDieInfra } from "./Infra.js"
 import { Wakeups } from "./Wakeups.js"
 
 const ClaimedRow = Schema.Struct({ deliveryId: DeliveryId, postId: PostId, projectId: ProjectId })
 
+interface Release {
+  readonly deliveryId: DeliveryId
+  readonly worker: string
+  readonly done: Deferred.Deferred<void>
+}
+
+/** At most this many leases are released by one statement. */
+const releaseBatch = 512
+
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const wakeups = yield* Wakeups
+
+  // Every delivery ends with a release, each its own commit. Releases that arrive while one
+  // statement runs go out together in the next, so a busy dispatcher pays one commit for many.
+  const releases = yield* Queue.unbounded<Release>()
+  yield* Effect.addFinalizer(() => Queue.shutdown(releases))
+  const releaseAll = (batch: ReadonlyArray<Release>) =>
+    orDieInfra(sql`
+      UPDATE deliveries d SET lease_owner = NULL, lease_expires_at = NULL
+      FROM unnest(${batch.map((release) => release.deliveryId)}::uuid[], ${batch.map((release) => release.worker)}::text[])
+        AS r(id, worker)
+      WHERE d.id = r.id AND d.lease_owner = r.worker`).pipe(
+      Effect.exit,
+      Effect.flatMap((exit) => Effect.forEach(batch, (release) => Deferred.done(release.done, Exit.asVoid(exit)), { discard: true }))
+    )
+  // A taken batch is always written and answered, even while the scope closes.
+  yield* Effect.forkScoped(Effect.forever(
+    Effect.uninterruptibleMask((restore) => Effect.flatMap(restore(Queue.takeBetween(releases, 1, releaseBatch)), (batch) => releaseAll(Chunk.toReadonlyArray(batch))))
+  ))
 
   return DeliveryQueue.of({
     claimDue: Effect.fn("DeliveryQueue.claimDue")(({ leaseMillis, limit, now, worker }) => {
@@ -57,13 +84,13 @@ const make = Effect.gen(function*() {
         WHERE id = ${deliveryId} AND lease_owner = ${worker} AND lease_expires_at > ${DateTime.formatIso(now)}
         RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))
     ),
-    release: Effect.fn("DeliveryQueue.release")((deliveryId, worker) =>
-      orDieInfra(sql`
-        UPDATE deliveries SET lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = ${deliveryId} AND lease_owner = ${worker}`)
-    ),
+    release: Effect.fn("DeliveryQueue.release")(function*(deliveryId, worker) {
+      const done = yield* Deferred.make<void>()
+      yield* Queue.offer(releases, { deliveryId, worker, done })
+      return yield* Deferred.await(done)
+    }),
     wakeups: wakeups.listen("deliveries")
   })
 })
 
-export const PostgresDeliveryQueue = Layer.effect(DeliveryQueue, make)
+export const PostgresDeliveryQueue = Layer.scoped(DeliveryQueue, make)
