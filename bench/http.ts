@@ -2,7 +2,8 @@
 // autocannon at 32 connections: GET /api/v1/posts?limit=50 and POST /api/v1/posts (autopilot
 // project, one simulator target, guardrails on). On the embedded PGlite store, and on PostgreSQL
 // when DATABASE_URL is set (in a throwaway database, dropped at the end). Prints requests/s,
-// p50/p99 latency, peak RSS of each server and the ratio to the bare server.
+// p50/p99 latency, peak RSS of each server and the ratio to the bare server, and the median latency
+// of a GET and a POST sent one at a time beforehand.
 //   npx tsx bench/http.ts                       (PGlite only)
 //   DATABASE_URL=postgres://127.0.0.1:5432/postgres npx tsx bench/http.ts
 // Targets: POST >= 1,000 req/s with p99 < 50 ms at 32 connections on PostgreSQL; GET >= 0.3 of bare.
@@ -127,6 +128,20 @@ const prepare = async (origin: string, adminToken: string) => {
   return key.key
 }
 
+const unloadedRuns = 30
+
+/** The median latency of a request sent alone, after a few to warm up (ms). */
+const unloaded = async (send: () => Promise<unknown>) => {
+  for (let i = 0; i < 5; i++) await send()
+  const times: Array<number> = []
+  for (let i = 0; i < unloadedRuns; i++) {
+    const started = performance.now()
+    await send()
+    times.push(performance.now() - started)
+  }
+  return times.sort((a, b) => a - b)[Math.floor(unloadedRuns / 2)]!
+}
+
 const postBody = JSON.stringify({ caption: "Benchmark post with a link https://herald.example/launch", social_accounts: ["x:bench"] })
 
 const fmt = (value: number, digits = 0) => value.toFixed(digits).padStart(7)
@@ -153,6 +168,8 @@ const runOn = async (label: string, env: Record<string, string>) => {
     const listReply = await call(herald.origin, "/api/v1/posts?limit=50", key)
     const createReply = await call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody))
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+    const unloadedGet = await unloaded(() => call(herald.origin, "/api/v1/posts?limit=50", key))
+    const unloadedPost = await unloaded(() => call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody)))
 
     const heraldGet = await load(`${herald.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
     const heraldPost = await load(`${herald.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
@@ -173,6 +190,7 @@ const runOn = async (label: string, env: Record<string, string>) => {
       console.log(row("  Herald GET /posts", heraldGet, heraldRss, bareGet))
       console.log(row("  bare   POST /posts", barePost, bareRss, null))
       console.log(row("  Herald POST /posts", heraldPost, heraldRss, barePost))
+      console.log(`  one request at a time (median of ${unloadedRuns}): GET /posts ${unloadedGet.toFixed(1)} ms, POST /posts ${unloadedPost.toFixed(1)} ms`)
       return { heraldGet, heraldPost, bareGet }
     } finally {
       await stop(bare)
