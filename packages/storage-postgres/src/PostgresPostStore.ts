@@ -1,4 +1,4 @@
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import {
   CreateOutcome,
   DailyCapReached,
@@ -108,6 +108,13 @@ export const make = Effect.gen(function*() {
 
   const stale = (postId: string) => new StaleWrite({ postId })
 
+  /**
+   * Every part of a WITH statement runs, so when the post was removed meanwhile its deliveries'
+   * upsert meets the foreign key before the version check can answer: that is a stale write too.
+   */
+  const missingPost = (error: SqlError.SqlError) =>
+    (error.cause as { readonly code?: unknown } | undefined)?.code === "23503"
+
   const applyChange = (change: PostChange) =>
     Effect.gen(function*() {
       switch (change._tag) {
@@ -137,7 +144,9 @@ export const make = Effect.gen(function*() {
               ...eventWrites(sql, change.events)
             ])
           }
-            SELECT count(*)::int AS updated FROM updated`
+            SELECT count(*)::int AS updated FROM updated`.pipe(
+            Effect.catchIf(missingPost, () => Effect.fail(stale(post.id)))
+          )
           if (written?.updated !== 1) return yield* stale(post.id)
           return
         }

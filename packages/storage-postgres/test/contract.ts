@@ -171,6 +171,22 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           expect(stored.post.version).toBe(2)
         }))
 
+      it.effect("an update of a post removed meanwhile is a StaleWrite, and writes nothing", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const { record } = newPost({ projectId: project.id })
+          yield* posts.create({ record, events: [], idempotency: null, dailyCap: null })
+          yield* posts.commit(PostChange.Remove({ expectedVersion: 1, postId: record.post.id }))
+          const late = yield* Effect.flip(posts.commit(PostChange.Update({
+            expectedVersion: 1,
+            record: { post: record.post.with({ version: 2 }), deliveries: record.deliveries },
+            events: []
+          })))
+          expect(late._tag).toBe("StaleWrite")
+          expect(yield* count("deliveries", "post_id", record.post.id)).toBe(0)
+        }))
+
       it.effect("supersede hides the old post from list but find still returns it; remove deletes deliveries", () =>
         Effect.gen(function*() {
           const posts = yield* PostStore
