@@ -89,10 +89,12 @@ describe("an upload over 100 MB", () => {
     })
     expect(result).toEqual({ status: 413, body: { error: "the file is larger than 100 MB", code: "media_too_large" } })
     console.log(`150 MB streamed upload, retained growth at peak: RSS ${rss.toFixed(1)} MB, heap ${heap.toFixed(1)} MB, buffers ${buffers.toFixed(1)} MB`)
-    // Holding the file would retain at least the 100 MB read before the refusal; RSS, which the
-    // allocator does not hand back at once, gets a looser bound below that.
-    expect(heap + buffers).toBeLessThan(24)
-    expect(rss).toBeLessThan(96)
+    // Holding the file would retain at least the 100 MB read before the refusal. The bound leaves
+    // room for the test's own client, which streams the body from this process and buffers more
+    // while a loaded machine reads slowly (seen up to 50 MB). RSS, which the allocator does not hand
+    // back at once, gets a looser bound.
+    expect(heap + buffers).toBeLessThan(64)
+    expect(rss).toBeLessThan(128)
     expect(Fs.readdirSync(Path.join(server.mediaDir, ".staging"))).toEqual([])
     expect(server.data.media.size).toBe(0)
   }, 60_000)
@@ -131,8 +133,8 @@ describe("an upload over 100 MB", () => {
     )
     expect(result).toEqual({ status: 413, body: { error: "the file is larger than 100 MB", code: "media_too_large" } })
     console.log(`150 MB declared upload, retained growth at peak: RSS ${rss.toFixed(1)} MB, heap ${heap.toFixed(1)} MB, buffers ${buffers.toFixed(1)} MB`)
-    expect(heap + buffers).toBeLessThan(24)
-    expect(rss).toBeLessThan(96)
+    expect(heap + buffers).toBeLessThan(64)
+    expect(rss).toBeLessThan(128)
     expect(server.data.media.size).toBe(0)
   }, 60_000)
 })
