@@ -16,9 +16,9 @@ export const bodyLimits: Readonly<Record<string, number>> = {
 }
 
 /** "METHOD /path/:param" → the content types its payload schema accepts, read off the API itself. */
-const acceptedContentTypes = (): ReadonlyMap<string, ReadonlyArray<string>> => {
+const acceptedContentTypes = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, ReadonlyArray<string>> => {
   const accepted = new Map<string, ReadonlyArray<string>>()
-  HttpApi.reflect(HeraldApi, {
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, payloads }) => {
       if (HttpMethod.hasBody(endpoint.method) && payloads.size > 0) {
@@ -90,8 +90,13 @@ const withBody = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Arra
     })
   )
 
-export const RequestBodyGuardLive = Layer.sync(RequestBodyGuard, () => {
-  const accepted = acceptedContentTypes()
+/**
+ * The body guard of an API: for each endpoint that takes a body, the content types its payload
+ * schema accepts (415 otherwise) and the size limit of each type (413 past it), UTF-8 and JSON
+ * checked (400), then the request handed on with the checked bytes. The admin API uses it too.
+ */
+export const guardBodies = (api: HttpApi.HttpApi.Any, limits: Readonly<Record<string, number>>) => {
+  const accepted = acceptedContentTypes(api)
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const { route } = yield* HttpRouter.RouteContext
@@ -113,7 +118,7 @@ export const RequestBodyGuardLive = Layer.sync(RequestBodyGuard, () => {
     if (charset !== null && charset !== "utf-8" && charset !== "utf8") {
       return yield* Effect.fail(new UnsupportedMediaType({ error: `charset ${charset} is not accepted; send UTF-8`, code: "unsupported_media_type" }))
     }
-    const limit = bodyLimits[type]!
+    const limit = limits[type]!
     const declared = Option.fromNullable(request.headers["content-length"]).pipe(Option.map(Number))
     if (Option.isSome(declared) && declared.value > limit * drainFactor) return yield* Effect.fail(tooLarge(limit))
     const bytes = yield* readBody(request, limit, declared)
@@ -126,4 +131,6 @@ export const RequestBodyGuardLive = Layer.sync(RequestBodyGuard, () => {
     }
     return withBody(request, bytes)
   })
-})
+}
+
+export const RequestBodyGuardLive = Layer.sync(RequestBodyGuard, () => guardBodies(HeraldApi, bodyLimits))
