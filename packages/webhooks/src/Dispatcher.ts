@@ -5,7 +5,8 @@ import {
   ProjectStore,
   SendOutcome as QueueOutcome,
   WebhookAttempt,
-  WebhookDeliveryLog
+  WebhookDeliveryLog,
+  WorkerHeartbeats
 } from "@herald/core"
 import { Cause, DateTime, Duration, Effect, FiberSet, Layer, Option, Queue, Redacted, Stream } from "effect"
 import type { OutboundGuard } from "./OutboundGuard.js"
@@ -45,6 +46,9 @@ const verdict = Effect.fnUntraced(function*(attempt: number, result: SendResult)
       QueueOutcome.GaveUp({ at, error: `gave up after ${attempt} attempts: ${reason}`, disableAfter: disableAfterGiveUps })
   })
 })
+
+/** The kind the webhook sender reports under in WorkerHeartbeats (GET /health). */
+export const webhookWorkerKind = "webhooks"
 
 const make = Effect.fnUntraced(function*(options: WebhookDispatcherOptions) {
   const queue = yield* OutboxQueue
@@ -126,9 +130,13 @@ const make = Effect.fnUntraced(function*(options: WebhookDispatcherOptions) {
     return claimed.length === free
   })
 
+  const beat = yield* WorkerHeartbeats.every(worker, webhookWorkerKind, Duration.seconds(5))
   // Straight on while there is more work than slots; otherwise until a wake-up or the next poll.
   const loop = Effect.forever(
-    Effect.flatMap(poll, (full) => full ? Effect.void : Effect.race(Queue.take(wake), Effect.sleep(pollInterval)))
+    Effect.zipRight(
+      beat,
+      Effect.flatMap(poll, (full) => full ? Effect.void : Effect.race(Queue.take(wake), Effect.sleep(pollInterval)))
+    )
   )
 
   yield* Effect.forkScoped(loop)
@@ -145,6 +153,6 @@ const make = Effect.fnUntraced(function*(options: WebhookDispatcherOptions) {
 export const WebhookDispatcher = {
   layer: (
     options: WebhookDispatcherOptions = {}
-  ): Layer.Layer<never, never, OutboxQueue | ProjectStore | WebhookDeliveryLog | OutboundGuard> =>
+  ): Layer.Layer<never, never, OutboxQueue | ProjectStore | WebhookDeliveryLog | WorkerHeartbeats | OutboundGuard> =>
     Layer.scopedDiscard(make(options))
 }

@@ -89,7 +89,6 @@ export const dispatchDueOnce = (options: DispatcherOptions) =>
 export const runDispatcher = (options: DispatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
-    const heartbeats = yield* WorkerHeartbeats
     const { concurrency, leaseMillis, worker } = options
 
     const wake = yield* Queue.sliding<void>(1)
@@ -120,13 +119,7 @@ export const runDispatcher = (options: DispatcherOptions) =>
       return { claimed: claims.length, full: claims.length === free }
     }))
 
-    let lastBeat: DateTime.Utc | null = null
-    const beat = Effect.gen(function*() {
-      const now = yield* DateTime.now
-      if (lastBeat !== null && DateTime.lessThan(now, DateTime.addDuration(lastBeat, options.heartbeatInterval))) return
-      lastBeat = now
-      yield* heartbeats.beat(worker, heartbeatKind, now)
-    })
+    const beat = yield* WorkerHeartbeats.every(worker, heartbeatKind, options.heartbeatInterval)
 
     yield* Effect.logInfo(`dispatcher ${worker} started`)
     yield* Effect.addFinalizer(() => Effect.logInfo(`dispatcher ${worker} stopping; finishing deliveries in flight`))

@@ -1,4 +1,4 @@
-import { Context, type DateTime, type Effect } from "effect"
+import { Context, DateTime, type Duration, Effect } from "effect"
 
 export interface WorkerBeat {
   readonly worker: string
@@ -10,4 +10,19 @@ export interface WorkerBeat {
 export class WorkerHeartbeats extends Context.Tag("@herald/core/WorkerHeartbeats")<WorkerHeartbeats, {
   readonly beat: (worker: string, kind: string, at: DateTime.Utc) => Effect.Effect<void>
   readonly list: Effect.Effect<ReadonlyArray<WorkerBeat>>
-}>() {}
+}>() {
+  /**
+   * A beat for a worker's loop to run every turn: it writes at most once per interval, and a
+   * failed write is logged rather than stopping the worker it reports on.
+   */
+  static readonly every = (worker: string, kind: string, interval: Duration.DurationInput) =>
+    Effect.map(WorkerHeartbeats, (heartbeats) => {
+      let last: DateTime.Utc | null = null
+      return Effect.gen(function*() {
+        const now = yield* DateTime.now
+        if (last !== null && DateTime.lessThan(now, DateTime.addDuration(last, interval))) return
+        last = now
+        yield* heartbeats.beat(worker, kind, now)
+      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning(`heartbeat of ${kind} worker ${worker} failed`, cause)))
+    })
+}
