@@ -4,11 +4,13 @@ import { adminRequest, adminUsage, type AdminRequest } from "./AdminCli.js"
 import { readCredentials } from "./Bootstrap.js"
 import { type ParsedArgs, parseArgs } from "./CliArgs.js"
 import { heraldConfig } from "./Config.js"
-import { serve } from "./Server.js"
+import { serve, work } from "./Server.js"
 
 export const usage = `herald: the Herald social posting service
 
   herald serve      start the server (PORT, HOST, HERALD_DATA_DIR, DATABASE_URL, HERALD_PUBLIC_URL; see docs/configuration.md)
+  herald work       run only the background workers (publishing, webhooks) beside API processes started
+                    with HERALD_WORKERS=false, on a shared PostgreSQL (DATABASE_URL)
   herald migrate    bring the database schema up to date and exit
   herald admin ...  manage projects, API keys, social accounts and webhooks through the admin API:
 
@@ -88,6 +90,10 @@ export const runCli = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
       case "serve":
         if (rest.length > 0 || args.right.flags.size > 0) return yield* usageError("serve takes no arguments; configure it with environment variables")
         yield* serve
+        return 0
+      case "work":
+        if (rest.length > 0 || args.right.flags.size > 0) return yield* usageError("work takes no arguments; configure it with environment variables")
+        yield* work
         return 0
       case "migrate":
         yield* runMigrations

@@ -21,6 +21,8 @@ export interface HeraldConfig {
   readonly simulatorUrl: Option.Option<string>
   /** HERALD_OUTBOUND_ALLOW_LOOPBACK: media fetches and webhooks may reach loopback (refused in production). */
   readonly outboundAllowLoopback: boolean
+  /** HERALD_WORKERS: whether `herald serve` also runs the background workers (off: API only). */
+  readonly workers: boolean
 }
 
 /** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
@@ -56,5 +58,6 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
   credentialsKey: optionalSecret("HERALD_CREDENTIALS_KEY"),
   approvalSecret: optionalSecret("HERALD_APPROVAL_SECRET"),
   simulatorUrl: optionalUrl("HERALD_SIMULATOR_URL"),
-  outboundAllowLoopback: Config.boolean("HERALD_OUTBOUND_ALLOW_LOOPBACK").pipe(Config.withDefault(false))
+  outboundAllowLoopback: Config.boolean("HERALD_OUTBOUND_ALLOW_LOOPBACK").pipe(Config.withDefault(false)),
+  workers: Config.boolean("HERALD_WORKERS").pipe(Config.withDefault(true))
 })

@@ -110,15 +110,10 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
   const dataDir = options.dataDir ?? "./.herald"
   const secrets = await Effect.runPromise(loadSecrets({
     env: "development",
-    host: "127.0.0.1",
-    port: 0,
-    publicUrl: Option.some(options.publicUrl),
     dataDir,
     databaseUrl: redacted(options.databaseUrl),
     credentialsKey: redacted(options.credentialsKey),
-    approvalSecret: redacted(options.approvalSecret),
-    simulatorUrl: Option.none(),
-    outboundAllowLoopback: false
+    approvalSecret: redacted(options.approvalSecret)
   }))
   const engine = engineLayer({
     databaseUrl: redacted(options.databaseUrl),

@@ -43,7 +43,10 @@ const fileSecret = (dataDir: string, file: string) =>
     return Redacted.make(Fs.readFileSync(path, "utf8").trim())
   })
 
-const resolve = (config: HeraldConfig, given: Option.Option<Redacted.Redacted>, variable: string, file: string) =>
+/** What loading the secrets reads of the configuration. */
+export type SecretsConfig = Pick<HeraldConfig, "env" | "dataDir" | "databaseUrl" | "credentialsKey" | "approvalSecret">
+
+const resolve = (config: SecretsConfig, given: Option.Option<Redacted.Redacted>, variable: string, file: string) =>
   Option.match(given, {
     onSome: Effect.succeed,
     onNone: () =>
@@ -56,7 +59,7 @@ const resolve = (config: HeraldConfig, given: Option.Option<Redacted.Redacted>, 
  * HERALD_CREDENTIALS_KEY and HERALD_APPROVAL_SECRET when set; otherwise the files credentials.key
  * and approval.secret in the data directory, generated on first start.
  */
-export const loadSecrets = (config: HeraldConfig): Effect.Effect<Secrets, MissingSecret> =>
+export const loadSecrets = (config: SecretsConfig): Effect.Effect<Secrets, MissingSecret> =>
   Effect.all({
     credentialsKey: resolve(config, config.credentialsKey, "HERALD_CREDENTIALS_KEY", "credentials.key"),
     approvalSecret: resolve(config, config.approvalSecret, "HERALD_APPROVAL_SECRET", "approval.secret")

@@ -31,10 +31,13 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
     ""
   ].join("\n"))
 
+/** The background workers: publishing what is due, and sending webhooks. */
+const backgroundWorkers = Layer.mergeAll(Workers, WebhookDispatcher.layer())
+
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
- * admin API, GET /health and the background workers (publishing, webhooks), over node:http
- * (provided, to read its address).
+ * admin API, GET /health and, unless HERALD_WORKERS is false, the background workers, over
+ * node:http (provided, to read its address).
  */
 export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
   const engine = engineLayer({ ...config, credentialsKey: secrets.credentialsKey })
@@ -58,11 +61,28 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
-  return Layer.mergeAll(http, Workers, WebhookDispatcher.layer(), listening).pipe(
+  return Layer.mergeAll(http, config.workers ? backgroundWorkers : Layer.empty, listening).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )
 }
+
+/**
+ * `herald work`: the background workers alone, no HTTP, on the same database as the API processes
+ * (which then run with HERALD_WORKERS=false): the scale-out shape. The embedded store belongs to one
+ * process, so this needs DATABASE_URL.
+ */
+export const work = Effect.gen(function*() {
+  const config = yield* heraldConfig
+  if (Option.isNone(config.databaseUrl)) {
+    return yield* Effect.fail(new Error("herald work runs beside API processes on a shared PostgreSQL: set DATABASE_URL"))
+  }
+  const secrets = yield* loadSecrets(config)
+  yield* Console.log("Herald workers are running (publishing, webhooks)")
+  return yield* Layer.launch(
+    backgroundWorkers.pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
+  )
+})
 
 /** `herald serve`: reads the configuration, loads (or generates) the secrets and serves until interrupted. */
 export const serve = Effect.gen(function*() {

@@ -1,53 +1,25 @@
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { afterAll, expect, it } from "vitest"
+import { listening, runHerald, stopHerald } from "./HeraldProcess.js"
 import { json, tempDataDir } from "./TestHerald.js"
 
-/** The repository root, where `npm start` runs. */
-const root = Path.resolve(import.meta.dirname, "../../..")
-
-interface Started {
+interface Served {
   readonly child: ChildProcess
   readonly origin: string
   readonly output: () => string
 }
 
-/** `npx tsx packages/app/src/bin.ts serve` (what `npm start` runs) on a free port; resolves once it listens. */
-const serve = (dataDir: string) =>
-  new Promise<Started>((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "packages/app/src/bin.ts", "serve"], {
-      cwd: root,
-      env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: "0", DATABASE_URL: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so stop() reaches tsx's node process behind npx.
-      detached: true
-    })
-    let output = ""
-    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s:\n${output}`)), 60_000)
-    const read = (chunk: Buffer) => {
-      output += chunk.toString("utf8")
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
-      if (match !== null) {
-        clearTimeout(timer)
-        resolve({ child, origin: `http://127.0.0.1:${match[1]}`, output: () => output })
-      }
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    child.on("exit", (code) => reject(new Error(`herald serve exited with ${code}:\n${output}`)))
-  })
+/** `herald serve` (what `npm start` runs) on the embedded store in dataDir, on a free port. */
+const serve = (dataDir: string): Promise<Served> =>
+  runHerald("serve", { HERALD_DATA_DIR: dataDir, PORT: "0", DATABASE_URL: "" }, listening).then((started) => ({
+    child: started.child,
+    origin: `http://127.0.0.1:${started.ready}`,
+    output: started.output
+  }))
 
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve()
-    child.on("exit", () => resolve())
-    try {
-      process.kill(-child.pid!, "SIGINT")
-    } catch {
-      resolve() // the group is already gone
-    }
-  })
+const stop = stopHerald
 
 const dataDir = tempDataDir()
 const running: Array<ChildProcess> = []

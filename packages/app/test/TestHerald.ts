@@ -18,7 +18,7 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
  * a fresh data directory, after its first start (demo project, keys, credentials.json).
  */
-export const startHerald = async () => {
+export const startHerald = async (options: { readonly workers?: boolean } = {}) => {
   const dataDir = tempDataDir()
   const config: HeraldConfig = {
     env: "development",
@@ -30,7 +30,8 @@ export const startHerald = async () => {
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
     simulatorUrl: Option.none(),
-    outboundAllowLoopback: false
+    outboundAllowLoopback: false,
+    workers: options.workers ?? true
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))

@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import * as Path from "node:path"
+
+/** The repository root, where `npm start` runs. */
+const root = Path.resolve(import.meta.dirname, "../../..")
+
+export interface Started {
+  readonly child: ChildProcess
+  /** The first capture group of the ready pattern (the port, for serve). */
+  readonly ready: string
+  readonly output: () => string
+}
+
+/**
+ * `npx tsx packages/app/src/bin.ts <command>` (what `npm start` runs for serve) with the given
+ * environment; resolves once its output matches `ready`.
+ */
+export const runHerald = (command: string, env: Record<string, string>, ready: RegExp) =>
+  new Promise<Started>((resolve, reject) => {
+    const child = spawn("npx", ["tsx", "packages/app/src/bin.ts", command], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so stop() reaches tsx's node process behind npx.
+      detached: true
+    })
+    let output = ""
+    const timer = setTimeout(() => reject(new Error(`herald ${command} not ready within 60 s:\n${output}`)), 60_000)
+    const read = (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+      const match = ready.exec(output)
+      if (match !== null) {
+        clearTimeout(timer)
+        resolve({ child, ready: match[1] ?? match[0], output: () => output })
+      }
+    }
+    child.stdout.on("data", read)
+    child.stderr.on("data", read)
+    child.on("exit", (code) => reject(new Error(`herald ${command} exited with ${code}:\n${output}`)))
+  })
+
+export const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/
+
+export const stopHerald = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.on("exit", () => resolve())
+    try {
+      process.kill(-child.pid!, "SIGINT")
+    } catch {
+      resolve() // the group is already gone
+    }
+  })
