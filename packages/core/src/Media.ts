@@ -17,6 +17,8 @@ export class Media extends Schema.Class<Media>("Media")({
   width: Schema.NullOr(Schema.Int),
   height: Schema.NullOr(Schema.Int),
   durationSeconds: Schema.NullOr(Schema.Number),
+  /** The picture stream's codec as ffprobe names it; null for documents. */
+  codec: Schema.NullOr(Schema.String),
   altText: Schema.NullOr(Schema.String.pipe(Schema.maxLength(1000))),
   peopleTags: Schema.Array(Schema.String),
   thumbnailTimestampMs: Schema.NullOr(Schema.Int.pipe(Schema.nonNegative())),

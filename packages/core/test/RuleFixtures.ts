@@ -28,6 +28,7 @@ export const media = (
     width: kind === "document" ? null : 1080,
     height: kind === "document" ? null : 1350,
     durationSeconds: kind === "video" ? fields.durationSeconds ?? 30 : null,
+    codec: kind === "image" ? "mjpeg" : kind === "video" ? "h264" : null,
     altText: fields.altText ?? null,
     peopleTags: fields.peopleTags ?? [],
     thumbnailTimestampMs: null,

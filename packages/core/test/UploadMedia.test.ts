@@ -60,11 +60,11 @@ const makeMediaFakes = () => {
     inspect: (file) => {
       switch (signature(file)) {
         case "PNG":
-          return Effect.succeed({ kind: "image" as const, mime: "image/png", width: 4, height: 3, durationSeconds: null })
+          return Effect.succeed({ kind: "image" as const, mime: "image/png", width: 4, height: 3, durationSeconds: null, codec: "png" })
         case "MP4":
-          return Effect.succeed({ kind: "video" as const, mime: "video/mp4", width: 64, height: 48, durationSeconds: 2.5 })
+          return Effect.succeed({ kind: "video" as const, mime: "video/mp4", width: 64, height: 48, durationSeconds: 2.5, codec: "h264" })
         case "PDF":
-          return Effect.succeed({ kind: "document" as const, mime: "application/pdf", width: null, height: null, durationSeconds: null })
+          return Effect.succeed({ kind: "document" as const, mime: "application/pdf", width: null, height: null, durationSeconds: null, codec: null })
         default:
           return Effect.fail(new UnsupportedMedia({ detected: null, reason: "not an image, video or PDF" }))
       }

@@ -31,6 +31,7 @@ const media = (kind: "image" | "video", durationSeconds: number | null = null) =
     width: 1080,
     height: 1080,
     durationSeconds,
+    codec: kind === "image" ? "mjpeg" : "h264",
     altText: null,
     peopleTags: [],
     thumbnailTimestampMs: null,

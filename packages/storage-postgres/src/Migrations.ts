@@ -4,6 +4,7 @@ import initial from "./migrations/0001_initial.js"
 import webhookAttempts from "./migrations/0002_webhook_attempts.js"
 import uploadTickets from "./migrations/0003_upload_tickets.js"
 import deliveryClaimIndexes from "./migrations/0004_delivery_claim_indexes.js"
+import mediaCodec from "./migrations/0005_media_codec.js"
 
 const run = Migrator.make({})
 
@@ -13,7 +14,8 @@ export const migrate = run({
     "0001_initial": initial,
     "0002_webhook_attempts": webhookAttempts,
     "0003_upload_tickets": uploadTickets,
-    "0004_delivery_claim_indexes": deliveryClaimIndexes
+    "0004_delivery_claim_indexes": deliveryClaimIndexes,
+    "0005_media_codec": mediaCodec
   }),
   table: "herald_migrations"
 })

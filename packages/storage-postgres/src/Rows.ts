@@ -292,6 +292,7 @@ export interface MediaRow {
   readonly width: number | null
   readonly height: number | null
   readonly duration_seconds: number | null
+  readonly codec: string | null
   readonly alt_text: string | null
   readonly people_tags: ReadonlyArray<string>
   readonly thumbnail_timestamp_ms: number | null
@@ -311,6 +312,7 @@ export const mediaFromRow = (row: MediaRow) =>
     width: row.width,
     height: row.height,
     durationSeconds: row.duration_seconds,
+    codec: row.codec,
     altText: row.alt_text,
     peopleTags: row.people_tags,
     thumbnailTimestampMs: row.thumbnail_timestamp_ms,
@@ -330,6 +332,7 @@ export const mediaToRow = (media: Media) => {
     width: e.width,
     height: e.height,
     duration_seconds: e.durationSeconds,
+    codec: e.codec,
     alt_text: e.altText,
     people_tags: e.peopleTags,
     thumbnail_timestamp_ms: e.thumbnailTimestampMs,

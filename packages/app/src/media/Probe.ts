@@ -28,6 +28,7 @@ export const acceptedTypes: Readonly<Record<string, MediaKind>> = {
 interface ProbeOutput {
   readonly streams?: ReadonlyArray<{
     readonly codec_type?: string
+    readonly codec_name?: string
     readonly width?: number
     readonly height?: number
   }>
@@ -71,12 +72,12 @@ export const ffprobeMediaProbe = (command = "ffprobe") =>
               "send an image (JPEG, PNG, GIF, WebP), a video (MP4, MOV) or a PDF"
           })
         }
-        const plain: MediaFacts = { kind, mime: mime!, width: null, height: null, durationSeconds: null }
+        const plain: MediaFacts = { kind, mime: mime!, width: null, height: null, durationSeconds: null, codec: null }
         if (kind === "document") return plain
         const unreadable = (detail: string) => new UnsupportedMedia({ detected: mime, reason: `the ${mime} file could not be read: ${detail}` })
         const output = yield* run(command, [
           "-v", "error",
-          "-show_entries", "format=duration:stream=codec_type,width,height",
+          "-show_entries", "format=duration:stream=codec_type,codec_name,width,height",
           "-of", "json",
           file.location
         ]).pipe(Effect.mapError(({ detail }) => unreadable(detail)))
@@ -88,6 +89,7 @@ export const ffprobeMediaProbe = (command = "ffprobe") =>
           ...plain,
           width: picture.width ?? null,
           height: picture.height ?? null,
+          codec: picture.codec_name ?? null,
           durationSeconds: kind === "video" && Number.isFinite(duration) ? duration : null
         }
       })

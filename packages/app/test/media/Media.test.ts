@@ -58,11 +58,11 @@ describe("POST /media (multipart file)", () => {
     const [png, jpeg, mp4, pdf] = await Promise.all(replies.map((reply) => reply.json()))
     expect([png.kind, jpeg.kind, mp4.kind, pdf.kind]).toEqual(["image", "image", "video", "document"])
     const row = (id: string) => server.data.media.get(id as never)!
-    expect(row(png.id)).toMatchObject({ mime: "image/png", width: 64, height: 48, altText: "a red square", bytes: fixtures.png.length })
-    expect(row(jpeg.id)).toMatchObject({ mime: "image/jpeg", width: 80, height: 60, filename: "misnamed.pdf" })
-    expect(row(mp4.id)).toMatchObject({ mime: "video/mp4", width: 64, height: 48, thumbnailTimestampMs: 500 })
+    expect(row(png.id)).toMatchObject({ mime: "image/png", width: 64, height: 48, codec: "png", altText: "a red square", bytes: fixtures.png.length })
+    expect(row(jpeg.id)).toMatchObject({ mime: "image/jpeg", width: 80, height: 60, codec: "mjpeg", filename: "misnamed.pdf" })
+    expect(row(mp4.id)).toMatchObject({ mime: "video/mp4", width: 64, height: 48, codec: "h264", thumbnailTimestampMs: 500 })
     expect(row(mp4.id).durationSeconds).toBeCloseTo(1.5, 1)
-    expect(row(pdf.id)).toMatchObject({ mime: "application/pdf", width: null, durationSeconds: null })
+    expect(row(pdf.id)).toMatchObject({ mime: "application/pdf", width: null, durationSeconds: null, codec: null })
     // The bytes are on disk under the media directory, byte for byte.
     expect(Fs.readFileSync(Path.join(server.mediaDir, row(png.id).storageKey))).toEqual(fixtures.png)
     expect(Fs.readdirSync(Path.join(server.mediaDir, ".staging"))).toEqual([])

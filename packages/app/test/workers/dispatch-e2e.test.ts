@@ -215,6 +215,7 @@ const insertVideo = (projectId: ProjectId) =>
       width: 1080,
       height: 1920,
       durationSeconds: 30,
+      codec: "h264",
       altText: null,
       peopleTags: [],
       thumbnailTimestampMs: null,

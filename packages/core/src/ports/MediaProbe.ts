@@ -9,6 +9,8 @@ export interface MediaFacts {
   readonly width: number | null
   readonly height: number | null
   readonly durationSeconds: number | null
+  /** The picture stream's codec as ffprobe names it (h264, hevc, vp9, png, mjpeg, ...). */
+  readonly codec: string | null
 }
 
 /** Not an image, video or PDF Herald accepts; `detected` is what the bytes turned out to be. */

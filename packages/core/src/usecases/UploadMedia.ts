@@ -181,6 +181,7 @@ const saveMedia = (projectId: ProjectId, file: StagedFile, facts: MediaFacts, de
       width: facts.width,
       height: facts.height,
       durationSeconds: facts.durationSeconds,
+      codec: facts.codec,
       altText: details.altText,
       peopleTags: details.peopleTags,
       thumbnailTimestampMs: details.thumbnailTimestampMs,
