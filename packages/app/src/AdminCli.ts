@@ -190,6 +190,23 @@ export const adminCommands: Readonly<Record<string, Command>> = {
     flags: [],
     positionals: ["webhook id"],
     build: (input) => inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}`, "DELETE")
+  },
+  "webhooks deliveries": {
+    usage: "webhooks deliveries <webhook id> [--limit <n>] [--event <event id>] [--project <id>]",
+    flags: ["limit", "event"],
+    positionals: ["webhook id"],
+    build: (input) =>
+      Either.flatMap(fields(input, [["limit", "limit", int], ["event", "event_id", text]]), (query) =>
+        inProject(input, (p) => {
+          const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)])).toString()
+          return `/projects/${p}/webhooks/${id(input, 0)}/deliveries${search === "" ? "" : `?${search}`}`
+        }))
+  },
+  "webhooks resend": {
+    usage: "webhooks resend <webhook id> <event id> [--project <id>]",
+    flags: [],
+    positionals: ["webhook id", "event id"],
+    build: (input) => inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}/deliveries/${id(input, 1)}/resend`, "POST")
   }
 }
 

@@ -37,6 +37,12 @@ describe("argument parsing", () => {
     expect(request("projects update --project p2 --banned-words a,b --tone none")).toMatchObject({
       right: { method: "PATCH", path: "/projects/p2", body: { guardrails: { banned_words: ["a", "b"], tone: null } } }
     })
+    expect(request("webhooks deliveries w1 --limit 20")).toMatchObject({
+      right: { method: "GET", path: "/projects/p1/webhooks/w1/deliveries?limit=20" }
+    })
+    expect(request("webhooks resend w1 e1")).toMatchObject({
+      right: { method: "POST", path: "/projects/p1/webhooks/w1/deliveries/e1/resend" }
+    })
   })
 
   it("refuses unknown commands, unknown options, wrong arity, bad numbers and a missing project", () => {
