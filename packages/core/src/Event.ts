@@ -9,7 +9,6 @@ export const EventKind = Schema.Literal(
   "account.needs_reconnect"
 )
 export type EventKind = typeof EventKind.Type
-export const eventKinds = EventKind.literals
 
 /** A notable fact, written to the outbox in the same transaction as the change that caused it. */
 export class OutboxEvent extends Schema.Class<OutboxEvent>("OutboxEvent")({

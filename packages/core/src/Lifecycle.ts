@@ -55,8 +55,6 @@ export const Refusal = Data.taggedEnum<Refusal>()
 
 /** Statuses in which nothing has been tried yet: the post may still be edited. */
 export const editableStatuses: ReadonlyArray<PostStatus> = ["pending_approval", "draft", "scheduled", "rejected"]
-/** Statuses in which something was (or is being) sent to a platform. */
-export const triedStatuses: ReadonlyArray<PostStatus> = ["processing", "posted", "partial", "failed"]
 /** Statuses a DELETE may remove (subject to who asks and whether a person approved it). */
 export const deletableStatuses: ReadonlyArray<PostStatus> = ["pending_approval", "draft", "rejected", "failed"]
 
