@@ -8,7 +8,7 @@ import { loadDelivery } from "../PostLookup.js"
 import { PostChange, type PostRecord, PostStore } from "../ports/PostStore.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
 import type { ApprovalMode } from "../Project.js"
-import { lifecycleState, retryStale } from "./Transition.js"
+import { lifecycleState, retryStale, withDelivery } from "./Transition.js"
 
 /**
  * The two halves of one platform call, each committed before the next step: the intent
@@ -80,10 +80,7 @@ export const beginAttempt = Effect.fn("beginAttempt")(function*(projectId: Proje
       attempts: [...delivery.attempts, { number: delivery.attempts.length + 1, startedAt: now, finishedAt: null, outcome: null, error: null }],
       updatedAt: now
     })
-    const next: PostRecord = {
-      post: post.with({ version: post.version + 1, status, updatedAt: now }),
-      deliveries: record.deliveries.map((other) => other.id === id ? started : other)
-    }
+    const next = withDelivery(record, started, status, now)
     yield* store.commit(PostChange.Update({ expectedVersion: post.version, record: next, events: [] }))
     return { delivery: started, record: next, previous: delivery.status }
   }))
@@ -138,7 +135,7 @@ export const finishAttempt = Effect.fn("finishAttempt")(function*(
       )
       : null
     const status = outcome !== null && outcome._tag === "Right" && outcome.right._tag === "Status" ? outcome.right.status : post.status
-    const next: PostRecord = { post: post.with({ version: post.version + 1, status, updatedAt: now }), deliveries }
+    const next = withDelivery(record, finished, status, now)
     const events = settled
       ? [yield* makeEvent(projectId, status === "failed" ? "post.failed" : "post.published", settledData(next))]
       : []

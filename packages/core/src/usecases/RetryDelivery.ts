@@ -7,7 +7,7 @@ import { loadDelivery } from "../PostLookup.js"
 import type { Principal } from "../Principal.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { loadProject } from "./ProjectContext.js"
-import { decideTransition, retryStale, statusOf } from "./Transition.js"
+import { decideTransition, retryStale, statusOf, withDelivery } from "./Transition.js"
 
 /** POST /post-results/{id}/retry: only a failed delivery goes back in the queue. */
 export const retryDelivery = Effect.fn("retryDelivery")(function*(principal: Principal, id: DeliveryId) {
@@ -28,10 +28,7 @@ export const retryDelivery = Effect.fn("retryDelivery")(function*(principal: Pri
     )
     const now = yield* DateTime.now
     const queued = delivery.with({ status: "queued", dueAt: now, error: null, updatedAt: now })
-    const next = {
-      post: post.with({ version: post.version + 1, status, updatedAt: now }),
-      deliveries: record.deliveries.map((other) => other.id === id ? queued : other)
-    }
+    const next = withDelivery(record, queued, status, now)
     yield* store.commit(PostChange.Update({ expectedVersion: post.version, record: next, events: [] }))
     return { delivery: queued, record: next }
   }))

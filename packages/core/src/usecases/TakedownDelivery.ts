@@ -9,7 +9,7 @@ import { AccountStore } from "../ports/AccountStore.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { Publishers } from "../ports/Publishers.js"
 import { loadProject } from "./ProjectContext.js"
-import { decideTransition, retryStale, statusOf } from "./Transition.js"
+import { decideTransition, retryStale, statusOf, withDelivery } from "./Transition.js"
 
 /**
  * POST /post-results/{id}/takedown: removes a live post from its platform through its publisher.
@@ -52,10 +52,7 @@ export const takedownDelivery = Effect.fn("takedownDelivery")(function*(principa
     )
     const now = yield* DateTime.now
     const takenDown = fresh.delivery.with({ status: "taken_down", takedown: { by: principal.keyId, at: now }, updatedAt: now })
-    const next = {
-      post: post.with({ version: post.version + 1, status, updatedAt: now }),
-      deliveries: fresh.record.deliveries.map((other) => other.id === id ? takenDown : other)
-    }
+    const next = withDelivery(fresh.record, takenDown, status, now)
     yield* store.commit(PostChange.Update({ expectedVersion: post.version, record: next, events: [] }))
     return { delivery: takenDown, record: next }
   }))

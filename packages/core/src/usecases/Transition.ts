@@ -1,9 +1,17 @@
-import { Effect, Either } from "effect"
+import { type DateTime, Effect, Either } from "effect"
+import type { Delivery } from "../Delivery.js"
 import { AgentCannotApprove, NotEditable, StaleWrite, StateConflict } from "../Errors.js"
 import { type LifecycleEvent, type Outcome, Refusal, transition } from "../Lifecycle.js"
-import type { Post } from "../Post.js"
+import type { Post, PostStatus } from "../Post.js"
+import type { PostRecord } from "../ports/PostStore.js"
 import type { ActorKind, Principal } from "../Principal.js"
 import type { Project } from "../Project.js"
+
+/** The record's next version after one delivery changed: that delivery replaced, the post at `status`. */
+export const withDelivery = (record: PostRecord, delivery: Delivery, status: PostStatus, now: DateTime.Utc): PostRecord => ({
+  post: record.post.with({ version: record.post.version + 1, status, updatedAt: now }),
+  deliveries: record.deliveries.map((other) => other.id === delivery.id ? delivery : other)
+})
 
 export const lifecycleState = (post: Post) => ({
   status: post.status,
