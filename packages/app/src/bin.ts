@@ -3,7 +3,11 @@ import { Effect } from "effect"
 import { runCli } from "./Cli.js"
 
 // runMain interrupts on SIGINT/SIGTERM, so the server closes its database and releases the data dir.
+// No trace exporter is configured, so spans would be recorded for nobody, at a cost on every
+// request (about a seventh of a create's CPU); an embedding host (createHerald) keeps its own tracer.
 NodeRuntime.runMain(
-  Effect.flatMap(runCli(process.argv.slice(2)), (code) => Effect.sync(() => void (process.exitCode = code))),
+  Effect.flatMap(runCli(process.argv.slice(2)), (code) => Effect.sync(() => void (process.exitCode = code))).pipe(
+    Effect.withTracerEnabled(false)
+  ),
   { disableErrorReporting: true }
 )

@@ -74,14 +74,31 @@ const decodeUtf8 = (bytes: Uint8Array) =>
     catch: () => malformed("the request body is not valid UTF-8")
   })
 
-const checkJson = (text: string) =>
+const parseJson = (text: string) =>
   Effect.try({
-    try: () => void JSON.parse(text),
+    try: (): unknown => JSON.parse(text),
     catch: (error) => malformed(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   })
 
-/** The same request with the checked bytes as its body (the original stream is spent by now). */
-const withBody = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array) =>
+/**
+ * The same request with its checked body: the text (and, for JSON, the value it parses to) served
+ * from what the guard read. The node request's own accessors would read the spent stream again;
+ * a web Request around the bytes costs more than the rest of a small request together.
+ */
+const withText = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array, text: string, json: Option.Option<unknown>) => {
+  const checked: HttpServerRequest.HttpServerRequest = Object.create(request)
+  const buffer = () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+  Object.defineProperties(checked, {
+    text: { get: () => Effect.succeed(text) },
+    json: { get: () => Option.isSome(json) ? Effect.succeed(json.value) : parseJson(text) },
+    arrayBuffer: { get: () => Effect.sync(buffer) },
+    stream: { get: () => Stream.succeed(bytes) }
+  })
+  return checked
+}
+
+/** A multipart body goes back through a web Request, whose parser the multipart accessors use. */
+const withMultipart = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array) =>
   HttpServerRequest.fromWeb(
     new Request(new URL(request.url, "http://herald.internal"), {
       method: request.method,
@@ -125,11 +142,10 @@ export const guardBodies = (api: HttpApi.HttpApi.Any, limits: Readonly<Record<st
     if (bytes.length === 0) {
       return yield* Effect.fail(new BadRequest({ error: `the request body is empty; send ${type}`, code: "invalid_request" }))
     }
-    if (type !== "multipart/form-data") {
-      const text = yield* decodeUtf8(bytes)
-      if (type === "application/json") yield* checkJson(text)
-    }
-    return withBody(request, bytes)
+    if (type === "multipart/form-data") return withMultipart(request, bytes)
+    const text = yield* decodeUtf8(bytes)
+    const json = type === "application/json" ? Option.some(yield* parseJson(text)) : Option.none()
+    return withText(request, bytes, text, json)
   })
 }
 

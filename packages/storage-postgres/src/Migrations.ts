@@ -5,6 +5,8 @@ import webhookAttempts from "./migrations/0002_webhook_attempts.js"
 import uploadTickets from "./migrations/0003_upload_tickets.js"
 import deliveryClaimIndexes from "./migrations/0004_delivery_claim_indexes.js"
 import mediaCodec from "./migrations/0005_media_codec.js"
+import changeNotices from "./migrations/0006_change_notices.js"
+import rateLimitGrants from "./migrations/0007_rate_limit_grants.js"
 
 const run = Migrator.make({})
 
@@ -15,7 +17,9 @@ export const migrate = run({
     "0002_webhook_attempts": webhookAttempts,
     "0003_upload_tickets": uploadTickets,
     "0004_delivery_claim_indexes": deliveryClaimIndexes,
-    "0005_media_codec": mediaCodec
+    "0005_media_codec": mediaCodec,
+    "0006_change_notices": changeNotices,
+    "0007_rate_limit_grants": rateLimitGrants
   }),
   table: "herald_migrations"
 })

@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { lockDataDir } from "./DataDirLock.js"
+import { ChangeNotices } from "./ChangeNotices.js"
 import { Wakeups } from "./Wakeups.js"
 
 export interface PgLiteServerOptions {
@@ -19,7 +20,8 @@ const maxSocketPath = 100
  * The embedded database: PGlite on the data directory, served by pglite-socket on a Unix socket
  * inside it (or 127.0.0.1 on a free port), reached through the ordinary PgClient with a pool of
  * one, because PGlite runs one session: a second connection would share it, transactions included.
- * Wake-ups stay in memory (PGlite does not deliver NOTIFY between socket connections).
+ * Wake-ups and change notices stay in memory (PGlite does not deliver NOTIFY between socket
+ * connections; nothing else writes to it).
  */
 export const layer = (options: PgLiteServerOptions) =>
   Layer.unwrapScoped(Effect.gen(function*() {
@@ -41,8 +43,9 @@ export const layer = (options: PgLiteServerOptions) =>
       () => Effect.promise(() => server.stop()).pipe(Effect.ignore)
     )
     const address = viaSocket ? { host: dataDir, port: 5432 } : { host: "127.0.0.1", port: Number(server.getServerConn().split(":").at(-1)) }
-    return Layer.merge(
+    return Layer.mergeAll(
       PgClient.layer({ ...address, username: "postgres", database: "postgres", maxConnections: 1 }),
-      Wakeups.inProcess
+      Wakeups.inProcess,
+      ChangeNotices.inProcess
     )
   }))

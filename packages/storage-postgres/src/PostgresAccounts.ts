@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { AccountAdmin, AccountNotFound, AccountStore, Credentials } from "@herald/core"
+import { AccountAdmin, AccountNotFound, AccountStore, Credentials, type SocialAccount } from "@herald/core"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { ChangeNotices } from "./ChangeNotices.js"
 import { CredentialsCipher } from "./CredentialsCipher.js"
 import { orDieInfra } from "./Infra.js"
 import { accountFromRow, type AccountRow } from "./Rows.js"
@@ -10,16 +11,22 @@ const decodeCredentials = Schema.decodeUnknown(Schema.parseJson(Credentials))
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const cipher = yield* CredentialsCipher
+  const notices = yield* ChangeNotices
+  // Every post resolves its targets against these; each account write raises a notice.
+  const accounts = notices.cache<ReadonlyArray<SocialAccount>>("accounts")
 
   const store = AccountStore.of({
     // Never SELECT *: the credentials column stays out of every read but credentialsFor.
-    list: Effect.fn("AccountStore.list")((projectId) =>
-      orDieInfra(
-        sql<AccountRow>`
-          SELECT id, project_id, platform, username, route, status FROM social_accounts
-          WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(Effect.flatMap(Effect.forEach(accountFromRow)))
+    list: (projectId) =>
+      accounts.through(
+        projectId,
+        "",
+        orDieInfra(
+          sql<AccountRow>`
+            SELECT id, project_id, platform, username, route, status FROM social_accounts
+            WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(Effect.flatMap(Effect.forEach(accountFromRow)))
+        ).pipe(Effect.withSpan("AccountStore.list"))
       )
-    )
   })
 
   const admin = AccountAdmin.of({
@@ -31,11 +38,15 @@ const make = Effect.gen(function*() {
           ${account.status}, ${sealed})
         ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, route = EXCLUDED.route,
           status = EXCLUDED.status, credentials = EXCLUDED.credentials
-        WHERE social_accounts.project_id = EXCLUDED.project_id`)
+        WHERE social_accounts.project_id = EXCLUDED.project_id`).pipe(
+        Effect.tap(() => notices.changed("accounts", account.projectId))
+      )
     }),
     setStatus: Effect.fn("AccountAdmin.setStatus")(function*(id, status) {
-      const rows = yield* orDieInfra(sql`UPDATE social_accounts SET status = ${status} WHERE id = ${id} RETURNING id`)
+      const rows = yield* orDieInfra(sql<{ readonly project_id: string }>`
+        UPDATE social_accounts SET status = ${status} WHERE id = ${id} RETURNING project_id`)
       if (rows.length === 0) return yield* new AccountNotFound({ accountId: id })
+      notices.changed("accounts", rows[0]!.project_id)
     }),
     credentialsFor: Effect.fn("AccountAdmin.credentialsFor")(function*(id) {
       const rows = yield* orDieInfra(

@@ -10,7 +10,8 @@ import {
   type ProjectId,
   Scope
 } from "@herald/core"
-import { Array as Arr, DateTime, Effect, Either, Layer, type ParseResult, Schema } from "effect"
+import { Array as Arr, DateTime, Effect, Either, Layer, type Option, type ParseResult, Schema } from "effect"
+import { ChangeNotices } from "./ChangeNotices.js"
 import { orDieInfra } from "./Infra.js"
 
 interface KeyRow {
@@ -68,6 +69,9 @@ const touchMemoLimit = 10_000
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const notices = yield* ChangeNotices
+  // Every authenticated request looks its key up; keys change rarely (a revoke raises a notice).
+  const matches = notices.cache<Option.Option<ApiKeyMatch>>("keys")
   const lastWritten = new Map<ApiKeyId, number>()
   // Never key_hash: it stays in the table.
   const columns = sql`id, project_id, name, prefix, kind, scopes, rate_limit_per_minute, daily_post_cap,
@@ -92,14 +96,17 @@ const make = Effect.gen(function*() {
         } RETURNING ${columns}`.pipe(Effect.flatMap((rows) => summaryFromRow(rows[0]!)))
       )
     ),
-    findByHash: Effect.fn("ApiKeyStore.findByHash")((hash) =>
-      orDieInfra(
-        sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}`.pipe(
-          Effect.flatMap((rows) => Effect.forEach(rows, matchFromRow)),
-          Effect.map(Arr.head)
-        )
-      )
-    ),
+    findByHash: (hash) =>
+      matches.through(
+        hash,
+        "",
+        orDieInfra(
+          sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}`.pipe(
+            Effect.flatMap((rows) => Effect.forEach(rows, matchFromRow)),
+            Effect.map(Arr.head)
+          )
+        ).pipe(Effect.withSpan("ApiKeyStore.findByHash"))
+      ),
     list: Effect.fn("ApiKeyStore.list")((projectId) =>
       orDieInfra(
         sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(
@@ -112,6 +119,7 @@ const make = Effect.gen(function*() {
         UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${DateTime.formatIso(at)})
         WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
       if (rows.length === 0) return yield* new ApiKeyNotFound({ keyId: id })
+      notices.changed("keys", projectId)
     }),
     touch: Effect.fn("ApiKeyStore.touch")((id, at) => {
       const millis = DateTime.toEpochMillis(at)

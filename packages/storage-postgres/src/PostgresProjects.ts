@@ -1,11 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { Project, ProjectAdmin, ProjectNotFound, ProjectStore } from "@herald/core"
-import { Array as Arr, Effect, Layer, Schema } from "effect"
+import { Array as Arr, Effect, Layer, type Option, Schema } from "effect"
+import { ChangeNotices } from "./ChangeNotices.js"
 import { orDieInfra } from "./Infra.js"
 import { projectFromRow, type ProjectRow } from "./Rows.js"
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const notices = yield* ChangeNotices
+  // Every request reads its project; settings change rarely (each write raises a notice).
+  const projects = notices.cache<Option.Option<Project>>("project")
   const select = sql`
     SELECT p.id, p.name, p.timezone, p.approval, p.signature, p.plan, g.settings AS guardrails
     FROM projects p JOIN guardrail_settings g ON g.project_id = p.id`
@@ -18,14 +22,17 @@ const make = Effect.gen(function*() {
   }
 
   const store = ProjectStore.of({
-    get: Effect.fn("ProjectStore.get")((id) =>
-      orDieInfra(
-        sql<ProjectRow>`${select} WHERE p.id = ${id}`.pipe(
-          Effect.flatMap(Effect.forEach(projectFromRow)),
-          Effect.map(Arr.head)
-        )
+    get: (id) =>
+      projects.through(
+        id,
+        "",
+        orDieInfra(
+          sql<ProjectRow>`${select} WHERE p.id = ${id}`.pipe(
+            Effect.flatMap(Effect.forEach(projectFromRow)),
+            Effect.map(Arr.head)
+          )
+        ).pipe(Effect.withSpan("ProjectStore.get"))
       )
-    )
   })
 
   const admin = ProjectAdmin.of({
@@ -42,7 +49,7 @@ const make = Effect.gen(function*() {
           })
         }`,
         saveGuardrails(project)
-      )))
+      ))).pipe(Effect.tap(() => notices.changed("project", project.id)))
     ),
     update: Effect.fn("ProjectAdmin.update")(function*(project) {
       const updated = yield* orDieInfra(sql.withTransaction(Effect.gen(function*() {
@@ -54,6 +61,7 @@ const make = Effect.gen(function*() {
         return rows.length > 0
       })))
       if (!updated) return yield* new ProjectNotFound({ projectId: project.id })
+      notices.changed("project", project.id)
     }),
     list: orDieInfra(
       sql<ProjectRow>`${select} ORDER BY p.created_at, p.id`.pipe(Effect.flatMap(Effect.forEach(projectFromRow)))

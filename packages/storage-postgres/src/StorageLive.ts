@@ -1,5 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { Config, Effect, Layer, Option, type Redacted } from "effect"
+import { ChangeNotices } from "./ChangeNotices.js"
 import { CredentialsCipher } from "./CredentialsCipher.js"
 import { MigrationsLive } from "./Migrations.js"
 import * as PgLiteServer from "./PgLiteServer.js"
@@ -34,12 +35,12 @@ export const config: Config.Config<StorageConfig> = Config.all({
   credentialsKey: Config.redacted("HERALD_CREDENTIALS_KEY")
 })
 
-/** The database connection alone: a PgClient (and SqlClient) and the worker wake-ups. */
+/** The database connection alone: a PgClient (and SqlClient), the worker wake-ups and the change notices. */
 export const database = (config: Pick<StorageConfig, "databaseUrl" | "dataDir" | "maxConnections">) =>
   Option.match(config.databaseUrl, {
     onNone: () => PgLiteServer.layer({ dataDir: config.dataDir }),
     onSome: (url) =>
-      Wakeups.postgres.pipe(
+      Layer.merge(Wakeups.postgres, ChangeNotices.postgres).pipe(
         Layer.provideMerge(PgClient.layer({ url, maxConnections: config.maxConnections ?? 10 }))
       )
   })

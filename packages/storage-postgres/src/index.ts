@@ -1,3 +1,4 @@
+export { ChangeNotices } from "./ChangeNotices.js"
 export { CredentialsCipher, InvalidCredentialsKey } from "./CredentialsCipher.js"
 export { DataDirLocked } from "./DataDirLock.js"
 export { migrate, MigrationsLive } from "./Migrations.js"

@@ -38,9 +38,14 @@ export const statusMessage = (record: PostRecord): string => {
   return messages[post.status]
 }
 
+/** Only a held post has an approval page (signing one for every post cost a create a few per cent). */
+const approvalUrlFor = (record: PostRecord): Effect.Effect<string | null, never, ApprovalLinks> =>
+  record.post.status === "pending_approval"
+    ? Effect.flatMap(ApprovalLinks, (links) => links.urlFor(record.post))
+    : Effect.succeed(null)
+
 const replay = (record: PostRecord) =>
-  ApprovalLinks.pipe(
-    Effect.flatMap((links) => links.urlFor(record.post)),
+  approvalUrlFor(record).pipe(
     Effect.map((approvalUrl): CreatePostResult => ({
       record,
       repeated: true,
@@ -103,7 +108,7 @@ export const createPost = Effect.fn("createPost")(function*(principal: Principal
     idempotencyKey: idempotency?.key ?? null,
     createdAt: now,
     updatedAt: now
-  })
+  }, true) // typed values, and the caption checked by planPost: no second check on the hot path
   const deliveries = yield* newDeliveries(project.id, id, plan.accounts, deliveryState(status, plan.scheduledAt, now), now)
   const written = yield* store.create({
     record: { post, deliveries },
@@ -114,14 +119,9 @@ export const createPost = Effect.fn("createPost")(function*(principal: Principal
   return yield* CreateOutcome.$match(written, {
     Repeated: ({ record }) => replay(record),
     Created: ({ record }) =>
-      ApprovalLinks.pipe(
-        Effect.flatMap((links) => links.urlFor(record.post)),
-        Effect.map((approvalUrl): CreatePostResult => ({
-          record,
-          repeated: false,
-          message: statusMessage(record),
-          approvalUrl
-        }))
+      Effect.map(
+        approvalUrlFor(record),
+        (approvalUrl): CreatePostResult => ({ record, repeated: false, message: statusMessage(record), approvalUrl })
       )
   })
 })

@@ -1,0 +1,183 @@
+import { PgClient } from "@effect/sql-pg"
+import { Context, Duration, Effect, Layer, Schedule, Stream } from "effect"
+import { randomUUID } from "node:crypto"
+
+/** What a change notice names: a project's posts, settings, accounts or keys. */
+export type ChangeTopic = "posts" | "project" | "accounts" | "keys"
+
+const channel = "herald_changes"
+
+/** How long a cached read may be served at most, whatever notices say: a backstop, not the mechanism. */
+const maxAge = Duration.toMillis(Duration.seconds(30))
+/** Groups (projects) a cache holds before it starts over, and entries per group. */
+const maxGroups = 10_000
+const maxEntriesPerGroup = 64
+
+interface Entry<V> {
+  readonly value: V
+  readonly storedAt: number
+}
+
+interface Group<V> {
+  generation: number
+  readonly entries: Map<string, Entry<V>>
+}
+
+/**
+ * Reads kept in this process until a change notice for their group (a project) arrives. A read
+ * stores its result only if no notice for its group came while it ran, so a read that raced a
+ * write is served once and never kept; while notices may be missed (before the channel is known to
+ * work, or once it stops answering) nothing is kept at all.
+ */
+export class ReadCache<V> {
+  private readonly groups = new Map<string, Group<V>>()
+  constructor(private readonly trusted: () => boolean) {}
+
+  readonly through = <E, R>(group: string, key: string, read: Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
+    Effect.suspend(() => {
+      const found = this.groups.get(group)
+      const entry = found?.entries.get(key)
+      if (entry !== undefined && this.trusted() && Date.now() - entry.storedAt < maxAge) return Effect.succeed(entry.value)
+      const before = this.groupFor(group)
+      const generation = before.generation
+      return Effect.tap(read, (value) => {
+        if (!this.trusted() || this.groups.get(group) !== before || before.generation !== generation) return
+        if (before.entries.size >= maxEntriesPerGroup) before.entries.clear()
+        before.entries.set(key, { value, storedAt: Date.now() })
+      })
+    })
+
+  evict(group: string): void {
+    const found = this.groups.get(group)
+    if (found === undefined) return
+    found.generation++
+    found.entries.clear()
+  }
+
+  evictAll(): void {
+    for (const group of this.groups.values()) {
+      group.generation++
+      group.entries.clear()
+    }
+  }
+
+  private groupFor(name: string): Group<V> {
+    const found = this.groups.get(name)
+    if (found !== undefined) return found
+    // Starting over drops the groups; reads in flight hold the old objects, so they store nothing.
+    if (this.groups.size >= maxGroups) this.groups.clear()
+    const created: Group<V> = { generation: 0, entries: new Map() }
+    this.groups.set(name, created)
+    return created
+  }
+}
+
+/**
+ * Change notices for the read caches of the repositories. Every write to projects, guardrail
+ * settings, accounts, keys and posts raises one from the database itself (triggers, migration
+ * 0006), so no writer, in any process, can forget it; on PostgreSQL they reach every process
+ * through LISTEN. The writer's own process also evicts at once (`changed`), so a caller reads its
+ * own writes whatever the channel does. The channel is trusted only while a heartbeat sent through
+ * it comes back in time; until then, and after one is missed, the caches keep nothing.
+ */
+export class ChangeNotices extends Context.Tag("@herald/storage-postgres/ChangeNotices")<ChangeNotices, {
+  readonly cache: <V>(topic: ChangeTopic) => ReadCache<V>
+  /** A change this process just committed. */
+  readonly changed: (topic: ChangeTopic, projectId: string) => void
+}>() {
+  /** One process over the embedded store: every write passes through `changed`. */
+  static readonly inProcess = Layer.sync(ChangeNotices, () => registry(() => true).service)
+
+  static readonly postgres = Layer.scoped(
+    ChangeNotices,
+    Effect.gen(function*() {
+      const sql = yield* PgClient.PgClient
+      let trusted = false
+      const { service, evictAll, notice } = registry(() => trusted)
+      // This process's heartbeats on their way: nonce -> when sent.
+      const pending = new Map<string, number>()
+      const distrust = () => {
+        trusted = false
+        evictAll()
+      }
+
+      const heartbeat = Effect.gen(function*() {
+        const oldest = Math.min(...pending.values())
+        if (Date.now() - oldest > heartbeatTimeout) {
+          if (trusted) yield* Effect.logWarning("change notices stopped arriving; read caches keep nothing until they do")
+          distrust()
+          pending.clear()
+        }
+        const nonce = randomUUID()
+        pending.set(nonce, Date.now())
+        yield* sql`SELECT pg_notify(${channel}, ${`hello:${nonce}`})`.pipe(
+          Effect.catchAll((error) => Effect.logWarning("change-notice heartbeat failed", error))
+        )
+      })
+
+      /** One of this process's heartbeats came back: the channel carries what was sent before it. */
+      const echoed = (nonce: string) => {
+        const sentAt = pending.get(nonce)
+        if (sentAt === undefined) return
+        for (const [other, at] of pending) if (at <= sentAt) pending.delete(other)
+        if (!trusted) {
+          // Reads that began while notices could be lost must not be kept.
+          evictAll()
+          trusted = true
+        }
+      }
+
+      const listen = sql.listen(channel).pipe(
+        Stream.runForEach((payload) =>
+          Effect.sync(() => {
+            if (payload.startsWith("hello:")) echoed(payload.slice("hello:".length))
+            else notice(payload)
+          })
+        ),
+        Effect.tapError((error) => Effect.logWarning("LISTEN for change notices failed; retrying", error)),
+        Effect.ensuring(Effect.sync(distrust)),
+        Effect.retry(Schedule.spaced("1 second")),
+        Effect.orDie
+      )
+      yield* Effect.forkScoped(listen)
+      yield* Effect.forkScoped(Effect.repeat(heartbeat, Schedule.spaced(heartbeatInterval)))
+      return service
+    })
+  )
+}
+
+const heartbeatInterval = Duration.millis(500)
+const heartbeatTimeout = 3_000
+
+const topics: ReadonlySet<string> = new Set<ChangeTopic>(["posts", "project", "accounts", "keys"])
+
+const registry = (trusted: () => boolean) => {
+  const caches = new Map<ChangeTopic, Array<ReadCache<unknown>>>()
+  const changed = (topic: ChangeTopic, projectId: string) => {
+    for (const cache of caches.get(topic) ?? []) {
+      // Keys are cached by their hash, not by project: any key change empties that cache.
+      if (topic === "keys") cache.evictAll()
+      else cache.evict(projectId)
+    }
+  }
+  const service = ChangeNotices.of({
+    cache: <V>(topic: ChangeTopic) => {
+      const cache = new ReadCache<V>(trusted)
+      caches.set(topic, [...(caches.get(topic) ?? []), cache as ReadCache<unknown>])
+      return cache
+    },
+    changed
+  })
+  return {
+    service,
+    evictAll: () => {
+      for (const list of caches.values()) for (const cache of list) cache.evictAll()
+    },
+    /** `<topic>:<project id>`, as the triggers send it. */
+    notice: (payload: string) => {
+      const at = payload.indexOf(":")
+      const topic = payload.slice(0, at)
+      if (at > 0 && topics.has(topic)) changed(topic as ChangeTopic, payload.slice(at + 1))
+    }
+  }
+}
