@@ -92,7 +92,12 @@ export class Delivery extends Schema.Class<Delivery>("Delivery")({
     return this.status === "success" || this.status === "failed" || this.status === "taken_down"
   }
 
+  /**
+   * A copy with some fields changed. Not validated again: this is a valid Delivery and the changes are
+   * typed domain values, and checking the whole class on every copy was a measurable share of the
+   * dispatcher's CPU.
+   */
   with(changes: Partial<Schema.Struct.Type<typeof Delivery.fields>>): Delivery {
-    return new Delivery({ ...this, ...changes })
+    return new Delivery({ ...this, ...changes }, true)
   }
 }

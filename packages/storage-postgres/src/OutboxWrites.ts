@@ -20,16 +20,21 @@ export const writeAll = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Stateme
 export const eventWrites = (
   sql: SqlClient.SqlClient,
   events: ReadonlyArray<OutboxEvent>
-): ReadonlyArray<Statement.Fragment> =>
-  events.length === 0 ? [] : [
-    sql`outbox AS (
-      INSERT INTO outbox_events ${sql.insert(events.map(eventToRow))} RETURNING id, project_id, kind, created_at)`,
-    sql`fan_out AS (
-      INSERT INTO webhook_sends (id, event_id, endpoint_id, status, due_at)
-      SELECT gen_random_uuid(), e.id, w.id, 'pending', e.created_at
-      FROM outbox e
-      JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds))`
-  ]
+): ReadonlyArray<Statement.Fragment> => events.length === 0 ? [] : eventWritesFrom(sql, sql`${sql.insert(events.map(eventToRow))}`)
+
+/**
+ * The same items for events given as a query (`SELECT` rows of outbox_events, or its `VALUES`), for
+ * a statement that writes only the events of the changes it applied.
+ */
+export const eventWritesFrom = (sql: SqlClient.SqlClient, rows: Statement.Fragment): ReadonlyArray<Statement.Fragment> => [
+  sql`outbox AS (
+    INSERT INTO outbox_events ${rows} RETURNING id, project_id, kind, created_at)`,
+  sql`fan_out AS (
+    INSERT INTO webhook_sends (id, event_id, endpoint_id, status, due_at)
+    SELECT gen_random_uuid(), e.id, w.id, 'pending', e.created_at
+    FROM outbox e
+    JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds))`
+]
 
 /** Writes events to the outbox with their fan-out, inside the caller's transaction. */
 export const writeEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<OutboxEvent>) =>

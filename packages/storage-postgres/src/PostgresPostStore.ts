@@ -4,17 +4,27 @@ import {
   DailyCapReached,
   IdempotencyKeyReused,
   type NewPost,
-  type OutboxEvent,
   type PostChange,
   type PostRecord,
   PostStore,
+  type PostUpdate,
   StaleWrite
 } from "@herald/core"
 import { Array as Arr, DateTime, Effect, Either, Layer, Option } from "effect"
 import { orDieInfra } from "./Infra.js"
-import { eventWrites, writeAll } from "./OutboxWrites.js"
-import { deliveryFromRow, type DeliveryRow, deliveryToRow, postFromRow, type PostRow, postToRow } from "./Rows.js"
-import { Wakeups } from "./Wakeups.js"
+import { eventWrites, eventWritesFrom, writeAll } from "./OutboxWrites.js"
+import {
+  deliveryColumns,
+  deliveryFromRow,
+  type DeliveryRow,
+  deliveryToRow,
+  eventColumns,
+  postColumns,
+  postFromRow,
+  type PostRow,
+  postToRow
+} from "./Rows.js"
+import { type WakeupChannel, Wakeups } from "./Wakeups.js"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -98,58 +108,91 @@ export const make = Effect.gen(function*() {
       return CreateOutcome.Created({ record: input.record })
     })
 
-  const signalAfter = (records: ReadonlyArray<PostRecord>, events: ReadonlyArray<OutboxEvent>) =>
-    Effect.all([
-      records.some((record) => record.deliveries.some((delivery) => delivery.status === "queued"))
-        ? wakeups.signal("deliveries")
-        : Effect.void,
-      events.length > 0 ? wakeups.signal("outbox") : Effect.void
-    ], { discard: true })
+  /** The wake-ups a commit of these records owes: workers when a delivery is queued, senders when events were written. */
+  const channelsOf = (records: ReadonlyArray<PostRecord>, events: boolean): ReadonlyArray<WakeupChannel> => [
+    ...(records.some((record) => record.deliveries.some((delivery) => delivery.status === "queued")) ? ["deliveries" as const] : []),
+    ...(events ? ["outbox" as const] : [])
+  ]
+
+  const signalAfter = (records: ReadonlyArray<PostRecord>, events: ReadonlyArray<unknown>) =>
+    Effect.forEach(channelsOf(records, events.length > 0), wakeups.signal, { discard: true })
 
   const stale = (postId: string) => new StaleWrite({ postId })
 
   /**
-   * Every part of a WITH statement runs, so when the post was removed meanwhile its deliveries'
-   * upsert meets the foreign key before the version check can answer: that is a stale write too.
+   * Two batches that share posts can still lock them in opposite orders; PostgreSQL then refuses
+   * one statement whole, and each of its changes is retried as stale, from a fresh read.
    */
-  const missingPost = (error: SqlError.SqlError) =>
-    (error.cause as { readonly code?: unknown } | undefined)?.code === "23503"
+  const unlessDeadlock = (written: Effect.Effect<ReadonlySet<string>, SqlError.SqlError>) =>
+    Effect.catchIf(
+      written,
+      (error) => (error.cause as { readonly code?: unknown } | undefined)?.code === "40P01",
+      () => Effect.succeed(new Set<string>())
+    )
 
-  const applyChange = (change: PostChange) =>
+  /**
+   * Updates as one statement, atomic on its own (no transaction around it): each post row is
+   * written only at its expected version, and only the changes whose post was written write their
+   * deliveries and events. Rows travel as one JSON parameter per table, read through the table's
+   * row type, so a batch of any size is one round trip. Posts and deliveries are written in id
+   * order, so batches that share rows mostly take their locks in the same order. Wake-ups that
+   * can go through the database are part of the statement. Answers the posts written.
+   */
+  const updateAll = (changes: ReadonlyArray<PostUpdate>) =>
+    Effect.gen(function*() {
+      const ordered = [...changes].sort((a, b) => a.record.post.id < b.record.post.id ? -1 : 1)
+      const posts = ordered.map((change) => ({ expected: change.expectedVersion, post: postColumns(change.record.post) }))
+      const deliveries = ordered
+        .flatMap((change) => change.record.deliveries.map(deliveryColumns))
+        .sort((a, b) => a.id < b.id ? -1 : 1)
+      const events = ordered.flatMap((change) => change.events.map((event) => ({ ...eventColumns(event), post_id: change.record.post.id })))
+      const assign = (names: ReadonlyArray<string>, from: string) => sql.literal(names.map((name) => `${name} = ${from}.${name}`).join(", "))
+      const postNames = Object.keys(posts[0]!.post).filter((name) => name !== "id")
+      const deliveryNames = sql.literal(deliveries.length === 0 ? "" : Object.keys(deliveries[0]!).join(", "))
+      const channels = channelsOf(ordered.map((change) => change.record), events.length > 0)
+      const notices = channels.flatMap((channel) => wakeups.inStatement(channel) ?? [])
+      const rows = yield* sql<{ readonly id: string }>`
+        ${
+        sql.csv("WITH", [
+          sql`input AS MATERIALIZED (
+            SELECT (c->>'expected')::int AS expected, p.*
+            FROM json_array_elements(${JSON.stringify(posts)}::json) c, json_populate_record(NULL::posts, c->'post') p)`,
+          sql`updated AS (
+            UPDATE posts t SET ${assign(postNames, "i")}
+            FROM input i WHERE t.id = i.id AND t.version = i.expected
+            RETURNING t.id)`,
+          ...(deliveries.length === 0 ? [] : [sql`kept AS (
+            INSERT INTO deliveries (${deliveryNames})
+            SELECT ${deliveryNames} FROM json_populate_recordset(NULL::deliveries, ${JSON.stringify(deliveries)}::json)
+            WHERE post_id IN (SELECT id FROM updated)
+            ORDER BY id
+            ON CONFLICT (id) DO UPDATE SET
+              position = EXCLUDED.position, status = EXCLUDED.status, due_at = EXCLUDED.due_at,
+              url = EXCLUDED.url, platform_post_id = EXCLUDED.platform_post_id, error = EXCLUDED.error,
+              note = EXCLUDED.note, attempts = EXCLUDED.attempts, takedown = EXCLUDED.takedown,
+              updated_at = EXCLUDED.updated_at,
+              lease_owner = CASE WHEN EXCLUDED.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE deliveries.lease_owner END,
+              lease_expires_at = CASE WHEN EXCLUDED.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE deliveries.lease_expires_at END)`]),
+          sql`dropped AS (
+            DELETE FROM deliveries WHERE post_id IN (SELECT id FROM updated) AND id <> ALL (${deliveries.map((row) => row.id)}::uuid[]))`,
+          ...(events.length === 0 ? [] : eventWritesFrom(sql, sql`(id, project_id, kind, data, created_at)
+            SELECT e.id, e.project_id, e.kind, e.data, e.created_at
+            FROM json_array_elements(${JSON.stringify(events)}::json) x, json_populate_record(NULL::outbox_events, x) e
+            WHERE (x->>'post_id')::uuid IN (SELECT id FROM updated)`))
+        ])
+      }
+        SELECT ${sql.csv([sql`id`, ...notices])} FROM updated`
+      const written = new Set(rows.map((row) => row.id))
+      if (written.size > 0 && notices.length < channels.length) {
+        yield* signalAfter(ordered.filter((change) => written.has(change.record.post.id)).map((change) => change.record), events)
+      }
+      return written as ReadonlySet<string>
+    })
+
+  /** A change of more than the post's own rows, in the caller's transaction. */
+  const applyChange = (change: Exclude<PostChange, PostUpdate>) =>
     Effect.gen(function*() {
       switch (change._tag) {
-        case "Update": {
-          const { post } = change.record
-          const { id, ...columns } = postToRow(post)
-          const rows = change.record.deliveries.map(deliveryToRow)
-          // One statement: the version check reads `updated` first (so the post row is locked
-          // before its deliveries, as everywhere else); a stale version fails the transaction,
-          // which undoes the other items' writes.
-          const [written] = yield* sql<{ readonly updated: number }>`
-            ${
-            sql.csv("WITH", [
-              sql`updated AS (
-                UPDATE posts SET ${sql.update(columns)}
-                WHERE id = ${id} AND version = ${change.expectedVersion} RETURNING id)`,
-              ...(rows.length === 0 ? [] : [sql`kept AS (
-                INSERT INTO deliveries ${sql.insert(rows)}
-                ON CONFLICT (id) DO UPDATE SET
-                  position = EXCLUDED.position, status = EXCLUDED.status, due_at = EXCLUDED.due_at,
-                  url = EXCLUDED.url, platform_post_id = EXCLUDED.platform_post_id, error = EXCLUDED.error,
-                  note = EXCLUDED.note, attempts = EXCLUDED.attempts, takedown = EXCLUDED.takedown,
-                  updated_at = EXCLUDED.updated_at)`]),
-              sql`dropped AS (DELETE FROM deliveries WHERE post_id = ${id}${
-                rows.length === 0 ? sql.literal("") : sql` AND id NOT IN ${sql.in(rows.map((row) => row.id))}`
-              })`,
-              ...eventWrites(sql, change.events)
-            ])
-          }
-            SELECT count(*)::int AS updated FROM updated`.pipe(
-            Effect.catchIf(missingPost, () => Effect.fail(stale(post.id)))
-          )
-          if (written?.updated !== 1) return yield* stale(post.id)
-          return
-        }
         case "Supersede": {
           const successor = change.successor.record.post
           const marked = yield* sql`
@@ -218,16 +261,32 @@ export const make = Effect.gen(function*() {
         )
       )
     ),
+    findMany: Effect.fn("PostStore.findMany")((keys) =>
+      orDieInfra(withDeliveries(sql`
+        SELECT * FROM posts
+        WHERE (id, project_id) IN (
+          SELECT * FROM unnest(${keys.map((key) => key.postId)}::uuid[], ${keys.map((key) => key.projectId)}::uuid[]))`))
+    ),
     commit: Effect.fn("PostStore.commit")(function*(change: PostChange) {
-      yield* orDieInfra(sql.withTransaction(applyChange(change)))
       switch (change._tag) {
-        case "Update":
-          return yield* signalAfter([change.record], change.events)
+        case "Update": {
+          const written = yield* orDieInfra(unlessDeadlock(updateAll([change])))
+          if (!written.has(change.record.post.id)) return yield* stale(change.record.post.id)
+          return
+        }
         case "Supersede":
+          yield* orDieInfra(sql.withTransaction(applyChange(change)))
           return yield* signalAfter([change.successor.record], change.successor.events)
         case "Remove":
-          return
+          return yield* orDieInfra(sql.withTransaction(applyChange(change)))
       }
+    }),
+    commitAll: Effect.fn("PostStore.commitAll")(function*(changes: ReadonlyArray<PostUpdate>) {
+      if (changes.length === 0) return []
+      const posts = new Set(changes.map((change) => change.record.post.id))
+      if (posts.size < changes.length) return yield* Effect.dieMessage("commitAll got two changes of one post")
+      const written = yield* orDieInfra(unlessDeadlock(updateAll(changes)))
+      return changes.flatMap((change) => written.has(change.record.post.id) ? [] : [stale(change.record.post.id)])
     }),
     createdSince: Effect.fn("PostStore.createdSince")((keyId, since) =>
       orDieInfra(

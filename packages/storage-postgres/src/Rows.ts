@@ -101,8 +101,11 @@ export const postFromRow = (row: PostRow): Either.Either<Post, ParseResult.Parse
       updatedAt: instant(row.updated_at)
     }, true))
 
-/** A Post is valid by construction; platform_configurations has no transformation, so its JSON is its encoded form. */
-export const postToRow = (post: Post) => ({
+/**
+ * A post's columns, JSONB ones as values (for a JSON parameter read by json_populate_record). A Post
+ * is valid by construction; platform_configurations has no transformation, so it is its encoded form.
+ */
+export const postColumns = (post: Post) => ({
   id: post.id,
   project_id: post.projectId,
   version: post.version,
@@ -113,16 +116,22 @@ export const postToRow = (post: Post) => ({
   account_ids: post.accountIds,
   media_ids: post.mediaIds,
   scheduled_at: isoOrNull(post.scheduledAt),
-  platform_configurations: JSON.stringify(post.platformConfigurations),
+  platform_configurations: post.platformConfigurations as unknown,
   author_key_id: post.author.keyId,
   author_kind: post.author.kind,
-  decision: json(encodeDecision(post.decision)),
+  decision: encodeDecision(post.decision) as unknown,
   supersedes: post.supersedes,
   superseded_by: post.supersededBy,
   idempotency_key: post.idempotencyKey,
   created_at: iso(post.createdAt),
   updated_at: iso(post.updatedAt)
 })
+
+/** A post's columns as bind parameters (JSONB ones as JSON text). */
+export const postToRow = (post: Post) => {
+  const columns = postColumns(post)
+  return { ...columns, platform_configurations: JSON.stringify(columns.platform_configurations), decision: json(columns.decision) }
+}
 
 export interface DeliveryRow {
   readonly id: DeliveryId
@@ -178,8 +187,8 @@ export const deliveryFromRow = (row: DeliveryRow): Either.Either<Delivery, Parse
       updatedAt: instant(row.updated_at)
     }, true))
 
-/** position keeps the deliveries in the order the post named its accounts. */
-export const deliveryToRow = (delivery: Delivery, position: number) => {
+/** A delivery's columns, JSONB ones as values; position keeps the deliveries in the order the post named its accounts. */
+export const deliveryColumns = (delivery: Delivery, position: number) => {
   const nested = encodeDeliveryJson(delivery)
   return {
     id: delivery.id,
@@ -193,12 +202,24 @@ export const deliveryToRow = (delivery: Delivery, position: number) => {
     due_at: isoOrNull(delivery.dueAt),
     url: delivery.url,
     platform_post_id: delivery.platformPostId,
-    error: json(nested.error),
-    note: json(nested.note),
-    attempts: JSON.stringify(nested.attempts),
-    takedown: json(nested.takedown),
+    error: nested.error as unknown,
+    note: nested.note as unknown,
+    attempts: nested.attempts as unknown,
+    takedown: nested.takedown as unknown,
     created_at: iso(delivery.createdAt),
     updated_at: iso(delivery.updatedAt)
+  }
+}
+
+/** A delivery's columns as bind parameters (JSONB ones as JSON text). */
+export const deliveryToRow = (delivery: Delivery, position: number) => {
+  const columns = deliveryColumns(delivery, position)
+  return {
+    ...columns,
+    error: json(columns.error),
+    note: json(columns.note),
+    attempts: JSON.stringify(columns.attempts),
+    takedown: json(columns.takedown)
   }
 }
 
@@ -219,9 +240,17 @@ export const eventFromRow = (row: EventRow) =>
     createdAt: iso(instant(row.created_at))
   })
 
+const encodeEvent = Schema.encodeSync(OutboxEvent)
+
+/** An event's columns, data as a value. */
+export const eventColumns = (event: OutboxEvent) => {
+  const e = encodeEvent(event)
+  return { id: e.id, project_id: e.projectId, kind: e.kind, data: e.data as unknown, created_at: e.createdAt }
+}
+
 export const eventToRow = (event: OutboxEvent) => {
-  const e = Schema.encodeSync(OutboxEvent)(event)
-  return { id: e.id, project_id: e.projectId, kind: e.kind, data: json(e.data), created_at: e.createdAt }
+  const columns = eventColumns(event)
+  return { ...columns, data: json(columns.data) }
 }
 
 export interface ProjectRow {

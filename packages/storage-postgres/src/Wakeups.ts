@@ -1,3 +1,4 @@
+import type { Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, PubSub, Schedule, Stream } from "effect"
 
@@ -12,6 +13,12 @@ export type WakeupChannel = "deliveries" | "outbox"
 export class Wakeups extends Context.Tag("@herald/storage-postgres/Wakeups")<Wakeups, {
   readonly signal: (channel: WakeupChannel) => Effect.Effect<void>
   readonly listen: (channel: WakeupChannel) => Stream.Stream<void>
+  /**
+   * An SQL expression that signals the channel when the transaction of the statement holding it
+   * commits (a round trip less than `signal` after it); null where wake-ups do not go through the
+   * database, and the caller signals after its commit.
+   */
+  readonly inStatement: (channel: WakeupChannel) => Statement.Fragment | null
 }>() {
   static readonly postgres = Layer.effect(
     Wakeups,
@@ -28,7 +35,8 @@ export class Wakeups extends Context.Tag("@herald/storage-postgres/Wakeups")<Wak
           Stream.tapError((error) => Effect.logWarning("LISTEN failed; retrying", error)),
           Stream.retry(Schedule.spaced("5 seconds")),
           Stream.orDie
-        )
+        ),
+      inStatement: (channel: WakeupChannel) => sql`pg_notify(${`herald_${channel}`}, 'due')`
     }))
   )
 
@@ -40,7 +48,8 @@ export class Wakeups extends Context.Tag("@herald/storage-postgres/Wakeups")<Wak
       return {
         signal: (channel: WakeupChannel) => Effect.asVoid(PubSub.publish(hub, channel)),
         listen: (channel: WakeupChannel) =>
-          Stream.fromPubSub(hub).pipe(Stream.filter((name) => name === channel), Stream.as(undefined))
+          Stream.fromPubSub(hub).pipe(Stream.filter((name) => name === channel), Stream.as(undefined)),
+        inStatement: () => null
       }
     })
   )

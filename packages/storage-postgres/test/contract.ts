@@ -12,7 +12,9 @@ import {
   OutboxEvent,
   OutboxQueue,
   PostChange,
+  type PostRecord,
   PostStore,
+  type PostUpdate,
   ProjectAdmin,
   ProjectStore,
   RateLimitStore,
@@ -187,6 +189,68 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           expect(yield* count("deliveries", "post_id", record.post.id)).toBe(0)
         }))
 
+      it.effect("commitAll writes the fresh changes with their events and returns the stale ones, which write nothing", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const inputs = [0, 1, 2].map(() => newPost({ projectId: project.id }))
+          yield* Effect.forEach(inputs, (input) => posts.create(input))
+          const [a, b, c] = inputs.map((input) => input.record)
+          // b moves on before the batch, which still expects its version 1.
+          yield* posts.commit(PostChange.Update({ expectedVersion: 1, record: { ...b!, post: b!.post.with({ version: 2, caption: "first" }) }, events: [] }))
+          const event = (record: PostRecord) =>
+            new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind: "post.published", createdAt: t0, data: { post: { id: record.post.id } } })
+          const update = (record: PostRecord, caption: string) => {
+            const next = { post: record.post.with({ version: 2, caption }), deliveries: record.deliveries.map((delivery) => delivery.with({ status: "success" })) }
+            return PostChange.Update({ expectedVersion: 1, record: next, events: [event(record)] }) as PostUpdate
+          }
+          const changes = [update(a!, "a"), update(b!, "b"), update(c!, "c")]
+          const stale = yield* posts.commitAll(changes)
+          expect(stale.map((error) => [error._tag, error.postId])).toEqual([["StaleWrite", b!.post.id]])
+          for (const [index, record] of [[0, a!], [2, c!]] as const) {
+            expect(Option.getOrThrow(yield* posts.find(project.id, record.post.id))).toEqual(changes[index]!.record)
+            expect(yield* count("outbox_events", "id", changes[index]!.events[0]!.id)).toBe(1)
+          }
+          const kept = Option.getOrThrow(yield* posts.find(project.id, b!.post.id))
+          expect(kept.post.caption).toBe("first")
+          expect(kept.deliveries.map((delivery) => delivery.status)).toEqual(b!.deliveries.map((delivery) => delivery.status))
+          expect(yield* count("outbox_events", "id", changes[1]!.events[0]!.id)).toBe(0)
+        }))
+
+      it.effect("commitAll is atomic: a change that breaks leaves every change of the batch unwritten", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const inputs = [0, 1].map(() => newPost({ projectId: project.id }))
+          yield* Effect.forEach(inputs, (input) => posts.create(input))
+          const [a, b] = inputs.map((input) => input.record)
+          const event = new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind: "post.published", createdAt: t0, data: {} })
+          // Both changes carry the same event id: the second insert breaks after the first change was written.
+          const changes = [a!, b!].map((record) =>
+            PostChange.Update({ expectedVersion: 1, record: { ...record, post: record.post.with({ version: 2 }) }, events: [event] }) as PostUpdate
+          )
+          expect(Exit.isFailure(yield* Effect.exit(posts.commitAll(changes)))).toBe(true)
+          for (const record of [a!, b!]) expect(Option.getOrThrow(yield* posts.find(project.id, record.post.id)).post.version).toBe(1)
+          expect(yield* count("outbox_events", "id", event.id)).toBe(0)
+        }))
+
+      it.effect("findMany reads the posts named within their projects, with their deliveries", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const other = newProject()
+          const mine = [0, 1].map(() => newPost({ projectId: project.id }))
+          const theirs = newPost({ projectId: other.id })
+          yield* Effect.forEach([...mine, theirs], (input) => posts.create(input))
+          const found = yield* posts.findMany([
+            ...mine.map((input) => ({ projectId: project.id, postId: input.record.post.id })),
+            { projectId: project.id, postId: theirs.record.post.id },
+            { projectId: project.id, postId: newPost({ projectId: project.id }).record.post.id }
+          ])
+          const byId = (records: ReadonlyArray<PostRecord>) => [...records].sort((x, y) => x.post.id < y.post.id ? -1 : 1)
+          expect(byId(found)).toEqual(byId(mine.map((input) => input.record)))
+        }))
+
       it.effect("supersede hides the old post from list but find still returns it; remove deletes deliveries", () =>
         Effect.gen(function*() {
           const posts = yield* PostStore
@@ -258,6 +322,36 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           expect(yield* queue.renew(id, { now: DateTime.add(due, { seconds: 40 }), leaseMillis: 30_000, worker: "live" })).toBe(true)
           yield* queue.release(id, "live")
           expect(mine(yield* claim("next", DateTime.add(due, { seconds: 41 })))).toHaveLength(1)
+        }))
+
+      it.effect("the commit that settles a delivery releases its lease; one that queues it again keeps it", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const queue = yield* DeliveryQueue
+          const project = newProject()
+          const due = DateTime.add(t0, { days: 2 })
+          const input = newPost({ projectId: project.id, deliveries: 2, deliveryStatus: "queued", dueAt: due })
+          yield* posts.create(input)
+          const ids = input.record.deliveries.map((delivery) => delivery.id)
+          const claim = (worker: string, now: DateTime.Utc) =>
+            Effect.map(queue.claimDue({ now, limit: 1000, leaseMillis: 60_000, worker }), (claimed) =>
+              claimed.filter((c) => ids.includes(c.deliveryId)).map((c) => c.deliveryId))
+          expect(yield* claim("a", due)).toHaveLength(2)
+          const [settled, retried] = input.record.deliveries
+          yield* posts.commit(PostChange.Update({
+            expectedVersion: 1,
+            record: {
+              post: input.record.post.with({ version: 2 }),
+              deliveries: [settled!.with({ status: "success" }), retried!.with({ status: "queued", dueAt: due })]
+            },
+            events: []
+          }))
+          const lease = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            Effect.orDie(sql<{ readonly id: string; readonly lease_owner: string | null }>`
+              SELECT id, lease_owner FROM deliveries WHERE id IN ${sql.in(ids)}`))
+          expect(Object.fromEntries(lease.map((row) => [row.id, row.lease_owner]))).toEqual({ [settled!.id]: null, [retried!.id]: "a" })
+          // The queued one is still held by "a" until its lease lapses.
+          expect(yield* claim("b", DateTime.add(due, { seconds: 1 }))).toEqual([])
         }))
 
       it.effect("a create that queues deliveries wakes listening workers", () =>

@@ -3,20 +3,25 @@ import {
   accountData,
   AccountStore,
   AttemptResult,
-  beginAttempt,
+  batching,
+  type BeginItem,
+  beginAttempts,
+  type BegunAttempt,
   checkGuardrails,
   type ClaimedDelivery,
   type Delivery,
   type DeliveryError,
+  DeliveryNotFound,
   deliveryNote,
-  finishAttempt,
-  loadDelivery,
+  type FinishItem,
+  finishAttempts,
   loadProjectById,
   makeEvent,
   MediaLibrary,
   OutcomeUnknown,
   outboundTexts,
   type PostRecord,
+  PostStore,
   printedText,
   type Project,
   type ProjectId,
@@ -24,6 +29,7 @@ import {
   type PublishRequest,
   Publishers,
   SocialAccount,
+  type StepAnswer,
   type ToneClassifier,
   type TopicClassifier
 } from "@herald/core"
@@ -76,6 +82,40 @@ export const projectViews: Effect.Effect<ProjectViews> = Effect.cachedFunction((
     accounts: AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
   })
 )
+
+/**
+ * How the dispatcher reads and writes its posts: deliveries in flight together share round trips.
+ * The posts of deliveries claimed together are read by one query, and intents (and outcomes) that
+ * are ready together are committed by one commitAll, each still checked against its version.
+ */
+export interface DispatchStore {
+  /** The post holding this claimed delivery, as it is now. */
+  readonly read: (claim: ClaimedDelivery) => Effect.Effect<{ readonly record: PostRecord; readonly delivery: Delivery }, DeliveryNotFound>
+  readonly begin: (item: BeginItem) => Effect.Effect<StepAnswer<BegunAttempt>>
+  readonly finish: (item: FinishItem) => Effect.Effect<StepAnswer<PostRecord>>
+}
+
+/** At most this many deliveries per read or commit. */
+const maxBatch = 256
+
+/** A DispatchStore for the life of the scope; close it after every delivery that uses it has ended. */
+export const dispatchStore = Effect.gen(function*() {
+  const store = yield* PostStore
+  const readAll = yield* batching((claims: ReadonlyArray<ClaimedDelivery>) =>
+    Effect.map(store.findMany(claims), (records) => {
+      const byDelivery = new Map(records.flatMap((record) => record.deliveries.map((delivery) => [delivery.id, { record, delivery }] as const)))
+      return claims.map((claim) => byDelivery.get(claim.deliveryId))
+    }), maxBatch)
+  const begin = yield* batching(beginAttempts, maxBatch)
+  const finish = yield* batching(finishAttempts, maxBatch)
+  return {
+    read: (claim) =>
+      Effect.flatMap(readAll(claim), (found) =>
+        found === undefined ? Effect.fail(new DeliveryNotFound({ deliveryId: claim.deliveryId })) : Effect.succeed(found)),
+    begin,
+    finish
+  } satisfies DispatchStore as DispatchStore
+})
 
 /** Everything a platform call for this delivery needs: the post as read for this attempt, the batch's project view. */
 const prepare = (record: PostRecord, delivery: Delivery, views: ProjectViews) =>
@@ -154,14 +194,15 @@ const markNeedsReconnect = (account: SocialAccount, error: DeliveryError) =>
  * Publishes a queued delivery: checks, intent, the call, the outcome. `record` is the post as this
  * worker last read or wrote it (the commits check its version); `delivery` names the target.
  */
-const publishFresh = (claim: ClaimedDelivery, policy: DispatchPolicy, views: ProjectViews, record: PostRecord, delivery: Delivery) =>
+const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) =>
   Effect.gen(function*() {
+    const { policy, store, views } = context
     const prepared = yield* prepare(record, delivery, views)
     const checked = yield* sendable(record, delivery, prepared)
     // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
-    const begun = yield* beginAttempt(claim.projectId, claim.deliveryId, { record })
+    const begun = yield* Effect.flatten(store.begin({ projectId: claim.projectId, id: claim.deliveryId, record }))
     const finish = (result: AttemptResult) =>
-      finishAttempt(claim.projectId, claim.deliveryId, result, { record: begun.record, approval: prepared.project.approval })
+      Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, record: begun.record, approval: prepared.project.approval }))
     if (Either.isLeft(checked)) {
       yield* finish(AttemptResult.Failed({ error: checked.left, retryAt: null }))
       return "failed" as const
@@ -198,11 +239,12 @@ const publishFresh = (claim: ClaimedDelivery, policy: DispatchPolicy, views: Pro
  * A delivery whose last call has no known outcome (it timed out, or its worker died mid-call):
  * look the post up by Herald's marker before anything is sent again.
  */
-const reconcile = (claim: ClaimedDelivery, policy: DispatchPolicy, views: ProjectViews, record: PostRecord, delivery: Delivery) =>
+const reconcile = (claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) =>
   Effect.gen(function*() {
+    const { policy, store, views } = context
     const prepared = yield* prepare(record, delivery, views)
     const finish = (result: AttemptResult) =>
-      finishAttempt(claim.projectId, claim.deliveryId, result, { record, approval: prepared.project.approval })
+      Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, record, approval: prepared.project.approval }))
     const now = yield* DateTime.now
     const lastStarted = delivery.attempts.at(-1)?.startedAt ?? delivery.updatedAt
     const unknownFor = DateTime.distanceDuration(lastStarted, now)
@@ -245,24 +287,31 @@ const reconcile = (claim: ClaimedDelivery, policy: DispatchPolicy, views: Projec
         error: failure("unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
         retryAt: now
       }))
-      return yield* publishFresh(claim, policy, views, closed, delivery)
+      return yield* publishFresh(claim, context, closed, delivery)
     }
-    return yield* publishFresh(claim, policy, views, record, delivery)
+    return yield* publishFresh(claim, context, record, delivery)
   })
 
+/** What handling a delivery needs besides the claim: the retry policy, the store, the batch's project views. */
+export interface DispatchContext {
+  readonly policy: DispatchPolicy
+  readonly store: DispatchStore
+  readonly views: ProjectViews
+}
+
 /**
- * What a worker does with one claimed delivery. Every path ends in finishAttempt (success,
- * failure with a reason, or unknown with a recheck time), so nothing waits without a reason.
+ * What a worker does with one claimed delivery. Every path ends in an outcome (success, failure
+ * with a reason, or unknown with a recheck time), so nothing waits without a reason.
  */
-export const dispatchDelivery = (claim: ClaimedDelivery, policy: DispatchPolicy, views: ProjectViews) =>
+export const dispatchDelivery = (claim: ClaimedDelivery, context: DispatchContext) =>
   Effect.gen(function*() {
-    const { delivery, record } = yield* loadDelivery(claim.projectId, claim.deliveryId)
+    const { delivery, record } = yield* context.store.read(claim)
     switch (delivery.status) {
       case "queued":
-        return yield* publishFresh(claim, policy, views, record, delivery)
+        return yield* publishFresh(claim, context, record, delivery)
       case "unknown":
       case "publishing":
-        return yield* reconcile(claim, policy, views, record, delivery)
+        return yield* reconcile(claim, context, record, delivery)
       default:
         return "skipped" as const
     }
@@ -272,6 +321,5 @@ export const dispatchDelivery = (claim: ClaimedDelivery, policy: DispatchPolicy,
       DeliveryNotFound: () => Effect.succeed("skipped" as const),
       StateConflict: (conflict) =>
         conflict.code === "delivery_not_due" ? Effect.succeed("skipped" as const) : Effect.die(conflict)
-    }),
-    Effect.withSpan("dispatchDelivery", { attributes: { delivery: claim.deliveryId } })
+    })
   )

@@ -3,7 +3,7 @@ import { Cause, DateTime, Duration, Effect, FiberSet, Queue, Schedule, Stream } 
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
 import { defaultRetryPolicy } from "./Backoff.js"
-import { type DispatchPolicy, dispatchDelivery, projectViews, type ProjectViews } from "./Dispatch.js"
+import { type DispatchContext, type Dispatched, dispatchDelivery, type DispatchPolicy, dispatchStore, projectViews } from "./Dispatch.js"
 
 export interface DispatcherOptions extends DispatchPolicy {
   /** This worker's name in leases and heartbeats; unique per process. */
@@ -44,17 +44,23 @@ const renewLease = (claim: ClaimedDelivery, { leaseMillis, worker }: DispatcherO
   )
 
 /**
+ * Outcomes after which the delivery still needs its lease released. A settled one (published,
+ * reconciled, failed) was released by the commit that settled it.
+ */
+const releaseAfter: ReadonlySet<Dispatched> = new Set(["retrying", "unknown", "skipped"])
+
+/**
  * Handles one claimed delivery under its lease (renewed meanwhile) and releases the lease once
  * the delivery is settled, queued for later or unknown with a recheck time. A defect (the
  * database went away mid-step) keeps the lease: once it lapses, the next claimer finds the
  * delivery as it was left and reconciles if it was mid-call.
  */
-export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions, views: ProjectViews) =>
+export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions, context: DispatchContext) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
     yield* Effect.forkScoped(renewLease(claim, options))
-    const outcome = yield* dispatchDelivery(claim, options, views)
-    yield* queue.release(claim.deliveryId, options.worker)
+    const outcome = yield* dispatchDelivery(claim, context)
+    if (releaseAfter.has(outcome)) yield* queue.release(claim.deliveryId, options.worker)
     return outcome
   }).pipe(
     Effect.scoped,
@@ -68,15 +74,16 @@ export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions,
 export const dispatchDueOnce = (options: DispatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
+    const store = yield* dispatchStore
     const claims = yield* queue.claimDue({
       now: yield* DateTime.now,
       limit: options.concurrency,
       leaseMillis: options.leaseMillis,
       worker: options.worker
     })
-    const views = yield* projectViews
-    return yield* Effect.forEach(claims, (claim) => processClaim(claim, options, views), { concurrency: options.concurrency })
-  })
+    const context = { policy: options, store, views: yield* projectViews }
+    return yield* Effect.forEach(claims, (claim) => processClaim(claim, options, context), { concurrency: options.concurrency })
+  }).pipe(Effect.scoped)
 
 /**
  * Publishes due deliveries until its scope closes. Claims under expiring leases, so any number of
@@ -91,6 +98,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
     const queue = yield* DeliveryQueue
     const { concurrency, leaseMillis, worker } = options
 
+    // Made before the fiber set, so it closes after it: deliveries finishing at shutdown still write.
+    const store = yield* dispatchStore
     const wake = yield* Queue.sliding<void>(1)
     const inFlight = yield* FiberSet.make<void>()
     yield* queue.wakeups.pipe(Stream.runForEach(() => Queue.offer(wake, undefined)), Effect.forkScoped)
@@ -99,8 +108,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
     // last step, and the wake-up it sends must already see its slot free.
     let busy = 0
     const minBatch = Math.max(1, Math.floor(concurrency / 4))
-    const handle = (claim: ClaimedDelivery, views: ProjectViews) =>
-      processClaim(claim, options, views).pipe(
+    const handle = (claim: ClaimedDelivery, context: DispatchContext) =>
+      processClaim(claim, options, context).pipe(
         Effect.ensuring(Effect.suspend(() => {
           busy--
           return Queue.offer(wake, undefined)
@@ -114,8 +123,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
       if (free <= 0 || (busy > 0 && free < minBatch)) return { claimed: 0, full: true }
       const claims = yield* queue.claimDue({ now: yield* DateTime.now, limit: free, leaseMillis, worker })
       busy += claims.length
-      const views = yield* projectViews
-      for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim, views))
+      const context = { policy: options, store, views: yield* projectViews }
+      for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim, context))
       return { claimed: claims.length, full: claims.length === free }
     }))
 

@@ -7,7 +7,7 @@ import type { Media } from "../Media.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import { MediaAdmin } from "../ports/MediaAdmin.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
-import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore } from "../ports/PostStore.js"
+import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
 import type { Project } from "../Project.js"
 
@@ -86,6 +86,26 @@ const commit = (data: InMemoryData, change: PostChange): Effect.Effect<void, Sta
     })
   })
 
+/** Each update checked against the store before any is applied, then all applied in one step. */
+const commitAll = (data: InMemoryData, changes: ReadonlyArray<PostUpdate>): Effect.Effect<ReadonlyArray<StaleWrite>> =>
+  Effect.sync(() => {
+    const posts = new Set<string>()
+    const stale: Array<StaleWrite> = []
+    const fresh = changes.filter((change) => {
+      const postId = change.record.post.id
+      if (posts.has(postId)) throw new Error(`commitAll got two changes of post ${postId}`)
+      posts.add(postId)
+      if (data.posts.get(postId)?.post.version === change.expectedVersion) return true
+      stale.push(new StaleWrite({ postId }))
+      return false
+    })
+    for (const { events, record } of fresh) {
+      data.remember(record)
+      data.outbox.push(...events)
+    }
+    return stale
+  })
+
 export const makeInMemoryStores = (data: InMemoryData) => {
   const postStore = PostStore.of({
     create: (input) => insert(data, input),
@@ -117,7 +137,17 @@ export const makeInMemoryStores = (data: InMemoryData) => {
           .sort((a, b) => data.order.get(b.post.id)! - data.order.get(a.post.id)!)
           .slice(0, query.limit)
       ),
+    findMany: (keys) =>
+      Effect.sync(() => {
+        const found = new Map<string, PostRecord>()
+        for (const { postId, projectId } of keys) {
+          const record = data.posts.get(postId)
+          if (record !== undefined && record.post.projectId === projectId) found.set(postId, record)
+        }
+        return [...found.values()]
+      }),
     commit: (change) => commit(data, change),
+    commitAll: (changes) => commitAll(data, changes),
     createdSince: (keyId, since) =>
       Effect.sync(() => data.ledger.filter((entry) => entry.keyId === keyId && !DateTime.lessThan(entry.at, since)).length)
   })

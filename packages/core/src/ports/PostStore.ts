@@ -60,6 +60,15 @@ export type PostChange = Data.TaggedEnum<{
 }>
 export const PostChange = Data.taggedEnum<PostChange>()
 
+/** The one kind of change that `commitAll` writes in batches. */
+export type PostUpdate = Data.TaggedEnum.Value<PostChange, "Update">
+
+/** A post by its id, within its project. */
+export interface PostKey {
+  readonly projectId: ProjectId
+  readonly postId: PostId
+}
+
 export interface PostQuery {
   readonly statuses: ReadonlyArray<PostStatus> | null
   readonly limit: number
@@ -81,7 +90,20 @@ export class PostStore extends Context.Tag("@herald/core/PostStore")<PostStore, 
   readonly findByDelivery: (projectId: ProjectId, id: DeliveryId) => Effect.Effect<Option.Option<PostRecord>>
   /** Newest first; superseded posts are not listed. */
   readonly list: (projectId: ProjectId, query: PostQuery) => Effect.Effect<ReadonlyArray<PostRecord>>
+  /** Every post of `keys` that exists (in no particular order; a missing one is left out). */
+  readonly findMany: (keys: ReadonlyArray<PostKey>) => Effect.Effect<ReadonlyArray<PostRecord>>
+  /**
+   * A change applied only if the post is still at its expected version (StaleWrite otherwise).
+   * A delivery written in a settled status (success, failed, taken_down) holds no lease after it:
+   * nothing is left to do with it, so the commit that settles it also releases it.
+   */
   readonly commit: (change: PostChange) => Effect.Effect<void, StaleWrite>
+  /**
+   * Several updates (at most one per post) in one atomic step, each checked against its own
+   * expected version as `commit` does: the stale ones are left out and returned, all the others
+   * are written, with their events, together.
+   */
+  readonly commitAll: (changes: ReadonlyArray<PostUpdate>) => Effect.Effect<ReadonlyArray<StaleWrite>>
   /** Posts this key created since the given instant, deleted ones included (the daily cap's count). */
   readonly createdSince: (keyId: ApiKeyId, since: DateTime.Utc) => Effect.Effect<number>
 }>() {}

@@ -1,14 +1,16 @@
-import { Data, DateTime, Effect } from "effect"
-import type { Delivery, DeliveryError, DeliveryNote } from "../Delivery.js"
-import { StaleWrite, StateConflict } from "../Errors.js"
+import { Data, DateTime, Effect, Either } from "effect"
+import type { Delivery, DeliveryError, DeliveryNote, DeliveryStatus } from "../Delivery.js"
+import { type DeliveryNotFound, StaleWrite, StateConflict } from "../Errors.js"
+import type { OutboxEvent } from "../Event.js"
 import { makeEvent, settledData } from "../EventData.js"
 import type { DeliveryId, ProjectId } from "../Ids.js"
+import type { IdGenerator } from "../ports/IdGenerator.js"
 import { LifecycleEvent, transition } from "../Lifecycle.js"
 import { loadDelivery } from "../PostLookup.js"
-import { PostChange, type PostRecord, PostStore } from "../ports/PostStore.js"
+import { PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
 import type { ApprovalMode } from "../Project.js"
-import { lifecycleState, retryStale, withDelivery } from "./Transition.js"
+import { lifecycleState, retryStale, withDeliveries } from "./Transition.js"
 
 /**
  * The two halves of one platform call, each committed before the next step: the intent
@@ -46,100 +48,195 @@ export interface AttemptContext {
   readonly approval?: ApprovalMode
 }
 
+/** What the intent recorded: the delivery now publishing, the post as committed, and the status it had. */
+export interface BegunAttempt {
+  readonly delivery: Delivery
+  readonly record: PostRecord
+  readonly previous: DeliveryStatus
+}
+
+/** One delivery's step on the caller's copy of its post. */
+interface Target extends AttemptContext {
+  readonly projectId: ProjectId
+  readonly id: DeliveryId
+}
+
+export interface BeginItem extends Target {}
+
+export interface FinishItem extends Target {
+  readonly result: AttemptResult
+}
+
+/** How one step ended: the StateConflict and DeliveryNotFound are the single step's errors. */
+export type StepAnswer<A> = Either.Either<A, StateConflict | DeliveryNotFound>
+
+/**
+ * The change one post's steps make, built on one copy of it: several deliveries' steps fold into
+ * one version (answers in the members' order; null change: nothing to write).
+ */
+type Fold<I, A, R> = (
+  record: PostRecord,
+  members: ReadonlyArray<{ readonly item: I; readonly delivery: Delivery }>
+) => Effect.Effect<{ readonly change: PostUpdate | null; readonly answers: ReadonlyArray<Either.Either<A, StateConflict>> }, never, R>
+
 /**
  * A read-decide-commit step that starts from the caller's copy of the post when there is one. A
  * stale copy costs one commit refused by the version check; every try after it reads afresh.
  */
-const fromCopy = <A, E, R>(
-  projectId: ProjectId,
-  id: DeliveryId,
-  copy: PostRecord | undefined,
-  step: (read: { readonly record: PostRecord; readonly delivery: Delivery }) => Effect.Effect<A, E | StaleWrite, R>
-) => {
-  const fresh = retryStale(Effect.flatMap(loadDelivery(projectId, id), step))
-  if (copy === undefined) return fresh
-  const delivery = copy.deliveries.find((candidate) => candidate.id === id)
-  if (delivery === undefined) return fresh
-  return step({ record: copy, delivery }).pipe(
+const fromCopy = <I extends Target, A, R>(item: I, fold: Fold<I, A, R>) => {
+  const once = (record: PostRecord, delivery: Delivery) =>
+    Effect.gen(function*() {
+      const { answers, change } = yield* fold(record, [{ item, delivery }])
+      const answer = answers[0]!
+      if (Either.isLeft(answer)) return yield* answer.left
+      if (change !== null) yield* Effect.flatMap(PostStore, (store) => store.commit(change))
+      return answer.right
+    })
+  const fresh = retryStale(Effect.flatMap(loadDelivery(item.projectId, item.id), ({ delivery, record }) => once(record, delivery)))
+  const delivery = item.record?.deliveries.find((candidate) => candidate.id === item.id)
+  if (item.record === undefined || delivery === undefined) return fresh
+  return once(item.record, delivery).pipe(
     Effect.catchIf((error): error is StaleWrite => error instanceof StaleWrite, () => fresh)
   )
 }
 
-/** Records the intent to publish: a scheduled post starts processing. */
-export const beginAttempt = Effect.fn("beginAttempt")(function*(projectId: ProjectId, id: DeliveryId, context: AttemptContext = {}) {
-  const store = yield* PostStore
-  return yield* fromCopy(projectId, id, context.record, ({ delivery, record }) => Effect.gen(function*() {
-    if (delivery.status !== "queued" && delivery.status !== "unknown" && delivery.status !== "publishing") {
-      return yield* new StateConflict({ code: "delivery_not_due", detail: `delivery ${id} is ${delivery.status}` })
+/**
+ * The steps of many deliveries committed together: the members of one post fold into one change
+ * on the newest copy the callers hold, and one commitAll writes every post's change. A delivery
+ * without a copy, or whose post moved on, takes the single step, which reads afresh.
+ */
+const onCopies = <I extends Target, A, R>(items: ReadonlyArray<I>, fold: Fold<I, A, R>) =>
+  Effect.gen(function*() {
+    const answers: Array<StepAnswer<A>> = new Array(items.length)
+    const posts = new Map<string, { record: PostRecord; members: Array<number> }>()
+    const alone: Array<number> = []
+    items.forEach((item, index) => {
+      if (item.record === undefined) {
+        alone.push(index)
+        return
+      }
+      const post = posts.get(item.record.post.id)
+      if (post === undefined) posts.set(item.record.post.id, { record: item.record, members: [index] })
+      else {
+        post.members.push(index)
+        if (item.record.post.version > post.record.post.version) post.record = item.record
+      }
+    })
+    const groups = yield* Effect.forEach(posts.values(), ({ members, record }) => {
+      const found = members.map((index) => ({ index, item: items[index]!, delivery: record.deliveries.find((d) => d.id === items[index]!.id) }))
+      for (const missing of found) if (missing.delivery === undefined) alone.push(missing.index)
+      const present = found.filter((member): member is typeof member & { delivery: Delivery } => member.delivery !== undefined)
+      return Effect.map(fold(record, present), (folded) => ({ ...folded, members: present.map((member) => member.index) }))
+    })
+    const changes = groups.flatMap((group) => group.change === null ? [] : [group.change])
+    const stale = new Set((changes.length === 0 ? [] : yield* Effect.flatMap(PostStore, (store) => store.commitAll(changes))).map((error) => error.postId))
+    for (const group of groups) {
+      if (group.change !== null && stale.has(group.change.record.post.id)) alone.push(...group.members)
+      else group.members.forEach((index, position) => answers[index] = group.answers[position]!)
     }
-    const now = yield* DateTime.now
-    const { post } = record
-    const status = post.status === "scheduled" ? "processing" as const : post.status
-    const started = delivery.with({
-      status: "publishing",
-      attempts: [...delivery.attempts, { number: delivery.attempts.length + 1, startedAt: now, finishedAt: null, outcome: null, error: null }],
-      updatedAt: now
+    const single = yield* Effect.forEach(alone, (index) => Effect.either(fromCopy({ ...items[index]!, record: undefined }, fold)), {
+      concurrency: "unbounded"
     })
-    const next = withDelivery(record, started, status, now)
-    yield* store.commit(PostChange.Update({ expectedVersion: post.version, record: next, events: [] }))
-    return { delivery: started, record: next, previous: delivery.status }
-  }))
-})
+    alone.forEach((index, position) => answers[index] = single[position]!)
+    return answers
+  })
 
-/** Records what the platform answered, and settles the post once every delivery is final. */
-export const finishAttempt = Effect.fn("finishAttempt")(function*(
-  projectId: ProjectId,
-  id: DeliveryId,
-  result: AttemptResult,
-  context: AttemptContext = {}
-) {
-  const store = yield* PostStore
-  return yield* fromCopy(projectId, id, context.record, ({ delivery, record }) => Effect.gen(function*() {
+const due = (status: DeliveryStatus) => status === "queued" || status === "unknown" || status === "publishing"
+
+/** The intent of each member that is due, on one copy: a scheduled post starts processing. */
+const foldIntents: Fold<BeginItem, BegunAttempt, never> = (record, members) =>
+  Effect.map(DateTime.now, (now) => {
+    const started = members.flatMap(({ delivery }) =>
+      due(delivery.status)
+        ? [delivery.with({
+          status: "publishing",
+          attempts: [...delivery.attempts, { number: delivery.attempts.length + 1, startedAt: now, finishedAt: null, outcome: null, error: null }],
+          updatedAt: now
+        })]
+        : []
+    )
+    const { post } = record
+    const next = started.length === 0 ? record : withDeliveries(record, started, post.status === "scheduled" ? "processing" : post.status, now)
+    return {
+      change: started.length === 0 ? null : PostChange.Update({ expectedVersion: post.version, record: next, events: [] }) as PostUpdate,
+      answers: members.map(({ delivery }) => {
+        const begun = started.find((candidate) => candidate.id === delivery.id)
+        return begun === undefined
+          ? Either.left(new StateConflict({ code: "delivery_not_due", detail: `delivery ${delivery.id} is ${delivery.status}` }))
+          : Either.right({ delivery: begun, record: next, previous: delivery.status })
+      })
+    }
+  })
+
+/** The delivery once its open attempt has this result. */
+const finished = (delivery: Delivery, result: AttemptResult, now: DateTime.Utc): Delivery => {
+  const close = (outcome: "success" | "failed" | "unknown" | "reconciled", error: DeliveryError | null) =>
+    delivery.attempts.map((attempt, index) =>
+      index === delivery.attempts.length - 1 ? { ...attempt, finishedAt: now, outcome, error } : attempt
+    )
+  return AttemptResult.$match(result, {
+    Published: ({ note, platformPostId, reconciled, url }) =>
+      delivery.with({
+        status: "success",
+        dueAt: null,
+        url,
+        platformPostId,
+        note,
+        error: null,
+        attempts: close(reconciled ? "reconciled" : "success", null),
+        updatedAt: now
+      }),
+    Failed: ({ error, retryAt }) =>
+      delivery.with({
+        status: retryAt === null ? "failed" : "queued",
+        dueAt: retryAt,
+        error,
+        attempts: close("failed", error),
+        updatedAt: now
+      }),
+    Unknown: ({ error, recheckAt }) =>
+      delivery.with({ status: "unknown", dueAt: recheckAt, error, attempts: close("unknown", error), updatedAt: now })
+  })
+}
+
+/** The outcomes of the members on one copy; the post settles once every delivery is final. */
+const foldOutcomes: Fold<FinishItem, PostRecord, ProjectStore | IdGenerator> = (record, members) =>
+  Effect.gen(function*() {
     const now = yield* DateTime.now
-    const close = (outcome: "success" | "failed" | "unknown" | "reconciled", error: DeliveryError | null) =>
-      delivery.attempts.map((attempt, index) =>
-        index === delivery.attempts.length - 1 ? { ...attempt, finishedAt: now, outcome, error } : attempt
-      )
-    const finished = AttemptResult.$match(result, {
-      Published: ({ note, platformPostId, reconciled, url }) =>
-        delivery.with({
-          status: "success",
-          dueAt: null,
-          url,
-          platformPostId,
-          note,
-          error: null,
-          attempts: close(reconciled ? "reconciled" : "success", null),
-          updatedAt: now
-        }),
-      Failed: ({ error, retryAt }) =>
-        delivery.with({
-          status: retryAt === null ? "failed" : "queued",
-          dueAt: retryAt,
-          error,
-          attempts: close("failed", error),
-          updatedAt: now
-        }),
-      Unknown: ({ error, recheckAt }) =>
-        delivery.with({ status: "unknown", dueAt: recheckAt, error, attempts: close("unknown", error), updatedAt: now })
-    })
-    const deliveries = record.deliveries.map((other) => other.id === id ? finished : other)
+    const changed = members.map(({ delivery, item }) => finished(delivery, item.result, now))
+    const deliveries = record.deliveries.map((other) => changed.find((delivery) => delivery.id === other.id) ?? other)
     const { post } = record
     const settled = post.status === "processing" && deliveries.every((other) => other.settled)
+    const approval = members.find(({ item }) => item.approval !== undefined)?.item.approval
     const outcome = settled
       ? transition(
         lifecycleState(post),
         LifecycleEvent.Settle({ delivered: deliveries.filter((other) => other.wentOut).length, targets: deliveries.length }),
         post.author.kind,
-        context.approval ?? (yield* projectMode(projectId))
+        approval ?? (yield* projectMode(post.projectId))
       )
       : null
     const status = outcome !== null && outcome._tag === "Right" && outcome.right._tag === "Status" ? outcome.right.status : post.status
-    const next = withDelivery(record, finished, status, now)
-    const events = settled
-      ? [yield* makeEvent(projectId, status === "failed" ? "post.failed" : "post.published", settledData(next))]
+    const next = withDeliveries(record, changed, status, now)
+    const events: ReadonlyArray<OutboxEvent> = settled
+      ? [yield* makeEvent(post.projectId, status === "failed" ? "post.failed" : "post.published", settledData(next))]
       : []
-    yield* store.commit(PostChange.Update({ expectedVersion: post.version, record: next, events }))
-    return next
-  }))
-})
+    return {
+      change: PostChange.Update({ expectedVersion: post.version, record: next, events }) as PostUpdate,
+      answers: members.map(() => Either.right(next))
+    }
+  })
+
+/** Records the intent to publish: a scheduled post starts processing. */
+export const beginAttempt = (projectId: ProjectId, id: DeliveryId, context: AttemptContext = {}) =>
+  fromCopy<BeginItem, BegunAttempt, never>({ ...context, projectId, id }, foldIntents)
+
+/** Records what the platform answered, and settles the post once every delivery is final. */
+export const finishAttempt = (projectId: ProjectId, id: DeliveryId, result: AttemptResult, context: AttemptContext = {}) =>
+  fromCopy<FinishItem, PostRecord, ProjectStore | IdGenerator>({ ...context, projectId, id, result }, foldOutcomes)
+
+/** The intents of many deliveries, committed together (see beginAttempt); answers in their order. */
+export const beginAttempts = (items: ReadonlyArray<BeginItem>) => onCopies(items, foldIntents)
+
+/** The outcomes of many deliveries, committed together (see finishAttempt); answers in their order. */
+export const finishAttempts = (items: ReadonlyArray<FinishItem>) => onCopies(items, foldOutcomes)

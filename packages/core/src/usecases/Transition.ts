@@ -7,11 +7,20 @@ import type { PostRecord } from "../ports/PostStore.js"
 import type { ActorKind, Principal } from "../Principal.js"
 import type { Project } from "../Project.js"
 
-/** The record's next version after one delivery changed: that delivery replaced, the post at `status`. */
-export const withDelivery = (record: PostRecord, delivery: Delivery, status: PostStatus, now: DateTime.Utc): PostRecord => ({
+/** The record's next version after some of its deliveries changed: those replaced, the post at `status`. */
+export const withDeliveries = (
+  record: PostRecord,
+  changed: ReadonlyArray<Delivery>,
+  status: PostStatus,
+  now: DateTime.Utc
+): PostRecord => ({
   post: record.post.with({ version: record.post.version + 1, status, updatedAt: now }),
-  deliveries: record.deliveries.map((other) => other.id === delivery.id ? delivery : other)
+  deliveries: record.deliveries.map((other) => changed.find((delivery) => delivery.id === other.id) ?? other)
 })
+
+/** The record's next version after one delivery changed. */
+export const withDelivery = (record: PostRecord, delivery: Delivery, status: PostStatus, now: DateTime.Utc): PostRecord =>
+  withDeliveries(record, [delivery], status, now)
 
 export const lifecycleState = (post: Post) => ({
   status: post.status,
