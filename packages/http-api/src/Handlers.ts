@@ -83,6 +83,16 @@ const bulkRows = (request: HttpServerRequest.HttpServerRequest) => {
     : Effect.flatMap(Effect.orDie(request.json), decodeRows)
 }
 
+/** The JSON of rows already sent: listPosts hands out the same rows array while the list is unchanged. */
+const rowsJsonOf = new WeakMap<ReadonlyArray<unknown>, string>()
+const rowsJson = (rows: ReadonlyArray<unknown>) => {
+  const known = rowsJsonOf.get(rows)
+  if (known !== undefined) return known
+  const json = JSON.stringify(rows)
+  rowsJsonOf.set(rows, json)
+  return json
+}
+
 /**
  * A schema's values when they are already their own encoded (JSON) form, i.e. it has no
  * transformation; never otherwise, so a reply sent as is stops compiling if one is added.
@@ -102,7 +112,10 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
         Effect.flatMap((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit })),
         // Sent as is: encoding PostList is the identity (AsIs), and re-checking every row's ids and
         // literals, which the domain types already guarantee, was a sixth of the request's CPU.
-        Effect.map((list: AsIs<typeof PostList>) => HttpServerResponse.unsafeJson(list)),
+        Effect.map((list: AsIs<typeof PostList>) =>
+          HttpServerResponse.text(`{"data":${rowsJson(list.data)},"filter":${JSON.stringify(list.filter)}}`, {
+            contentType: "application/json"
+          })),
         Effect.catchAll(failWith)
       ))
     .handle("create", ({ payload }) =>

@@ -10,6 +10,7 @@ import { PostgresApiKeyStore } from "./PostgresApiKeyStore.js"
 import { PostgresDeliveryQueue } from "./PostgresDeliveryQueue.js"
 import { PostgresMedia } from "./PostgresMedia.js"
 import { PostgresPostStore } from "./PostgresPostStore.js"
+import { PostListCache } from "./PostListCache.js"
 import { PostgresProjects } from "./PostgresProjects.js"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.js"
 import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
@@ -51,7 +52,7 @@ export const repositories = Layer.mergeAll(
   PostgresAccounts,
   PostgresAccountConnections,
   PostgresMedia,
-  PostgresPostStore,
+  PostListCache.pipe(Layer.provide(PostgresPostStore)),
   PostgresApiKeyStore,
   PostgresRateLimitStore,
   PostgresUploadTickets,

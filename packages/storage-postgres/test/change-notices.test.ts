@@ -1,13 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ApiKeyId, ApiKeyStore, Project, ProjectAdmin, ProjectStore, RateLimitStore } from "@herald/core"
+import { ApiKeyId, ApiKeyStore, PostStore, Project, ProjectAdmin, ProjectStore, RateLimitStore } from "@herald/core"
 import { DateTime, Deferred, Effect, Fiber, ManagedRuntime, Option, Redacted } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { ReadCache } from "../src/ChangeNotices.js"
 import { StorageLive } from "../src/index.js"
 import { shareOf } from "../src/PostgresRateLimitStore.js"
-import { credentialsKey, newProject } from "./fixtures.js"
+import { credentialsKey, newPost, newProject } from "./fixtures.js"
 
 describe("ReadCache", () => {
   it.effect("keeps a read, and serves it until its group is evicted", () =>
@@ -120,6 +120,29 @@ if (url === undefined || url === "") {
       await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.update(new Project({ ...project, name: "Renamed by one" }))))
       expect(await nameIn(one, project)).toBe("Renamed by one")
       await eventually(async () => (await nameIn(two, project)) === "Renamed by one", "process two sees the rename")
+    }, 30_000)
+
+    it("a post created by one process shows in the other's lists, which are cached until then", async () => {
+      const project = newProject()
+      await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
+      const first = newPost({ projectId: project.id })
+      await one.runPromise(Effect.flatMap(PostStore, (posts) => posts.create(first)))
+      const captionsIn = (runtime: typeof one) =>
+        runtime.runPromise(Effect.map(
+          Effect.flatMap(PostStore, (posts) => posts.list(project.id, { statuses: null, limit: 50 })),
+          (records) => records.map((record) => record.post.caption)
+        ))
+      let attempt = 0
+      await eventually(async () => {
+        const before = await captionsIn(two)
+        await silently(`UPDATE {schema}.posts SET caption = 'unseen ${++attempt}' WHERE id = '${first.record.post.id}'`)
+        return JSON.stringify(await captionsIn(two)) === JSON.stringify(before)
+      }, "process two caches its lists")
+
+      const second = newPost({ projectId: project.id })
+      await one.runPromise(Effect.flatMap(PostStore, (posts) => posts.create(second)))
+      expect(await captionsIn(one)).toHaveLength(2)
+      await eventually(async () => (await captionsIn(two)).length === 2, "process two lists the new post")
     }, 30_000)
 
     it("a key revoked through one process is refused by the other", async () => {

@@ -1,10 +1,10 @@
-import { Effect } from "effect"
+import { type Context, Effect } from "effect"
 import { requireScope } from "../Authorization.js"
 import type { PostStatus } from "../Post.js"
-import { toPostRow } from "../PostRow.js"
+import { type PostRow, toPostRow } from "../PostRow.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
-import { PostStore } from "../ports/PostStore.js"
+import { type PostRecord, PostStore } from "../ports/PostStore.js"
 
 export interface PostFilter {
   /** null: every status. */
@@ -12,14 +12,31 @@ export interface PostFilter {
   readonly limit: number
 }
 
+/**
+ * Rows are a function of the records and the links alone, and a store that caches its lists hands
+ * out the very same array while nothing changed: such a list's rows are built (and its approval
+ * links signed) once, and the same rows array comes back, for callers that keep its encoding.
+ */
+const built = new WeakMap<ReadonlyArray<PostRecord>, {
+  readonly links: Context.Tag.Service<ApprovalLinks>
+  readonly rows: ReadonlyArray<PostRow>
+}>()
+
+const rowsOf = (records: ReadonlyArray<PostRecord>, links: Context.Tag.Service<ApprovalLinks>) => {
+  const known = built.get(records)
+  if (known !== undefined && known.links === links) return Effect.succeed(known.rows)
+  return Effect.forEach(records, (record) =>
+    record.post.status === "pending_approval"
+      ? links.urlFor(record.post).pipe(Effect.map((url) => toPostRow(record, url)))
+      : Effect.succeed(toPostRow(record, null))).pipe(
+      Effect.tap((rows) => Effect.sync(() => built.set(records, { links, rows })))
+    )
+}
+
 /** GET /posts: newest first, with the filter that actually applied. */
 export const listPosts = Effect.fn("listPosts")(function*(principal: Principal, filter: PostFilter) {
   yield* requireScope(principal, "posts:read")
   const records = yield* PostStore.pipe(Effect.flatMap((store) => store.list(principal.projectId, filter)))
-  const links = yield* ApprovalLinks
-  const rows = yield* Effect.forEach(records, (record) =>
-    record.post.status === "pending_approval"
-      ? links.urlFor(record.post).pipe(Effect.map((url) => toPostRow(record, url)))
-      : Effect.succeed(toPostRow(record, null)))
+  const rows = yield* rowsOf(records, yield* ApprovalLinks)
   return { data: rows, filter: { status: filter.statuses, limit: filter.limit } }
 })

@@ -1,0 +1,41 @@
+import { type PostRecord, PostStore } from "@herald/core"
+import { Effect, Layer } from "effect"
+import { ChangeNotices } from "./ChangeNotices.js"
+
+/**
+ * GET /posts reads, kept per project and query until a change notice for the project's posts
+ * arrives; what this process writes through the store evicts at once (a change whose outcome is
+ * unknown, a defect mid-commit, evicts too). A hit hands out the very array the read returned, so
+ * what callers build from it can be kept by identity as well.
+ */
+export const PostListCache = Layer.effect(
+  PostStore,
+  Effect.gen(function*() {
+    const store = yield* PostStore
+    const lists = (yield* ChangeNotices).cache<ReadonlyArray<PostRecord>>("posts")
+    const evicting = (projectIds: ReadonlyArray<string> | "all") =>
+      Effect.sync(() => {
+        if (projectIds === "all") lists.evictAll()
+        else for (const id of projectIds) lists.evict(id)
+      })
+    return PostStore.of({
+      ...store,
+      list: (projectId, query) => lists.through(projectId, `${query.statuses?.join(",") ?? "*"} ${query.limit}`, store.list(projectId, query)),
+      create: (input) => Effect.ensuring(store.create(input), evicting([input.record.post.projectId])),
+      commit: (change) =>
+        Effect.ensuring(
+          store.commit(change),
+          // A removal names only the post; removals are rare, so every project's lists go.
+          evicting(
+            change._tag === "Update"
+              ? [change.record.post.projectId]
+              : change._tag === "Supersede"
+              ? [change.previous.projectId]
+              : "all"
+          )
+        ),
+      commitAll: (changes) =>
+        Effect.ensuring(store.commitAll(changes), evicting(changes.map((change) => change.record.post.projectId)))
+    })
+  })
+)
