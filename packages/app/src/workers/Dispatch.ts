@@ -33,7 +33,7 @@ import {
   type ToneClassifier,
   type TopicClassifier
 } from "@herald/core"
-import { DateTime, Duration, Effect, Either, Fiber, Option, Random } from "effect"
+import { DateTime, Deferred, Duration, Effect, Either, Fiber, Option, Random } from "effect"
 import { recheckDelay, retryDelay, type RetryPolicy } from "./Backoff.js"
 
 export interface DispatchPolicy extends RetryPolicy {
@@ -52,14 +52,24 @@ export type Dispatched =
   | "skipped"
 
 /**
- * A platform call bounded by the timeout, which is the only thing that cuts it short. It runs in
- * a daemon fiber: an interrupt sent to the handling fiber reaches its children at once, even while
- * that fiber is uninterruptible, and a shutdown must wait for the answer and record it.
+ * A platform call bounded by the timeout, which is the only thing that cuts it short. The call
+ * and its timer run in daemon fibers: an interrupt sent to the handling fiber reaches its
+ * children at once, even while that fiber is uninterruptible, and a shutdown must wait for the
+ * answer and record it. (Two plain daemons and a first-wins answer: Effect.timeout would fork
+ * two more fibers per call.)
  */
 const callPlatform = <A, E>(call: Effect.Effect<A, E>, timeout: Duration.Duration, what: string) =>
-  Effect.interruptible(
-    Effect.timeoutFail(call, { duration: timeout, onTimeout: () => new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` }) })
-  ).pipe(Effect.forkDaemon, Effect.flatMap(Fiber.join), Effect.either)
+  Effect.gen(function*() {
+    const answer = yield* Deferred.make<Either.Either<A, E | OutcomeUnknown>>()
+    const calling = yield* Effect.forkDaemon(Effect.flatMap(Effect.either(Effect.interruptible(call)), (result) => Deferred.succeed(answer, result)))
+    const timer = yield* Effect.forkDaemon(Effect.interruptible(Effect.sleep(timeout)).pipe(
+      Effect.zipRight(Deferred.succeed(answer, Either.left(new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` })))),
+      Effect.zipRight(Fiber.interrupt(calling))
+    ))
+    const result = yield* Deferred.await(answer)
+    yield* Fiber.interruptFork(timer)
+    return result
+  })
 
 const failure = (category: DeliveryError["category"], code: string, message: string): DeliveryError => ({ category, code, message })
 

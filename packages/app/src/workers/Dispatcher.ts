@@ -1,5 +1,5 @@
-import { type ClaimedDelivery, DeliveryQueue, WorkerHeartbeats } from "@herald/core"
-import { Cause, DateTime, Duration, Effect, FiberSet, Queue, Schedule, Stream } from "effect"
+import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, WorkerHeartbeats } from "@herald/core"
+import { Cause, DateTime, Duration, Effect, FiberSet, Queue, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
 import { defaultRetryPolicy } from "./Backoff.js"
@@ -32,16 +32,26 @@ export const defaultDispatcherOptions = (): DispatcherOptions => ({
 
 export const heartbeatKind = "dispatcher"
 
-const renewLease = (claim: ClaimedDelivery, { leaseMillis, worker }: DispatcherOptions) =>
+/**
+ * Keeps the leases of one claim batch: renewed every third of the lease, by one fiber, while any
+ * of its deliveries is still held (taken out of `held` once handled). A fiber per delivery cost
+ * more than all the renewals it ever made. Ends at the first tick that finds nothing held.
+ */
+const keepLeases = (held: Set<DeliveryId>, { leaseMillis, worker }: DispatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
-    const held = yield* queue.renew(claim.deliveryId, { now: yield* DateTime.now, leaseMillis, worker })
-    if (!held) yield* Effect.logWarning(`lost the lease on delivery ${claim.deliveryId}`)
-  }).pipe(
-    Effect.repeat(Schedule.spaced(Duration.millis(leaseMillis / 3))),
-    Effect.delay(Duration.millis(leaseMillis / 3)),
-    Effect.interruptible
-  )
+    const renewAll = Effect.gen(function*() {
+      const now = yield* DateTime.now
+      yield* Effect.forEach([...held], (id) =>
+        Effect.flatMap(queue.renew(id, { now, leaseMillis, worker }), (kept) =>
+          kept ? Effect.void : Effect.logWarning(`lost the lease on delivery ${id}`)), { discard: true })
+    })
+    const tick: Effect.Effect<void> = Effect.zipRight(
+      Effect.sleep(Duration.millis(leaseMillis / 3)),
+      Effect.suspend(() => held.size === 0 ? Effect.void : Effect.zipRight(renewAll, tick))
+    )
+    return yield* Effect.interruptible(tick)
+  })
 
 /**
  * Outcomes after which the delivery still needs its lease released. A settled one (published,
@@ -50,24 +60,23 @@ const renewLease = (claim: ClaimedDelivery, { leaseMillis, worker }: DispatcherO
 const releaseAfter: ReadonlySet<Dispatched> = new Set(["retrying", "unknown", "skipped"])
 
 /**
- * Handles one claimed delivery under its lease (renewed meanwhile) and releases the lease once
- * the delivery is settled, queued for later or unknown with a recheck time. A defect (the
+ * Handles one claimed delivery under its lease (renewed meanwhile by its batch's keepLeases) and
+ * releases the lease once the delivery is queued for later or unknown with a recheck time (a
+ * settled one was released by its outcome's commit). A defect (the
  * database went away mid-step) keeps the lease: once it lapses, the next claimer finds the
  * delivery as it was left and reconciles if it was mid-call.
  */
-export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions, context: DispatchContext) =>
+export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions, context: DispatchContext, held: Set<DeliveryId>) =>
   Effect.gen(function*() {
-    const queue = yield* DeliveryQueue
-    yield* Effect.forkScoped(renewLease(claim, options))
     const outcome = yield* dispatchDelivery(claim, context)
-    if (releaseAfter.has(outcome)) yield* queue.release(claim.deliveryId, options.worker)
+    held.delete(claim.deliveryId)
+    if (releaseAfter.has(outcome)) yield* Effect.flatMap(DeliveryQueue, (queue) => queue.release(claim.deliveryId, options.worker))
     return outcome
   }).pipe(
-    Effect.scoped,
     Effect.tapErrorCause((cause) =>
       Effect.logError(`delivery ${claim.deliveryId} stopped; its lease will lapse and it will be picked up again`, Cause.pretty(cause))
     ),
-    Effect.catchAllCause(() => Effect.succeed("stopped" as const))
+    Effect.catchAllCause(() => Effect.sync(() => held.delete(claim.deliveryId)).pipe(Effect.as("stopped" as const)))
   )
 
 /** One pass: claim what is due now (up to concurrency) and handle it all. For tests and tools. */
@@ -82,7 +91,9 @@ export const dispatchDueOnce = (options: DispatcherOptions) =>
       worker: options.worker
     })
     const context = { policy: options, store, views: yield* projectViews }
-    return yield* Effect.forEach(claims, (claim) => processClaim(claim, options, context), { concurrency: options.concurrency })
+    const held = new Set(claims.map((claim) => claim.deliveryId))
+    yield* Effect.forkScoped(keepLeases(held, options))
+    return yield* Effect.forEach(claims, (claim) => processClaim(claim, options, context, held), { concurrency: options.concurrency })
   }).pipe(Effect.scoped)
 
 /**
@@ -108,8 +119,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
     // last step, and the wake-up it sends must already see its slot free.
     let busy = 0
     const minBatch = Math.max(1, Math.floor(concurrency / 4))
-    const handle = (claim: ClaimedDelivery, context: DispatchContext) =>
-      processClaim(claim, options, context).pipe(
+    const handle = (claim: ClaimedDelivery, context: DispatchContext, held: Set<DeliveryId>) =>
+      processClaim(claim, options, context, held).pipe(
         Effect.ensuring(Effect.suspend(() => {
           busy--
           return Queue.offer(wake, undefined)
@@ -123,8 +134,11 @@ export const runDispatcher = (options: DispatcherOptions) =>
       if (free <= 0 || (busy > 0 && free < minBatch)) return { claimed: 0, full: true }
       const claims = yield* queue.claimDue({ now: yield* DateTime.now, limit: free, leaseMillis, worker })
       busy += claims.length
+      if (claims.length === 0) return { claimed: 0, full: false }
       const context = { policy: options, store, views: yield* projectViews }
-      for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim, context))
+      const held = new Set(claims.map((claim) => claim.deliveryId))
+      yield* FiberSet.run(inFlight, keepLeases(held, options))
+      for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim, context, held))
       return { claimed: claims.length, full: claims.length === free }
     }))
 

@@ -47,4 +47,5 @@ const main = workers(options).pipe(
   ))
 )
 
-NodeRuntime.runMain(Layer.launch(main).pipe(Logger.withMinimumLogLevel(LogLevel.Warning)))
+// As `herald work` runs (bin.ts): no trace exporter is configured, so spans would be recorded for nobody.
+NodeRuntime.runMain(Layer.launch(main).pipe(Logger.withMinimumLogLevel(LogLevel.Warning), Effect.withTracerEnabled(false)))
