@@ -174,6 +174,8 @@ const runOn = async (label: string, env: Record<string, string>) => {
 
     const heraldGet = await load(`${herald.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
     const heraldPost = await load(`${herald.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
+    // The floor of the HTTP stack itself: a path no route serves (router, 404 body), no key, no database.
+    const heraldFloor = await load(`${herald.origin}/bench/unknown`, { method: "GET", headers: {} })
     const heraldRss = peakRssMb(herald.child.pid!)
 
     const bare = await start(
@@ -191,6 +193,7 @@ const runOn = async (label: string, env: Record<string, string>) => {
       console.log(row("  Herald GET /posts", heraldGet, heraldRss, bareGet))
       console.log(row("  bare   POST /posts", barePost, bareRss, null))
       console.log(row("  Herald POST /posts", heraldPost, heraldRss, barePost))
+      console.log(row("  Herald 404 (floor)", { ...heraldFloor, non2xx: 0 }, heraldRss, null))
       console.log(`  one request at a time (median of ${unloadedRuns}): GET /posts ${unloadedGet.toFixed(1)} ms, POST /posts ${unloadedPost.toFixed(1)} ms`)
       return { heraldGet, heraldPost, bareGet }
     } finally {

@@ -9,9 +9,6 @@ const channel = "herald_changes"
 
 /** How long a cached read may be served at most, whatever notices say: a backstop, not the mechanism. */
 const maxAge = Duration.toMillis(Duration.seconds(30))
-/** Groups (projects) a cache holds before it starts over, and entries per group. */
-const maxGroups = 10_000
-const maxEntriesPerGroup = 64
 
 interface Entry<V> {
   readonly value: V
@@ -27,11 +24,13 @@ interface Group<V> {
  * Reads kept in this process until a change notice for their group (a project) arrives. A read
  * stores its result only if no notice for its group came while it ran, so a read that raced a
  * write is served once and never kept; while notices may be missed (before the channel is known to
- * work, or once it stops answering) nothing is kept at all.
+ * work, or once it stops answering) nothing is kept at all. It holds at most `capacity` groups and
+ * as many entries, and starts over when either is reached.
  */
 export class ReadCache<V> {
-  private readonly groups = new Map<string, Group<V>>()
-  constructor(private readonly trusted: () => boolean) {}
+  private groups = new Map<string, Group<V>>()
+  private size = 0
+  constructor(private readonly trusted: () => boolean, private readonly capacity: number) {}
 
   readonly through = <E, R>(group: string, key: string, read: Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
     Effect.suspend(() => {
@@ -42,7 +41,10 @@ export class ReadCache<V> {
       const generation = before.generation
       return Effect.tap(read, (value) => {
         if (!this.trusted() || this.groups.get(group) !== before || before.generation !== generation) return
-        if (before.entries.size >= maxEntriesPerGroup) before.entries.clear()
+        if (!before.entries.has(key)) {
+          if (this.size >= this.capacity) return this.startOver()
+          this.size++
+        }
         before.entries.set(key, { value, storedAt: Date.now() })
       })
     })
@@ -51,6 +53,7 @@ export class ReadCache<V> {
     const found = this.groups.get(group)
     if (found === undefined) return
     found.generation++
+    this.size -= found.entries.size
     found.entries.clear()
   }
 
@@ -59,13 +62,19 @@ export class ReadCache<V> {
       group.generation++
       group.entries.clear()
     }
+    this.size = 0
+  }
+
+  /** Drops every group; reads in flight hold the old group objects, so they store nothing. */
+  private startOver(): void {
+    this.groups = new Map()
+    this.size = 0
   }
 
   private groupFor(name: string): Group<V> {
     const found = this.groups.get(name)
     if (found !== undefined) return found
-    // Starting over drops the groups; reads in flight hold the old objects, so they store nothing.
-    if (this.groups.size >= maxGroups) this.groups.clear()
+    if (this.groups.size >= this.capacity) this.startOver()
     const created: Group<V> = { generation: 0, entries: new Map() }
     this.groups.set(name, created)
     return created
@@ -81,7 +90,8 @@ export class ReadCache<V> {
  * it comes back in time; until then, and after one is missed, the caches keep nothing.
  */
 export class ChangeNotices extends Context.Tag("@herald/storage-postgres/ChangeNotices")<ChangeNotices, {
-  readonly cache: <V>(topic: ChangeTopic) => ReadCache<V>
+  /** A cache evicted by the topic's notices, of at most `capacity` entries. */
+  readonly cache: <V>(topic: ChangeTopic, capacity: number) => ReadCache<V>
   /** A change this process just committed. */
   readonly changed: (topic: ChangeTopic, projectId: string) => void
 }>() {
@@ -161,8 +171,8 @@ const registry = (trusted: () => boolean) => {
     }
   }
   const service = ChangeNotices.of({
-    cache: <V>(topic: ChangeTopic) => {
-      const cache = new ReadCache<V>(trusted)
+    cache: <V>(topic: ChangeTopic, capacity: number) => {
+      const cache = new ReadCache<V>(trusted, capacity)
       caches.set(topic, [...(caches.get(topic) ?? []), cache as ReadCache<unknown>])
       return cache
     },

@@ -2,6 +2,9 @@ import { type PostRecord, PostStore } from "@herald/core"
 import { Effect, Layer } from "effect"
 import { ChangeNotices } from "./ChangeNotices.js"
 
+/** Lists kept at most (each up to 100 posts): a few megabytes. */
+const listCapacity = 256
+
 /**
  * GET /posts reads, kept per project and query until a change notice for the project's posts
  * arrives; what this process writes through the store evicts at once (a change whose outcome is
@@ -12,7 +15,7 @@ export const PostListCache = Layer.effect(
   PostStore,
   Effect.gen(function*() {
     const store = yield* PostStore
-    const lists = (yield* ChangeNotices).cache<ReadonlyArray<PostRecord>>("posts")
+    const lists = (yield* ChangeNotices).cache<ReadonlyArray<PostRecord>>("posts", listCapacity)
     const evicting = (projectIds: ReadonlyArray<string> | "all") =>
       Effect.sync(() => {
         if (projectIds === "all") lists.evictAll()

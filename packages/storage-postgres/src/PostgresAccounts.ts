@@ -13,7 +13,7 @@ const make = Effect.gen(function*() {
   const cipher = yield* CredentialsCipher
   const notices = yield* ChangeNotices
   // Every post resolves its targets against these; each account write raises a notice.
-  const accounts = notices.cache<ReadonlyArray<SocialAccount>>("accounts")
+  const accounts = notices.cache<ReadonlyArray<SocialAccount>>("accounts", 10_000)
 
   const store = AccountStore.of({
     // Never SELECT *: the credentials column stays out of every read but credentialsFor.

@@ -71,7 +71,7 @@ const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const notices = yield* ChangeNotices
   // Every authenticated request looks its key up; keys change rarely (a revoke raises a notice).
-  const matches = notices.cache<Option.Option<ApiKeyMatch>>("keys")
+  const matches = notices.cache<Option.Option<ApiKeyMatch>>("keys", 10_000)
   const lastWritten = new Map<ApiKeyId, number>()
   // Never key_hash: it stays in the table.
   const columns = sql`id, project_id, name, prefix, kind, scopes, rate_limit_per_minute, daily_post_cap,
@@ -94,7 +94,7 @@ const make = Effect.gen(function*() {
             created_at: DateTime.formatIso(key.createdAt)
           })
         } RETURNING ${columns}`.pipe(Effect.flatMap((rows) => summaryFromRow(rows[0]!)))
-      )
+      ).pipe(Effect.tap(() => notices.changed("keys", key.projectId)))
     ),
     findByHash: (hash) =>
       matches.through(

@@ -9,7 +9,7 @@ const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const notices = yield* ChangeNotices
   // Every request reads its project; settings change rarely (each write raises a notice).
-  const projects = notices.cache<Option.Option<Project>>("project")
+  const projects = notices.cache<Option.Option<Project>>("project", 10_000)
   const select = sql`
     SELECT p.id, p.name, p.timezone, p.approval, p.signature, p.plan, g.settings AS guardrails
     FROM projects p JOIN guardrail_settings g ON g.project_id = p.id`

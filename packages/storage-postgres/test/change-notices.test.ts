@@ -12,7 +12,7 @@ import { credentialsKey, newPost, newProject } from "./fixtures.js"
 describe("ReadCache", () => {
   it.effect("keeps a read, and serves it until its group is evicted", () =>
     Effect.gen(function*() {
-      const cache = new ReadCache<number>(() => true)
+      const cache = new ReadCache<number>(() => true, 100)
       let reads = 0
       const read = Effect.sync(() => ++reads)
       expect(yield* cache.through("p1", "k", read)).toBe(1)
@@ -25,7 +25,7 @@ describe("ReadCache", () => {
 
   it.effect("serves a read that raced a change once, and does not keep it", () =>
     Effect.gen(function*() {
-      const cache = new ReadCache<string>(() => true)
+      const cache = new ReadCache<string>(() => true, 100)
       const started = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
       const slow = Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(release)).pipe(Effect.as("before the change"))
@@ -37,10 +37,26 @@ describe("ReadCache", () => {
       expect(yield* cache.through("p1", "k", Effect.succeed("after the change"))).toBe("after the change")
     }))
 
+  it.effect("holds at most its capacity, then starts over", () =>
+    Effect.gen(function*() {
+      const cache = new ReadCache<string>(() => true, 2)
+      let reads = 0
+      const read = (value: string) => Effect.sync(() => (reads++, value))
+      yield* cache.through("p1", "a", read("a"))
+      yield* cache.through("p2", "b", read("b"))
+      yield* cache.through("p1", "a", read("a"))
+      expect(reads).toBe(2)
+      // A third entry does not fit: everything goes, and the read is served without being kept.
+      yield* cache.through("p3", "c", read("c"))
+      yield* cache.through("p1", "a", read("a"))
+      yield* cache.through("p1", "a", read("a"))
+      expect(reads).toBe(4)
+    }))
+
   it.effect("keeps nothing while notices cannot be trusted", () =>
     Effect.gen(function*() {
       let trusted = false
-      const cache = new ReadCache<number>(() => trusted)
+      const cache = new ReadCache<number>(() => trusted, 100)
       let reads = 0
       const read = Effect.sync(() => ++reads)
       yield* cache.through("p1", "k", read)
