@@ -63,7 +63,7 @@ const callPlatform = <A, E>(call: Effect.Effect<A, E>, timeout: Duration.Duratio
     const answer = yield* Deferred.make<Either.Either<A, E | OutcomeUnknown>>()
     const calling = yield* Effect.forkDaemon(Effect.flatMap(Effect.either(Effect.interruptible(call)), (result) => Deferred.succeed(answer, result)))
     const timer = yield* Effect.forkDaemon(Effect.interruptible(Effect.sleep(timeout)).pipe(
-      Effect.zipRight(Deferred.succeed(answer, Either.left(new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` })))),
+      Effect.zipRight(Effect.suspend(() => Deferred.succeed(answer, Either.left(new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` }))))),
       Effect.zipRight(Fiber.interrupt(calling))
     ))
     const result = yield* Deferred.await(answer)
