@@ -1,5 +1,6 @@
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import {
+  batching,
   CreateOutcome,
   DailyCapReached,
   IdempotencyKeyReused,
@@ -10,19 +11,17 @@ import {
   type PostUpdate,
   StaleWrite
 } from "@herald/core"
-import { Array as Arr, DateTime, Effect, Either, Layer, Option } from "effect"
+import { Array as Arr, DateTime, Effect, Either, Exit, Layer, Option } from "effect"
 import { orDieInfra } from "./Infra.js"
-import { eventWrites, eventWritesFrom, writeAll } from "./OutboxWrites.js"
+import { eventWritesFrom, writeAll } from "./OutboxWrites.js"
 import {
   deliveryColumns,
   deliveryFromRow,
   type DeliveryRow,
-  deliveryToRow,
   eventColumns,
   postColumns,
   postFromRow,
-  type PostRow,
-  postToRow
+  type PostRow
 } from "./Rows.js"
 import { type WakeupChannel, Wakeups } from "./Wakeups.js"
 
@@ -53,23 +52,29 @@ export const make = Effect.gen(function*() {
   const findWhere = (condition: Statement.Fragment) =>
     withDeliveries(sql`SELECT * FROM posts WHERE ${condition}`).pipe(Effect.map(Arr.head))
 
-  /** Every row of a new post (the post, its deliveries, its creation record, its events) as WITH items. */
-  const newPostWrites = ({ events, record }: NewPost) => {
-    const { post } = record
+  /**
+   * Every row of new posts (each post, its deliveries, its creation record, its events) as WITH
+   * items: rows travel as one JSON parameter per table, so any number of posts is one statement.
+   */
+  const newPostsWrites = (inputs: ReadonlyArray<NewPost>) => {
+    const posts = inputs.map(({ record }) => postColumns(record.post))
+    const deliveries = inputs.flatMap(({ record }) => record.deliveries.map(deliveryColumns))
+    const creations = inputs.map(({ record: { post } }) => ({
+      post_id: post.id,
+      project_id: post.projectId,
+      key_id: post.author.keyId,
+      created_at: DateTime.formatIso(post.createdAt)
+    }))
+    const events = inputs.flatMap((input) => input.events.map(eventColumns))
+    const rowsOf = (table: string, rows: ReadonlyArray<object>) => {
+      const names = sql.literal(Object.keys(rows[0]!).join(", "))
+      return sql`(${names}) SELECT ${names} FROM json_populate_recordset(NULL::${sql.literal(table)}, ${JSON.stringify(rows)}::json)`
+    }
     return [
-      sql`new_post AS (INSERT INTO posts ${sql.insert(postToRow(post))})`,
-      ...(record.deliveries.length === 0
-        ? []
-        : [sql`new_deliveries AS (INSERT INTO deliveries ${sql.insert(record.deliveries.map(deliveryToRow))})`]),
-      sql`creation AS (INSERT INTO post_creations ${
-        sql.insert({
-          post_id: post.id,
-          project_id: post.projectId,
-          key_id: post.author.keyId,
-          created_at: DateTime.formatIso(post.createdAt)
-        })
-      })`,
-      ...eventWrites(sql, events)
+      sql`new_posts AS (INSERT INTO posts ${rowsOf("posts", posts)})`,
+      ...(deliveries.length === 0 ? [] : [sql`new_deliveries AS (INSERT INTO deliveries ${rowsOf("deliveries", deliveries)})`]),
+      sql`creations AS (INSERT INTO post_creations ${rowsOf("post_creations", creations)})`,
+      ...(events.length === 0 ? [] : eventWritesFrom(sql, rowsOf("outbox_events", events)))
     ]
   }
 
@@ -104,7 +109,7 @@ export const make = Effect.gen(function*() {
           WHERE key_id = ${keyId} AND created_at >= ${DateTime.formatIso(since)}`
         if ((used?.count ?? 0) >= cap) return yield* new DailyCapReached({ cap, resetAt })
       }
-      yield* writeAll(sql, newPostWrites(input))
+      yield* writeAll(sql, newPostsWrites([input]))
       return CreateOutcome.Created({ record: input.record })
     })
 
@@ -116,6 +121,29 @@ export const make = Effect.gen(function*() {
 
   const signalAfter = (records: ReadonlyArray<PostRecord>, events: ReadonlyArray<unknown>) =>
     Effect.forEach(channelsOf(records, events.length > 0), wakeups.signal, { discard: true })
+
+  /**
+   * Creates without claims to check, in batches: those that arrive while a batch is being written
+   * go out together in the next, as one statement with its wake-ups (one round trip and one commit
+   * for all of them). A statement is atomic, so a batch the database refuses is written again post
+   * by post, and only the post at fault fails.
+   */
+  const writeBatch = (inputs: ReadonlyArray<NewPost>): Effect.Effect<ReadonlyArray<Exit.Exit<void, SqlError.SqlError>>> => {
+    const records = inputs.map((input) => input.record)
+    const events = inputs.flatMap((input) => input.events)
+    const channels = channelsOf(records, events.length > 0)
+    const notices = channels.flatMap((channel) => wakeups.inStatement(channel) ?? [])
+    return sql`${sql.csv("WITH", newPostsWrites(inputs))} SELECT ${notices.length === 0 ? sql`1` : sql.csv(notices)}`.pipe(
+      Effect.zipRight(notices.length < channels.length ? signalAfter(records, events) : Effect.void),
+      Effect.as(inputs.map(() => Exit.void)),
+      Effect.catchAllCause((cause) =>
+        inputs.length === 1
+          ? Effect.succeed([Exit.failCause(cause)])
+          : Effect.forEach(inputs, (input) => Effect.map(writeBatch([input]), (exits) => exits[0]!))
+      )
+    )
+  }
+  const createBatched = yield* batching(writeBatch, 64)
 
   const stale = (postId: string) => new StaleWrite({ postId })
 
@@ -221,10 +249,11 @@ export const make = Effect.gen(function*() {
 
   return PostStore.of({
     create: Effect.fn("PostStore.create")(function*(input: NewPost) {
-      // Without claims to check first, a create is one statement, atomic on its own: a
-      // transaction would only add BEGIN and COMMIT round trips.
-      const unclaimed = input.idempotency === null && input.dailyCap === null
-      const outcome = yield* orDieInfra(unclaimed ? writeNew(input) : sql.withTransaction(writeNew(input)))
+      if (input.idempotency === null && input.dailyCap === null) {
+        yield* orDieInfra(Effect.flatten(createBatched(input)))
+        return CreateOutcome.Created({ record: input.record })
+      }
+      const outcome = yield* orDieInfra(sql.withTransaction(writeNew(input)))
       if (outcome._tag === "Created") yield* signalAfter([outcome.record], input.events)
       return outcome
     }),
@@ -298,4 +327,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PostgresPostStore = Layer.effect(PostStore, make)
+export const PostgresPostStore = Layer.scoped(PostStore, make)
