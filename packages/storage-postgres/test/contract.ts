@@ -94,6 +94,30 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           expect((yield* posts.create(input))._tag).toBe("Created")
         }))
 
+      it.effect("concurrent creates without claims are all written, and one the database refuses fails alone", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const project = newProject()
+          const keyId = newKeyId()
+          const first = newPost({ projectId: project.id, keyId })
+          yield* posts.create(first)
+          // Written together with the others, a post whose id is taken fails the shared statement.
+          const inputs = Array.from({ length: 40 }, () => newPost({ projectId: project.id, keyId }))
+          const culprit = { ...inputs[0]!, record: { ...inputs[0]!.record, post: first.record.post } }
+          const exits = yield* Effect.all([culprit, ...inputs.slice(1)].map((input) => Effect.exit(posts.create(input))), {
+            concurrency: "unbounded"
+          })
+          expect(Exit.isFailure(exits[0]!)).toBe(true)
+          expect(exits.slice(1).every(Exit.isSuccess)).toBe(true)
+          expect(yield* count("posts", "project_id", project.id)).toBe(40)
+          expect(yield* count("deliveries", "project_id", project.id)).toBe(80)
+          expect(yield* posts.createdSince(keyId, t0)).toBe(40)
+          const listed = yield* posts.list(project.id, { statuses: null, limit: 100 })
+          expect(new Set(listed.map((record) => record.post.id))).toEqual(
+            new Set([first, ...inputs.slice(1)].map((input) => input.record.post.id))
+          )
+        }))
+
       it.effect("100 concurrent creates with one idempotency key make one post; 99 are Repeated", () =>
         Effect.gen(function*() {
           const posts = yield* PostStore
