@@ -68,9 +68,12 @@ const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number, d
       Effect.map(({ chunks }) => chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
     )
 
+/** One decoder for every body: without `stream`, each decode starts afresh. */
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
 const decodeUtf8 = (bytes: Uint8Array) =>
   Effect.try({
-    try: () => new TextDecoder("utf-8", { fatal: true }).decode(bytes),
+    try: () => utf8.decode(bytes),
     catch: () => malformed("the request body is not valid UTF-8")
   })
 
