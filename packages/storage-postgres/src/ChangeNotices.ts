@@ -2,13 +2,13 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Schedule, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 
-/** What a change notice names: a project's posts, settings, accounts or keys. */
-export type ChangeTopic = "posts" | "project" | "accounts" | "keys"
+/** What a change notice names: a project's settings, accounts or keys. */
+export type ChangeTopic = "project" | "accounts" | "keys"
 
 const channel = "herald_changes"
 
-/** How long a cached read may be served at most, whatever notices say: a backstop, not the mechanism. */
-const maxAge = Duration.toMillis(Duration.seconds(30))
+/** How long a read kept for notices may be served at most, whatever they say: a backstop, not the mechanism. */
+const noticedMaxAge = Duration.toMillis(Duration.seconds(30))
 
 interface Entry<V> {
   readonly value: V
@@ -21,22 +21,26 @@ interface Group<V> {
 }
 
 /**
- * Reads kept in this process until a change notice for their group (a project) arrives. A read
- * stores its result only if no notice for its group came while it ran, so a read that raced a
- * write is served once and never kept; while notices may be missed (before the channel is known to
- * work, or once it stops answering) nothing is kept at all. It holds at most `capacity` groups and
- * as many entries, and starts over when either is reached.
+ * Reads kept in this process until their group (a project) is evicted or they reach `maxAge`
+ * milliseconds. A read stores its result only if no eviction of its group came while it ran, so a
+ * read that raced a write is served once and never kept; while evictions may be missed (`trusted`
+ * false: notices not known to arrive) nothing is kept at all. It holds at most `capacity` groups
+ * and as many entries, and starts over when either is reached.
  */
 export class ReadCache<V> {
   private groups = new Map<string, Group<V>>()
   private size = 0
-  constructor(private readonly trusted: () => boolean, private readonly capacity: number) {}
+  constructor(
+    private readonly trusted: () => boolean,
+    private readonly capacity: number,
+    private readonly maxAge: number
+  ) {}
 
   readonly through = <E, R>(group: string, key: string, read: Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
     Effect.suspend(() => {
       const found = this.groups.get(group)
       const entry = found?.entries.get(key)
-      if (entry !== undefined && this.trusted() && Date.now() - entry.storedAt < maxAge) return Effect.succeed(entry.value)
+      if (entry !== undefined && this.trusted() && Date.now() - entry.storedAt < this.maxAge) return Effect.succeed(entry.value)
       const before = this.groupFor(group)
       const generation = before.generation
       return Effect.tap(read, (value) => {
@@ -83,8 +87,8 @@ export class ReadCache<V> {
 
 /**
  * Change notices for the read caches of the repositories. Every write to projects, guardrail
- * settings, accounts, keys and posts raises one from the database itself (triggers, migration
- * 0006), so no writer, in any process, can forget it; on PostgreSQL they reach every process
+ * settings, accounts and keys raises one from the database itself (triggers, migration 0006), so
+ * no writer, in any process, can forget it; on PostgreSQL they reach every process
  * through LISTEN. The writer's own process also evicts at once (`changed`), so a caller reads its
  * own writes whatever the channel does. The channel is trusted only while a heartbeat sent through
  * it comes back in time; until then, and after one is missed, the caches keep nothing.
@@ -159,7 +163,7 @@ export class ChangeNotices extends Context.Tag("@herald/storage-postgres/ChangeN
 const heartbeatInterval = Duration.millis(500)
 const heartbeatTimeout = 3_000
 
-const topics: ReadonlySet<string> = new Set<ChangeTopic>(["posts", "project", "accounts", "keys"])
+const topics: ReadonlySet<string> = new Set<ChangeTopic>(["project", "accounts", "keys"])
 
 const registry = (trusted: () => boolean) => {
   const caches = new Map<ChangeTopic, Array<ReadCache<unknown>>>()
@@ -172,7 +176,7 @@ const registry = (trusted: () => boolean) => {
   }
   const service = ChangeNotices.of({
     cache: <V>(topic: ChangeTopic, capacity: number) => {
-      const cache = new ReadCache<V>(trusted, capacity)
+      const cache = new ReadCache<V>(trusted, capacity, noticedMaxAge)
       caches.set(topic, [...(caches.get(topic) ?? []), cache as ReadCache<unknown>])
       return cache
     },

@@ -1,21 +1,26 @@
 import { type PostRecord, PostStore } from "@herald/core"
 import { Effect, Layer } from "effect"
-import { ChangeNotices } from "./ChangeNotices.js"
+import { ReadCache } from "./ChangeNotices.js"
 
 /** Lists kept at most (each up to 100 posts): a few megabytes. */
 const listCapacity = 256
 
 /**
- * GET /posts reads, kept per project and query until a change notice for the project's posts
- * arrives; what this process writes through the store evicts at once (a change whose outcome is
- * unknown, a defect mid-commit, evicts too). A hit hands out the very array the read returned, so
- * what callers build from it can be kept by identity as well.
+ * How long a list is served: the bound on how far another process's writes can be behind. Posts
+ * raise no change notices (their writes are the dispatcher's hot path, see migration 0008).
+ */
+export const listMaxAge = 1_000
+
+/**
+ * GET /posts reads, kept per project and query for up to a second; what this process writes
+ * through the store evicts the project's lists at once (a change whose outcome is unknown, a
+ * defect mid-commit, evicts too), so a caller reads its own writes. A hit hands out the very array
+ * the read returned, so what callers build from it can be kept by identity as well.
  */
 export const PostListCache = Layer.effect(
   PostStore,
-  Effect.gen(function*() {
-    const store = yield* PostStore
-    const lists = (yield* ChangeNotices).cache<ReadonlyArray<PostRecord>>("posts", listCapacity)
+  Effect.map(PostStore, (store) => {
+    const lists = new ReadCache<ReadonlyArray<PostRecord>>(() => true, listCapacity, listMaxAge)
     const evicting = (projectIds: ReadonlyArray<string> | "all") =>
       Effect.sync(() => {
         if (projectIds === "all") lists.evictAll()

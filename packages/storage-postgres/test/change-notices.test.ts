@@ -5,6 +5,7 @@ import { ApiKeyId, ApiKeyStore, PostStore, Project, ProjectAdmin, ProjectStore, 
 import { DateTime, Deferred, Effect, Fiber, ManagedRuntime, Option, Redacted } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { ReadCache } from "../src/ChangeNotices.js"
+import { listMaxAge } from "../src/PostListCache.js"
 import { StorageLive } from "../src/index.js"
 import { shareOf } from "../src/PostgresRateLimitStore.js"
 import { credentialsKey, newPost, newProject } from "./fixtures.js"
@@ -12,7 +13,7 @@ import { credentialsKey, newPost, newProject } from "./fixtures.js"
 describe("ReadCache", () => {
   it.effect("keeps a read, and serves it until its group is evicted", () =>
     Effect.gen(function*() {
-      const cache = new ReadCache<number>(() => true, 100)
+      const cache = new ReadCache<number>(() => true, 100, 60_000)
       let reads = 0
       const read = Effect.sync(() => ++reads)
       expect(yield* cache.through("p1", "k", read)).toBe(1)
@@ -25,7 +26,7 @@ describe("ReadCache", () => {
 
   it.effect("serves a read that raced a change once, and does not keep it", () =>
     Effect.gen(function*() {
-      const cache = new ReadCache<string>(() => true, 100)
+      const cache = new ReadCache<string>(() => true, 100, 60_000)
       const started = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
       const slow = Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(release)).pipe(Effect.as("before the change"))
@@ -39,7 +40,7 @@ describe("ReadCache", () => {
 
   it.effect("holds at most its capacity, then starts over", () =>
     Effect.gen(function*() {
-      const cache = new ReadCache<string>(() => true, 2)
+      const cache = new ReadCache<string>(() => true, 2, 60_000)
       let reads = 0
       const read = (value: string) => Effect.sync(() => (reads++, value))
       yield* cache.through("p1", "a", read("a"))
@@ -53,10 +54,20 @@ describe("ReadCache", () => {
       expect(reads).toBe(4)
     }))
 
+  it.effect("reads again what is older than its maximum age", () =>
+    Effect.gen(function*() {
+      const cache = new ReadCache<number>(() => true, 100, 0)
+      let reads = 0
+      const read = Effect.sync(() => ++reads)
+      yield* cache.through("p1", "k", read)
+      yield* cache.through("p1", "k", read)
+      expect(reads).toBe(2)
+    }))
+
   it.effect("keeps nothing while notices cannot be trusted", () =>
     Effect.gen(function*() {
       let trusted = false
-      const cache = new ReadCache<number>(() => trusted, 100)
+      const cache = new ReadCache<number>(() => trusted, 100, 60_000)
       let reads = 0
       const read = Effect.sync(() => ++reads)
       yield* cache.through("p1", "k", read)
@@ -138,7 +149,7 @@ if (url === undefined || url === "") {
       await eventually(async () => (await nameIn(two, project)) === "Renamed by one", "process two sees the rename")
     }, 30_000)
 
-    it("a post created by one process shows in the other's lists, which are cached until then", async () => {
+    it("a post created by one process shows in the other's lists within their maximum age", async () => {
       const project = newProject()
       await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
       const first = newPost({ projectId: project.id })
@@ -157,8 +168,11 @@ if (url === undefined || url === "") {
 
       const second = newPost({ projectId: project.id })
       await one.runPromise(Effect.flatMap(PostStore, (posts) => posts.create(second)))
+      const created = Date.now()
       expect(await captionsIn(one)).toHaveLength(2)
       await eventually(async () => (await captionsIn(two)).length === 2, "process two lists the new post")
+      // Its list had been read just before the create, so it was at most listMaxAge old (and some slack for a loaded box).
+      expect(Date.now() - created).toBeLessThan(listMaxAge + 2_000)
     }, 30_000)
 
     it("a key revoked through one process is refused by the other", async () => {
