@@ -88,17 +88,13 @@ const parseJson = (text: string) =>
  * from what the guard read. The node request's own accessors would read the spent stream again;
  * a web Request around the bytes costs more than the rest of a small request together.
  */
-const withText = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array, text: string, json: Option.Option<unknown>) => {
-  const checked: HttpServerRequest.HttpServerRequest = Object.create(request)
-  const buffer = () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
-  Object.defineProperties(checked, {
-    text: { get: () => Effect.succeed(text) },
-    json: { get: () => Option.isSome(json) ? Effect.succeed(json.value) : parseJson(text) },
-    arrayBuffer: { get: () => Effect.sync(buffer) },
-    stream: { get: () => Stream.succeed(bytes) }
-  })
-  return checked
-}
+const withText = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array, text: string, json: Option.Option<unknown>) =>
+  Object.create(request, {
+    text: { value: Effect.succeed(text) },
+    json: { value: Option.isSome(json) ? Effect.succeed(json.value) : parseJson(text) },
+    arrayBuffer: { value: Effect.sync(() => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) },
+    stream: { value: Stream.succeed(bytes) }
+  }) as HttpServerRequest.HttpServerRequest
 
 /** A multipart body goes back through a web Request, whose parser the multipart accessors use. */
 const withMultipart = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array) =>
