@@ -1,4 +1,3 @@
-import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   AccountId,
@@ -11,8 +10,10 @@ import {
   Publishers,
   SocialAccount
 } from "@herald/core"
-import { DateTime, Effect, Either, Layer, Option, TestServices } from "effect"
+import { DateTime, Effect, Either, Option, TestServices } from "effect"
 import { randomUUID } from "node:crypto"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import { makeSimulatorPublisher, Simulator, SimulatorServer } from "../src/index.js"
 
 const projectId = ProjectId.make(randomUUID())
@@ -47,7 +48,7 @@ const request = (
 
 const publisherFor = (target: SocialAccount) => Effect.map(Publishers, (publishers) => publishers.forAccount(target))
 
-/** The simulator's own client, with the metrics and probe calls beyond the Publisher port. */
+/** The simulator's own client, with the metrics and probe calls beyond the Publisher port (it.scoped: its connections close with the test). */
 const simulatorClient = Effect.flatMap(SimulatorServer, (server) => makeSimulatorPublisher({ baseUrl: server.url }))
 
 const urlPatterns: Record<Platform, RegExp> = {
@@ -62,9 +63,7 @@ const urlPatterns: Record<Platform, RegExp> = {
   bluesky: /^https:\/\/bsky\.app\/profile\/acme_bluesky\/post\/[a-z2-7]{13}$/
 }
 
-const simulator = Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, retryAfterSeconds: 7, timeoutHoldMs: 400 }).pipe(
-  Layer.provideMerge(FetchHttpClient.layer)
-)
+const simulator = Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, retryAfterSeconds: 7, timeoutHoldMs: 400 })
 
 layer(simulator)("the simulator route", (it) => {
   describe("publishing", () => {
@@ -132,7 +131,7 @@ layer(simulator)("the simulator route", (it) => {
         }
       }))
 
-    it.effect("token expiry, rejection and a restricted account are permanent, each in its category", () =>
+    it.scoped("token expiry, rejection and a restricted account are permanent, each in its category", () =>
       Effect.gen(function*() {
         const x = account("x")
         const publisher = yield* publisherFor(x)
@@ -171,6 +170,37 @@ layer(simulator)("the simulator route", (it) => {
       }))
   })
 
+  describe("transport", () => {
+    /** A server that takes each request and drops its connection without an answer. */
+    const dropping = Effect.acquireRelease(
+      Effect.promise(() =>
+        new Promise<Http.Server>((resolve) => {
+          const server = Http.createServer((incoming) => incoming.socket.destroy())
+          server.listen(0, "127.0.0.1", () => resolve(server))
+        })
+      ),
+      (server) => Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
+    )
+
+    it.scoped("a refused connection never carried the call: transient, safe to send again", () =>
+      Effect.gen(function*() {
+        const server = yield* dropping
+        const { port } = server.address() as AddressInfo
+        yield* Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
+        const x = account("x")
+        const failure = yield* Effect.flip((yield* makeSimulatorPublisher({ baseUrl: `http://127.0.0.1:${port}` })).publish(request(x, "hi")))
+        expect(failure).toMatchObject({ _tag: "PublishFailed", transient: true, error: { category: "platform_error", code: "network_unreachable" } })
+      }))
+
+    it.scoped("a connection dropped after the request left is an unknown outcome, to be reconciled", () =>
+      Effect.gen(function*() {
+        const { port } = (yield* dropping).address() as AddressInfo
+        const x = account("x")
+        const failure = yield* Effect.flip((yield* makeSimulatorPublisher({ baseUrl: `http://127.0.0.1:${port}` })).publish(request(x, "hi")))
+        expect(failure._tag).toBe("OutcomeUnknown")
+      }))
+  })
+
   describe("after publishing", () => {
     it.effect("takes posts down, after which they are gone from reconcile and metrics", () =>
       Effect.gen(function*() {
@@ -184,7 +214,7 @@ layer(simulator)("the simulator route", (it) => {
         expect(Either.isLeft(again)).toBe(true)
       }))
 
-    it.effect("reports metrics that grow over time, null where the platform reports nothing", () =>
+    it.scoped("reports metrics that grow over time, null where the platform reports nothing", () =>
       Effect.gen(function*() {
         const server = yield* SimulatorServer
         const bluesky = account("bluesky")

@@ -1,4 +1,3 @@
-import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import {
   AccountAdmin,
@@ -44,7 +43,7 @@ export const pglite = () =>
 export const world = (simulator: SimulatorServerOptions, storage = pglite()) =>
   Layer.mergeAll(
     storage,
-    Simulator.inProcess(simulator).pipe(Layer.provide(FetchHttpClient.layer)),
+    Simulator.inProcess(simulator),
     randomIds,
     ClassifiersUnavailable,
     plainApprovalLinks

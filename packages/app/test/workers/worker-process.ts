@@ -2,7 +2,7 @@
 //   DATABASE_URL=... HERALD_SIMULATOR_URL=... HERALD_CREDENTIALS_KEY=... node --import tsx worker-process.ts
 // Optional: WORKER_NAME, WORKER_CONCURRENCY, LEASE_MS, PUBLISH_TIMEOUT_MS, RECHECK_MS, BACKOFF_MS, POLL_MS, DB_POOL.
 // Runs until SIGTERM (a graceful stop) or SIGKILL (the crash test's point).
-import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime } from "@effect/platform-node"
 import { ClassifiersUnavailable, IdGenerator } from "@herald/core"
 import { SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
@@ -41,7 +41,7 @@ const storage = StorageLive.layer({
 const main = workers(options).pipe(
   Layer.provide(Layer.mergeAll(
     storage,
-    SimulatorPublishers.layer({ baseUrl: env("HERALD_SIMULATOR_URL") }).pipe(Layer.provide(NodeHttpClient.layerUndici)),
+    SimulatorPublishers.layer({ baseUrl: env("HERALD_SIMULATOR_URL") }),
     Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) })),
     ClassifiersUnavailable
   ))

@@ -4,7 +4,7 @@ import { SimulatorServer, type SimulatorServerOptions } from "./SimulatorServer.
 
 /**
  * The simulator started in this process with its publishers pointed at it: Publishers and
- * SimulatorServer (for its URL and its record of publishes). Needs an HttpClient.
+ * SimulatorServer (for its URL and its record of publishes).
  */
 export const inProcess = (options: SimulatorServerOptions = {}) =>
   Layer.unwrapEffect(Effect.map(SimulatorServer, (server) => SimulatorPublishers.layer({ baseUrl: server.url }))).pipe(

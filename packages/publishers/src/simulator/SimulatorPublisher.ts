@@ -1,5 +1,3 @@
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import type { HttpClientError } from "@effect/platform/HttpClientError"
 import {
   type DeliveryError,
   type FailureCategory,
@@ -10,9 +8,10 @@ import {
   PublishFailed,
   type PublishRequest,
   Publishers,
-  SocialAccount
+  type SocialAccount
 } from "@herald/core"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Either, Layer, Option, Schema } from "effect"
+import { type JsonAnswer, makeJsonHttp, type TransportError } from "./JsonHttp.js"
 import { SimError, SimMetrics, SimPost, SimProbe } from "./SimulatorWire.js"
 
 export interface SimulatorPublisherOptions {
@@ -20,28 +19,17 @@ export interface SimulatorPublisherOptions {
   readonly baseUrl: string
 }
 
-const encodeAccount = Schema.encodeSync(SocialAccount)
 const encodeMedia = Schema.encodeSync(Schema.Array(Media))
 
 const fail = (category: FailureCategory, code: string, message: string, transient = false, retryAfterMs: number | null = null) =>
   new PublishFailed({ error: { category, code, message } satisfies DeliveryError, transient, retryAfterMs })
 
-/** A connection that was refused never carried the request: safe to retry. Anything else may have. */
-const neverSent = (error: unknown): boolean => {
-  for (let cause = error; typeof cause === "object" && cause !== null; cause = (cause as { cause?: unknown }).cause) {
-    const code = (cause as { code?: unknown }).code
-    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") return true
-  }
-  return false
-}
+const transportFailure = (account: SocialAccount, error: TransportError) =>
+  error.sent
+    ? new OutcomeUnknown({ detail: `${account.platform} gave no usable answer: ${error.message}` })
+    : fail("platform_error", "network_unreachable", `${account.platform} could not be reached: ${error.message}`, true)
 
-const transportFailure = (account: SocialAccount, error: HttpClientError) =>
-  error._tag === "RequestError" && (error.reason !== "Transport" || neverSent(error.cause))
-    ? fail("platform_error", "network_unreachable", `${account.platform} could not be reached: ${error.message}`, true)
-    : new OutcomeUnknown({ detail: `${account.platform} gave no usable answer: ${error.message}` })
-
-const retryAfterMs = (response: HttpClientResponse.HttpClientResponse): number | null => {
-  const header = response.headers["retry-after"]
+const retryAfterMs = (header: string | undefined): number | null => {
   if (header === undefined) return null
   const seconds = Number(header)
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
@@ -49,134 +37,117 @@ const retryAfterMs = (response: HttpClientResponse.HttpClientResponse): number |
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now())
 }
 
-/** The platform's refusal, in Herald's categories, with a message a person can act on. */
-const refusal = (account: SocialAccount, response: HttpClientResponse.HttpClientResponse) =>
-  response.json.pipe(
-    Effect.flatMap(Schema.decodeUnknown(SimError)),
-    Effect.map(({ error }) => error),
-    Effect.orElseSucceed(() => ({ code: `http_${response.status}`, message: `HTTP ${response.status}` })),
-    Effect.map(({ code, message }) => {
-      const who = `${account.platform}:${account.username}`
-      const status = response.status
-      if (status === 429) {
-        return fail("rate_limited", "rate_limited", `${who}: ${message}`, true, retryAfterMs(response))
-      }
-      if (status >= 500) return fail("platform_error", "platform_unavailable", `${who}: ${message} (HTTP ${status})`, true)
-      if (status === 401) {
-        return fail("auth_expired", code, `${who}: ${message}; reconnect the account, then retry the delivery`)
-      }
-      if (status === 400 && code === "invalid_media") return fail("media_invalid", code, `${who}: ${message}`)
-      if (status === 400 || status === 422) return fail("content_rejected", code, `${who}: ${message}`)
-      return fail("platform_error", code, `${who}: ${message} (HTTP ${status})`)
-    })
-  )
+/** A JSON body read through a schema; an unreadable one is Left with why. */
+const readJson = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(Schema.parseJson(schema))
+  return (answer: JsonAnswer) => Either.mapLeft(decode(answer.body), (error) => error.message)
+}
 
-const published = (post: SimPost): Published => ({ platformPostId: post.id, url: post.url, note: null })
+const readError = readJson(SimError)
+// Only what Herald keeps of a created post is read from it.
+const readPost = readJson(SimPost.pick("id", "url"))
+const readMetrics = readJson(SimMetrics)
+const readProbe = readJson(SimProbe)
+
+/** The platform's refusal, in Herald's categories, with a message a person can act on. */
+const refusal = (account: SocialAccount, answer: JsonAnswer): PublishFailed => {
+  const { code, message } = Either.getOrElse(
+    Either.map(readError(answer), ({ error }) => error),
+    () => ({ code: `http_${answer.status}`, message: `HTTP ${answer.status}` })
+  )
+  const who = `${account.platform}:${account.username}`
+  const status = answer.status
+  if (status === 429) return fail("rate_limited", "rate_limited", `${who}: ${message}`, true, retryAfterMs(answer.retryAfter))
+  if (status >= 500) return fail("platform_error", "platform_unavailable", `${who}: ${message} (HTTP ${status})`, true)
+  if (status === 401) return fail("auth_expired", code, `${who}: ${message}; reconnect the account, then retry the delivery`)
+  if (status === 400 && code === "invalid_media") return fail("media_invalid", code, `${who}: ${message}`)
+  if (status === 400 || status === 422) return fail("content_rejected", code, `${who}: ${message}`)
+  return fail("platform_error", code, `${who}: ${message} (HTTP ${status})`)
+}
+
+/** A created post from its answer; unreadable, it may well exist all the same. */
+const published = (account: SocialAccount, answer: JsonAnswer): Either.Either<Published, OutcomeUnknown> =>
+  Either.match(readPost(answer), {
+    onLeft: (error) => Either.left(new OutcomeUnknown({ detail: `unreadable answer from ${account.platform}: ${error}` })),
+    onRight: (post) => Either.right({ platformPostId: post.id, url: post.url, note: null })
+  })
 
 /**
  * The simulator route: an HTTP client to the simulated networks, built the way a real network's
- * publisher is (a base URL, HttpClient, platform answers mapped to PublishFailed/OutcomeUnknown).
+ * publisher is (a base URL, JSON over HTTP, platform answers mapped to PublishFailed/OutcomeUnknown).
+ * Its connections close with the scope.
  */
 export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
   Effect.gen(function*() {
-    const client = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest(HttpClientRequest.prependUrl(options.baseUrl.replace(/\/$/, "")))
-    )
+    const http = yield* makeJsonHttp(options.baseUrl)
     const posts = (platform: string) => `/v1/${platform}/posts`
+    const call = (account: SocialAccount, method: "GET" | "POST" | "DELETE", path: string, body?: string) =>
+      Effect.mapError(http.send(method, path, body), (error) => transportFailure(account, error))
 
-    const publish = (request: PublishRequest) =>
-      HttpClientRequest.post(posts(request.account.platform)).pipe(
-        HttpClientRequest.bodyUnsafeJson({
-          account: encodeAccount(request.account),
-          text: request.text,
-          media: encodeMedia(request.media),
-          configuration: request.configuration ?? null,
-          marker: request.marker
-        }),
-        client.execute,
-        Effect.mapError((error) => transportFailure(request.account, error)),
-        Effect.flatMap((response): Effect.Effect<Published, PublishFailed | OutcomeUnknown> =>
-          response.status === 201
-            ? response.json.pipe(
-              Effect.flatMap(Schema.decodeUnknown(SimPost)),
-              Effect.map(published),
-              // Created, but the answer is unreadable: the post may well exist.
-              Effect.mapError((error) => new OutcomeUnknown({ detail: `unreadable answer from ${request.account.platform}: ${error.message}` }))
-            )
-            : Effect.flatMap(refusal(request.account, response), Effect.fail)
+    const publish = (request: PublishRequest): Effect.Effect<Published, PublishFailed | OutcomeUnknown> =>
+      Effect.flatMap(
+        call(
+          request.account,
+          "POST",
+          posts(request.account.platform),
+          // Herald built the request itself: encoded as it is. The account's fields are all strings.
+          JSON.stringify({
+            account: request.account,
+            text: request.text,
+            media: request.media.length === 0 ? [] : encodeMedia(request.media),
+            configuration: request.configuration ?? null,
+            marker: request.marker
+          })
         ),
-        Effect.scoped,
-        Effect.withSpan("SimulatorPublisher.publish", { attributes: { platform: request.account.platform } })
+        (answer): Effect.Effect<Published, PublishFailed | OutcomeUnknown> =>
+          answer.status === 201 ? published(request.account, answer) : Effect.fail(refusal(request.account, answer))
       )
 
     const reconcile = (request: PublishRequest) =>
-      HttpClientRequest.get(posts(request.account.platform), {
-        urlParams: { marker: request.marker, username: request.account.username }
-      }).pipe(
-        client.execute,
-        Effect.mapError((error) => transportFailure(request.account, error)),
-        Effect.flatMap((response): Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown> =>
-          response.status === 404
-            ? Effect.succeedNone
-            : response.status === 200
-            ? response.json.pipe(
-              Effect.flatMap(Schema.decodeUnknown(SimPost)),
-              Effect.map((post) => Option.some(published(post))),
-              Effect.mapError((error) => new OutcomeUnknown({ detail: `unreadable answer from ${request.account.platform}: ${error.message}` }))
-            )
-            : Effect.flatMap(refusal(request.account, response), Effect.fail)
+      Effect.flatMap(
+        call(
+          request.account,
+          "GET",
+          `${posts(request.account.platform)}?${new URLSearchParams({ marker: request.marker, username: request.account.username })}`
         ),
-        Effect.scoped,
-        Effect.withSpan("SimulatorPublisher.reconcile")
+        (answer): Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown> =>
+          answer.status === 404
+            ? Effect.succeedNone
+            : answer.status === 200
+            ? Effect.map(published(request.account, answer), Option.some)
+            : Effect.fail(refusal(request.account, answer))
       )
 
     const takedown = (account: SocialAccount, platformPostId: string) =>
-      HttpClientRequest.del(`${posts(account.platform)}/${encodeURIComponent(platformPostId)}`).pipe(
-        client.execute,
-        Effect.mapError((error) => transportFailure(account, error)),
-        Effect.flatMap((response) => response.status === 204 ? Effect.void : Effect.flatMap(refusal(account, response), Effect.fail)),
-        Effect.scoped,
-        Effect.withSpan("SimulatorPublisher.takedown")
+      Effect.flatMap(
+        call(account, "DELETE", `${posts(account.platform)}/${encodeURIComponent(platformPostId)}`),
+        (answer) => answer.status === 204 ? Effect.void : Effect.fail(refusal(account, answer))
       )
 
     /** Engagement so far (for the metrics sync). */
     const metrics = (account: SocialAccount, platformPostId: string) =>
-      client.get(`${posts(account.platform)}/${encodeURIComponent(platformPostId)}/metrics`).pipe(
-        Effect.mapError((error) => transportFailure(account, error)),
-        Effect.flatMap((response) =>
-          response.status === 200
-            ? Effect.orDie(Effect.flatMap(response.json, Schema.decodeUnknown(SimMetrics)))
-            : Effect.flatMap(refusal(account, response), Effect.fail)
-        ),
-        Effect.scoped,
-        Effect.withSpan("SimulatorPublisher.metrics")
+      Effect.flatMap(
+        call(account, "GET", `${posts(account.platform)}/${encodeURIComponent(platformPostId)}/metrics`),
+        (answer) => answer.status === 200 ? Effect.orDie(readMetrics(answer)) : Effect.fail(refusal(account, answer))
       )
 
     /** Whether the connection still works (for the health checker). */
     const probe = (account: SocialAccount) =>
-      client.get(`/v1/${account.platform}/accounts/${encodeURIComponent(account.username)}`).pipe(
-        Effect.mapError((error) => transportFailure(account, error)),
-        Effect.flatMap((response) =>
-          response.status === 200
-            ? Effect.asVoid(Effect.orDie(Effect.flatMap(response.json, Schema.decodeUnknown(SimProbe))))
-            : Effect.flatMap(refusal(account, response), Effect.fail)
-        ),
-        Effect.scoped,
-        Effect.withSpan("SimulatorPublisher.probe")
+      Effect.flatMap(
+        call(account, "GET", `/v1/${account.platform}/accounts/${encodeURIComponent(account.username)}`),
+        (answer) => answer.status === 200 ? Effect.asVoid(Effect.orDie(readProbe(answer))) : Effect.fail(refusal(account, answer))
       )
 
     /** The people-tag handles the network does not know (404 on its user lookup). */
     const unknownHandles = (account: SocialAccount, handles: ReadonlyArray<string>) =>
       Effect.filter(handles, (handle) =>
-        client.get(`/v1/${account.platform}/users/${encodeURIComponent(handle)}`).pipe(
-          Effect.mapError((error) => transportFailure(account, error)),
-          Effect.flatMap((response) =>
-            response.status === 200 || response.status === 404
-              ? Effect.succeed(response.status === 404)
-              : Effect.flatMap(refusal(account, response), Effect.fail)
-          ),
-          Effect.scoped
-        ), { concurrency: 4 }).pipe(Effect.withSpan("SimulatorPublisher.unknownHandles"))
+        Effect.flatMap(
+          call(account, "GET", `/v1/${account.platform}/users/${encodeURIComponent(handle)}`),
+          (answer) =>
+            answer.status === 200 || answer.status === 404
+              ? Effect.succeed(answer.status === 404)
+              : Effect.fail(refusal(account, answer))
+        ), { concurrency: 4 })
 
     return {
       capabilities: { publish: true, delete: true, reconcile: true, metrics: true, probe: true, peopleTagCheck: true },
@@ -206,13 +177,10 @@ const unavailable: Publisher = {
   takedown: (account) => Effect.fail(noRoute(account))
 }
 
-/**
- * Publishers for the simulator route on all nine platforms. Needs an HttpClient (the app provides
- * one from @effect/platform-node; tests may use FetchHttpClient).
- */
+/** Publishers for the simulator route on all nine platforms; their connections close with the layer. */
 export const SimulatorPublishers = {
-  layer: (options: SimulatorPublisherOptions): Layer.Layer<Publishers, never, HttpClient.HttpClient> =>
-    Layer.effect(
+  layer: (options: SimulatorPublisherOptions): Layer.Layer<Publishers> =>
+    Layer.scoped(
       Publishers,
       Effect.map(makeSimulatorPublisher(options), (simulator) =>
         Publishers.of({ forAccount: (account) => account.route === "simulator" ? simulator : unavailable }))
