@@ -54,8 +54,13 @@ export const accountData = (account: SocialAccount, reason: string) => ({
   reason
 })
 
+/**
+ * An event about a change Herald is making. Its fields are typed already (only the generated id is
+ * checked), so the event is not validated again: that cost more than building the change it rides on.
+ */
 export const makeEvent = (projectId: ProjectId, kind: EventKind, data: Record<string, unknown>) =>
-  Effect.gen(function*() {
-    const id = yield* IdGenerator.pipe(Effect.flatMap((ids) => ids.uuid))
-    return new OutboxEvent({ id: EventId.make(id), projectId, kind, createdAt: yield* DateTime.now, data })
-  })
+  Effect.zipWith(
+    Effect.flatMap(IdGenerator, (ids) => ids.uuid),
+    DateTime.now,
+    (id, createdAt) => new OutboxEvent({ id: EventId.make(id), projectId, kind, createdAt, data }, true)
+  )
