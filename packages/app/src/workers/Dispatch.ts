@@ -18,7 +18,6 @@ import {
   loadProjectById,
   makeEvent,
   MediaLibrary,
-  OutcomeUnknown,
   outboundTexts,
   type PostRecord,
   PostStore,
@@ -33,8 +32,9 @@ import {
   type ToneClassifier,
   type TopicClassifier
 } from "@herald/core"
-import { DateTime, Deferred, Duration, Effect, Either, Fiber, Option, Random } from "effect"
+import { DateTime, Duration, Effect, Either, Option, Random } from "effect"
 import { recheckDelay, retryDelay, type RetryPolicy } from "./Backoff.js"
+import type { PlatformCalls } from "./PlatformCalls.js"
 
 export interface DispatchPolicy extends RetryPolicy {
   /** A platform call without an answer by then is an unknown outcome. */
@@ -50,26 +50,6 @@ export type Dispatched =
   | "unknown"
   /** Nothing to do: the delivery was settled, removed, or taken by another worker. */
   | "skipped"
-
-/**
- * A platform call bounded by the timeout, which is the only thing that cuts it short. The call
- * and its timer run in daemon fibers: an interrupt sent to the handling fiber reaches its
- * children at once, even while that fiber is uninterruptible, and a shutdown must wait for the
- * answer and record it. (Two plain daemons and a first-wins answer: Effect.timeout would fork
- * two more fibers per call.)
- */
-const callPlatform = <A, E>(call: Effect.Effect<A, E>, timeout: Duration.Duration, what: string) =>
-  Effect.gen(function*() {
-    const answer = yield* Deferred.make<Either.Either<A, E | OutcomeUnknown>>()
-    const calling = yield* Effect.forkDaemon(Effect.flatMap(Effect.either(Effect.interruptible(call)), (result) => Deferred.succeed(answer, result)))
-    const timer = yield* Effect.forkDaemon(Effect.interruptible(Effect.sleep(timeout)).pipe(
-      Effect.zipRight(Effect.suspend(() => Deferred.succeed(answer, Either.left(new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` }))))),
-      Effect.zipRight(Fiber.interrupt(calling))
-    ))
-    const result = yield* Deferred.await(answer)
-    yield* Fiber.interruptFork(timer)
-    return result
-  })
 
 const failure = (category: DeliveryError["category"], code: string, message: string): DeliveryError => ({ category, code, message })
 
@@ -206,7 +186,7 @@ const markNeedsReconnect = (account: SocialAccount, error: DeliveryError) =>
  */
 const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) =>
   Effect.gen(function*() {
-    const { policy, store, views } = context
+    const { calls, policy, store, views } = context
     const prepared = yield* prepare(record, delivery, views)
     const checked = yield* sendable(record, delivery, prepared)
     // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
@@ -220,7 +200,7 @@ const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: 
     const request = checked.right
     const attempt = begun.delivery.attempts.length
     const publisher = (yield* Publishers).forAccount(request.account)
-    const outcome = yield* callPlatform(publisher.publish(request), policy.publishTimeout, `${request.account.platform} did not answer`)
+    const outcome = yield* calls.call(publisher.publish(request), `${request.account.platform} did not answer`)
     const now = yield* DateTime.now
     if (outcome._tag === "Right") {
       const note = outcome.right.note ?? deliveryNote(request.account, request.media, request.configuration)
@@ -251,7 +231,7 @@ const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: 
  */
 const reconcile = (claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) =>
   Effect.gen(function*() {
-    const { policy, store, views } = context
+    const { calls, policy, store, views } = context
     const prepared = yield* prepare(record, delivery, views)
     const finish = (result: AttemptResult) =>
       Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, record, approval: prepared.project.approval }))
@@ -268,7 +248,7 @@ const reconcile = (claim: ClaimedDelivery, context: DispatchContext, record: Pos
     }
     const request = prepared.request.value
     const publisher = (yield* Publishers).forAccount(request.account)
-    const lookup = yield* callPlatform(publisher.reconcile(request), policy.publishTimeout, `${request.account.platform} did not answer the look-up`)
+    const lookup = yield* calls.call(publisher.reconcile(request), `${request.account.platform} did not answer the look-up`)
     if (lookup._tag === "Left") {
       const detail = lookup.left._tag === "OutcomeUnknown" ? lookup.left.detail : lookup.left.error.message
       if (Duration.greaterThan(unknownFor, policy.giveUpUnknownAfter)) {
@@ -302,9 +282,13 @@ const reconcile = (claim: ClaimedDelivery, context: DispatchContext, record: Pos
     return yield* publishFresh(claim, context, record, delivery)
   })
 
-/** What handling a delivery needs besides the claim: the retry policy, the store, the batch's project views. */
+/**
+ * What handling a delivery needs besides the claim: the retry policy, the store, the platform
+ * calls under policy.publishTimeout, the batch's project views.
+ */
 export interface DispatchContext {
   readonly policy: DispatchPolicy
+  readonly calls: PlatformCalls
   readonly store: DispatchStore
   readonly views: ProjectViews
 }

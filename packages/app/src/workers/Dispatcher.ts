@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
 import { defaultRetryPolicy } from "./Backoff.js"
 import { type DispatchContext, type Dispatched, dispatchDelivery, type DispatchPolicy, dispatchStore, projectViews } from "./Dispatch.js"
+import { platformCalls } from "./PlatformCalls.js"
 
 export interface DispatcherOptions extends DispatchPolicy {
   /** This worker's name in leases and heartbeats; unique per process. */
@@ -84,13 +85,14 @@ export const dispatchDueOnce = (options: DispatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
     const store = yield* dispatchStore
+    const calls = yield* platformCalls(options.publishTimeout)
     const claims = yield* queue.claimDue({
       now: yield* DateTime.now,
       limit: options.concurrency,
       leaseMillis: options.leaseMillis,
       worker: options.worker
     })
-    const context = { policy: options, store, views: yield* projectViews }
+    const context = { policy: options, store, calls, views: yield* projectViews }
     const held = new Set(claims.map((claim) => claim.deliveryId))
     yield* Effect.forkScoped(keepLeases(held, options))
     return yield* Effect.forEach(claims, (claim) => processClaim(claim, options, context, held), { concurrency: options.concurrency })
@@ -109,8 +111,10 @@ export const runDispatcher = (options: DispatcherOptions) =>
     const queue = yield* DeliveryQueue
     const { concurrency, leaseMillis, worker } = options
 
-    // Made before the fiber set, so it closes after it: deliveries finishing at shutdown still write.
+    // Made before the fiber set, so they close after it: deliveries finishing at shutdown still
+    // write, and their calls keep their time limit.
     const store = yield* dispatchStore
+    const calls = yield* platformCalls(options.publishTimeout)
     const wake = yield* Queue.sliding<void>(1)
     const inFlight = yield* FiberSet.make<void>()
     yield* queue.wakeups.pipe(Stream.runForEach(() => Queue.offer(wake, undefined)), Effect.forkScoped)
@@ -135,7 +139,7 @@ export const runDispatcher = (options: DispatcherOptions) =>
       const claims = yield* queue.claimDue({ now: yield* DateTime.now, limit: free, leaseMillis, worker })
       busy += claims.length
       if (claims.length === 0) return { claimed: 0, full: false }
-      const context = { policy: options, store, views: yield* projectViews }
+      const context = { policy: options, store, calls, views: yield* projectViews }
       const held = new Set(claims.map((claim) => claim.deliveryId))
       yield* FiberSet.run(inFlight, keepLeases(held, options))
       for (const claim of claims) yield* FiberSet.run(inFlight, handle(claim, context, held))
