@@ -11,6 +11,8 @@
 //    UPDATE (two commits), on 8 connections.
 // Each phase's posts are inserted in one transaction before they are due, so the setup is not timed.
 // Runs in a throwaway schema; about 2.5 minutes.
+// BENCH_WORKER_NODE_ARGS (optional, space-separated) go to each worker's node, e.g.
+//   "--cpu-prof --cpu-prof-dir=/tmp/profiles" (a profile per worker, written when it stops).
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { AccountId, ApiKeyId, Delivery, DeliveryId, noGuardrails, Post, PostId, Project, ProjectAdmin, ProjectId, SocialAccount, AccountAdmin } from "@herald/core"
@@ -139,7 +141,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`
 
 const startWorkers = () => {
   for (const name of ["bench-worker-1", "bench-worker-2"]) {
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../packages/app/test/workers/worker-process.ts", import.meta.url))], {
+    const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", fileURLToPath(new URL("../packages/app/test/workers/worker-process.ts", import.meta.url))], {
       env: {
         ...process.env,
         DATABASE_URL: scoped.toString(),
