@@ -1,8 +1,8 @@
-import { Chunk, Deferred, Effect, Exit, Queue, type Scope } from "effect"
+import { Effect, Exit, type Scope } from "effect"
 
 interface Pending<I, A, E> {
   readonly item: I
-  readonly done: Deferred.Deferred<A, E>
+  readonly resume: (answer: Effect.Effect<A, E>) => void
 }
 
 /**
@@ -11,37 +11,60 @@ interface Pending<I, A, E> {
  * one waits for nothing. `run` answers the items of a batch in their order; its failure is every
  * item's failure. A batch once taken is always run and answered, even while the scope closes, so a
  * caller that cannot be interrupted is never left waiting: close the scope after such callers.
+ * Items still waiting when it closes, and items that come after, are interrupted.
+ *
+ * The waiting items are a plain array and each caller is resumed directly: a queue and a Deferred
+ * per item cost the dispatcher more than the rest of its bookkeeping, at three calls per delivery.
  */
 export const batching = <I, A, E, R>(
   run: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<A>, E, R>,
   maxBatch: number
 ): Effect.Effect<(item: I) => Effect.Effect<A, E>, never, R | Scope.Scope> =>
   Effect.gen(function*() {
-    const pending = yield* Queue.unbounded<Pending<I, A, E>>()
-    yield* Effect.addFinalizer(() => Queue.shutdown(pending))
+    let waiting: Array<Pending<I, A, E>> = []
+    let closed = false
+    /** The writer's wake-up while it waits for a first item. */
+    let wake: (() => void) | undefined
+    const take = () => {
+      const batch = waiting.length <= maxBatch ? waiting : waiting.slice(0, maxBatch)
+      waiting = batch === waiting ? [] : waiting.slice(maxBatch)
+      return batch
+    }
+    const first = Effect.async<void>((resume) => {
+      if (waiting.length > 0) return resume(Effect.void)
+      wake = () => {
+        wake = undefined
+        resume(Effect.void)
+      }
+      return Effect.sync(() => {
+        wake = undefined
+      })
+    })
     const answer = (batch: ReadonlyArray<Pending<I, A, E>>) =>
-      Effect.suspend(() => run(batch.map((entry) => entry.item))).pipe(
-        Effect.exit,
-        Effect.flatMap((exit) =>
-          Effect.forEach(batch, (entry, index) =>
-            Deferred.done(entry.done, Exit.map(exit, (answers) => answers[index]!)), { discard: true })
-        )
-      )
+      Effect.map(Effect.exit(Effect.suspend(() => run(batch.map((entry) => entry.item)))), (exit) => {
+        batch.forEach((entry, index) => entry.resume(Exit.map(exit, (answers) => answers[index]!)))
+      })
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        closed = true
+        const left = waiting
+        waiting = []
+        for (const entry of left) entry.resume(Effect.interrupt)
+      })
+    )
     // Fibers started in the same step as the first item (a claim batch) submit theirs once it
     // yields: one yield lets them join its batch instead of each starting one of their own.
-    const more = (first: Chunk.Chunk<Pending<I, A, E>>) =>
-      first.length === maxBatch
-        ? Effect.succeed(first)
-        : Effect.zipRight(Effect.yieldNow(), Effect.map(Queue.takeUpTo(pending, maxBatch - first.length), (rest) => Chunk.appendAll(first, rest)))
     yield* Effect.forkScoped(Effect.forever(
       Effect.uninterruptibleMask((restore) =>
-        restore(Queue.takeBetween(pending, 1, maxBatch)).pipe(
-          Effect.flatMap(more),
-          Effect.flatMap((batch) => answer(Chunk.toReadonlyArray(batch)))
+        restore(Effect.zipRight(first, Effect.suspend(() => waiting.length >= maxBatch ? Effect.void : Effect.yieldNow()))).pipe(
+          Effect.flatMap(() => answer(take()))
         )
       )
     ))
     return (item: I) =>
-      Effect.flatMap(Deferred.make<A, E>(), (done) =>
-        Effect.zipRight(Queue.offer(pending, { item, done }), Deferred.await(done)))
+      Effect.async<A, E>((resume) => {
+        if (closed) return resume(Effect.interrupt)
+        waiting.push({ item, resume })
+        wake?.()
+      })
   })

@@ -118,6 +118,9 @@ export const runDispatcher = (options: DispatcherOptions) =>
     const wake = yield* Queue.sliding<void>(1)
     const inFlight = yield* FiberSet.make<void>()
     yield* queue.wakeups.pipe(Stream.runForEach(() => Queue.offer(wake, undefined)), Effect.forkScoped)
+    // The poll is a wake-up on a timer: waiting for either one is then a plain take (racing a
+    // take against a sleep forked two fibers at every wait, and the loop waits once per delivery).
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(options.pollInterval), Queue.offer(wake, undefined))))
 
     // Counted here rather than read from the FiberSet: a fiber leaves the set only after its
     // last step, and the wake-up it sends must already see its slot free.
@@ -154,8 +157,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
       yield* beat
       const { claimed, full } = yield* claimBatch
       // A full batch means more may be due: claim again at once. Otherwise wait for a wake-up
-      // (new work, or a slot freed) or the poll interval.
+      // (new work, a slot freed, or the poll interval's tick).
       if (claimed > 0 && full) return
-      yield* Effect.raceFirst(Queue.take(wake), Effect.sleep(options.pollInterval))
+      yield* Queue.take(wake)
     }))
   }).pipe(Effect.withSpan("Dispatcher"))
