@@ -32,7 +32,7 @@ import {
   type ToneClassifier,
   type TopicClassifier
 } from "@herald/core"
-import { DateTime, Duration, Effect, Either, Option, Random } from "effect"
+import { DateTime, Deferred, Duration, Effect, Either, FiberId, Option, Random } from "effect"
 import { recheckDelay, retryDelay, type RetryPolicy } from "./Backoff.js"
 import type { PlatformCalls } from "./PlatformCalls.js"
 
@@ -64,14 +64,25 @@ export type ProjectViews = (projectId: ProjectId) => Effect.Effect<ProjectView, 
 /**
  * Reads each project's view at most once. The dispatcher makes one per claim batch, so what it
  * just claimed is checked against the project and accounts as they are now, without two reads per
- * delivery of the same project.
+ * delivery of the same project. The first delivery of a project reads it in its own fiber; the
+ * others wait for that read. (Effect.cachedFunction took a semaphore and replayed the reader's
+ * fiber refs on every delivery.)
  */
-export const projectViews: Effect.Effect<ProjectViews> = Effect.cachedFunction((projectId: ProjectId) =>
-  Effect.all({
-    project: loadProjectById(projectId),
-    accounts: AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
-  })
-)
+export const projectViews: Effect.Effect<ProjectViews> = Effect.sync(() => {
+  const views = new Map<ProjectId, Deferred.Deferred<ProjectView>>()
+  return (projectId: ProjectId) =>
+    Effect.suspend(() => {
+      const known = views.get(projectId)
+      if (known !== undefined) return Deferred.await(known)
+      const view = Deferred.unsafeMake<ProjectView>(FiberId.none)
+      views.set(projectId, view)
+      const read = Effect.all({
+        project: loadProjectById(projectId),
+        accounts: AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
+      })
+      return Effect.zipRight(Effect.intoDeferred(read, view), Deferred.await(view))
+    })
+})
 
 /**
  * How the dispatcher reads and writes its posts: deliveries in flight together share round trips.
