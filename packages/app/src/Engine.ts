@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto"
 import { ClassifiersUnavailable, IdGenerator, PeopleTagCheck } from "@herald/core"
-import { NodeHttpClient } from "@effect/platform-node"
 import { HttpApiConfig } from "@herald/http-api"
 import { Simulator, SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
@@ -35,7 +34,7 @@ export const simulatorPublishers = (simulatorUrl: Option.Option<string>) =>
   Option.match(simulatorUrl, {
     onNone: () => Simulator.inProcess(),
     onSome: (baseUrl) => SimulatorPublishers.layer({ baseUrl })
-  }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  })
 
 /**
  * Everything the use cases, the REST and admin APIs and the workers need, without HTTP: storage
