@@ -3,12 +3,12 @@ import { PgClient } from "@effect/sql-pg"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ApiKeyId, ApiKeyStore, PostStore, Project, ProjectAdmin, ProjectStore, RateLimitStore } from "@herald/core"
 import { DateTime, Deferred, Effect, Fiber, ManagedRuntime, Option, Redacted } from "effect"
-import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { ReadCache } from "../src/ChangeNotices.js"
 import { listMaxAge } from "../src/PostListCache.js"
 import { StorageLive } from "../src/index.js"
 import { shareOf } from "../src/PostgresRateLimitStore.js"
-import { credentialsKey, newPost, newProject } from "./fixtures.js"
+import { credentialsKey, newPost, newProject, throwawaySchema } from "./fixtures.js"
 
 describe("ReadCache", () => {
   it.effect("keeps a read, and serves it until its group is evicted", () =>
@@ -88,13 +88,11 @@ if (url === undefined || url === "") {
   })
 } else {
   // Two storages on one schema stand for two processes: each has its own pool, LISTEN and caches.
-  const schema = `herald_test_${randomBytes(6).toString("hex")}`
-  const scoped = new URL(url)
-  scoped.searchParams.set("options", `-c search_path=${schema}`)
+  const { schema, url: scoped } = throwawaySchema(url)
   const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
   const storage = () =>
     ManagedRuntime.make(
-      StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped.toString())), dataDir: "unused", credentialsKey })
+      StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped)), dataDir: "unused", credentialsKey })
     )
   let one: ReturnType<typeof storage>
   let two: ReturnType<typeof storage>

@@ -111,3 +111,14 @@ export const newPost = (spec: PostSpec): NewPost => {
       : null
   }
 }
+
+/**
+ * A schema of its own on the database `url` names, so a file runs beside others on one database
+ * and leaves nothing behind: its name, and the url with it as the search path.
+ */
+export const throwawaySchema = (url: string) => {
+  const schema = `herald_test_${randomBytes(6).toString("hex")}`
+  const scoped = new URL(url)
+  scoped.searchParams.set("options", `-c search_path=${schema}`)
+  return { schema, url: scoped.toString() }
+}

@@ -2,10 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { randomBytes } from "node:crypto"
 import { StorageLive } from "../src/index.js"
 import { storageContract } from "./contract.js"
-import { credentialsKey } from "./fixtures.js"
+import { credentialsKey, throwawaySchema } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL
 
@@ -14,10 +13,7 @@ if (url === undefined || url === "") {
     it("skipped", () => {})
   })
 } else {
-  // A schema of its own, so this file runs beside others on one database and leaves nothing behind.
-  const schema = `herald_test_${randomBytes(6).toString("hex")}`
-  const scoped = new URL(url)
-  scoped.searchParams.set("options", `-c search_path=${schema}`)
+  const { schema, url: scoped } = throwawaySchema(url)
   const schemaLife = Layer.scopedDiscard(
     Effect.acquireRelease(
       Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`),
@@ -27,7 +23,7 @@ if (url === undefined || url === "") {
 
   storageContract(
     "PostgreSQL",
-    StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped.toString())), dataDir: "unused", credentialsKey }).pipe(
+    StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped)), dataDir: "unused", credentialsKey }).pipe(
       Layer.provide(schemaLife)
     )
   )
