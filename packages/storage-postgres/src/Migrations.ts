@@ -7,7 +7,6 @@ import deliveryClaimIndexes from "./migrations/0004_delivery_claim_indexes.js"
 import mediaCodec from "./migrations/0005_media_codec.js"
 import changeNotices from "./migrations/0006_change_notices.js"
 import rateLimitGrants from "./migrations/0007_rate_limit_grants.js"
-import postListsByAge from "./migrations/0008_post_lists_by_age.js"
 
 const run = Migrator.make({})
 
@@ -20,8 +19,7 @@ export const migrate = run({
     "0004_delivery_claim_indexes": deliveryClaimIndexes,
     "0005_media_codec": mediaCodec,
     "0006_change_notices": changeNotices,
-    "0007_rate_limit_grants": rateLimitGrants,
-    "0008_post_lists_by_age": postListsByAge
+    "0007_rate_limit_grants": rateLimitGrants
   }),
   table: "herald_migrations"
 })

@@ -7,7 +7,8 @@ const listCapacity = 256
 
 /**
  * How long a list is served: the bound on how far another process's writes can be behind. Posts
- * raise no change notices (their writes are the dispatcher's hot path, see migration 0008).
+ * raise no change notices: a notifying commit takes a lock every other one waits for, and the
+ * dispatcher commits a few times per delivery.
  */
 export const listMaxAge = 1_000
 

@@ -2,10 +2,12 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Change notices for the read caches (ChangeNotices): every row written to a cached table raises
- * `<topic>:<project id>` on herald_changes, delivered at commit. Identical notices within one
- * transaction arrive once, so a statement that writes many rows of a project costs one. Columns no
- * read shows (a key's last_used_at, a delivery's lease) raise nothing: they change all the time.
+ * Change notices for the read caches (ChangeNotices): every row written to projects, guardrail
+ * settings, accounts and keys raises `<topic>:<project id>` on herald_changes, delivered at commit.
+ * Identical notices within one transaction arrive once. A key's last_used_at raises nothing: it
+ * changes all the time. Posts and deliveries raise nothing either: every notifying transaction
+ * takes one shared lock through its commit, which would queue the dispatcher's commits behind one
+ * another (lists of posts are kept by age instead, PostListCache).
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql.unsafe(`
@@ -38,9 +40,4 @@ CREATE TRIGGER social_accounts_change_notice AFTER INSERT OR UPDATE OR DELETE ON
 CREATE TRIGGER api_keys_change_notice
   AFTER INSERT OR UPDATE OF project_id, key_hash, kind, scopes, rate_limit_per_minute, daily_post_cap, revoked_at OR DELETE ON api_keys
   FOR EACH ROW EXECUTE FUNCTION herald_change_notice('keys');
-CREATE TRIGGER posts_change_notice AFTER INSERT OR UPDATE OR DELETE ON posts
-  FOR EACH ROW EXECUTE FUNCTION herald_change_notice('posts');
-CREATE TRIGGER deliveries_change_notice
-  AFTER INSERT OR UPDATE OF status, due_at, url, platform_post_id, error, note, attempts, takedown, updated_at OR DELETE ON deliveries
-  FOR EACH ROW EXECUTE FUNCTION herald_change_notice('posts');
 `))
