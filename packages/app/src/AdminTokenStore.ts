@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { AdminTokens } from "@herald/http-api"
 import { DateTime, Effect, Layer } from "effect"
+import { inSpan } from "@herald/core"
 
 /**
  * Admin tokens in PostgreSQL (SHA-256 hex only). The table is created here, idempotently, because
@@ -18,12 +19,12 @@ export const PostgresAdminTokens = Layer.effect(
       add: (hash) =>
         Effect.flatMap(DateTime.now, (now) =>
           sql`INSERT INTO herald_admin_tokens (hash, created_at) VALUES (${hash}, ${DateTime.toDateUtc(now)})
-              ON CONFLICT (hash) DO NOTHING`).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("AdminTokens.add")),
+              ON CONFLICT (hash) DO NOTHING`).pipe(Effect.asVoid, Effect.orDie, inSpan("AdminTokens.add")),
       isKnown: (hash) =>
         sql<{ readonly found: number }>`SELECT 1 AS found FROM herald_admin_tokens WHERE hash = ${hash}`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.withSpan("AdminTokens.isKnown")
+          inSpan("AdminTokens.isKnown")
         )
     })
   })

@@ -9,6 +9,7 @@ import {
   ApiKeyStore,
   defaultRateLimitPerMinute,
   IdGenerator,
+  inSpan,
   noGuardrails,
   platforms,
   Project,
@@ -103,7 +104,7 @@ export const bootstrapDemo = Effect.gen(function*() {
     const projects = yield* Effect.flatMap(ProjectAdmin, (admin) => admin.list)
     return projects.length > 0 ? Option.none<DemoCredentials>() : Option.some(yield* createDemo)
   }))
-}).pipe(Effect.orDie, Effect.withSpan("bootstrapDemo"))
+}).pipe(Effect.orDie, inSpan("bootstrapDemo"))
 
 /** Writes the credentials owner-only (0600), replacing an older file. */
 export const writeCredentials = (dataDir: string, credentials: DemoCredentials) =>

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { WorkerHeartbeats } from "@herald/core"
+import { inSpan, WorkerHeartbeats } from "@herald/core"
 import { DateTime, Duration, Effect, Exit } from "effect"
 
 /** A worker that has not run for this long is reported stale (every worker polls far more often). */
@@ -40,7 +40,7 @@ export const health = Effect.gen(function*() {
     { status, database: { reachable }, workers },
     { status: reachable ? 200 : 503, headers: { "cache-control": "no-store" } }
   )
-}).pipe(Effect.orDie, Effect.withSpan("health"))
+}).pipe(Effect.orDie, inSpan("health"))
 
 /** Adds GET /health to the router the APIs are served from. */
 export const HealthLive = HttpApiBuilder.Router.use((router) =>

@@ -5,6 +5,7 @@ import { checkLinks } from "./guardrails/LinkPolicy.js"
 import type { OutboundText } from "./guardrails/OutboundText.js"
 import { type ClassifierUnavailable, ToneClassifier, TopicClassifier } from "./ports/Classifiers.js"
 import type { GuardrailSettings } from "./Project.js"
+import { inSpan } from "./Tracing.js"
 
 export * from "./guardrails/BannedTerms.js"
 export * from "./guardrails/Classifiers.js"
@@ -132,4 +133,4 @@ export const checkGuardrails = (
       rules_checked: configured.filter(([, result]) => Option.isSome(result)).map(([rule]) => rule),
       rules_skipped: configured.filter(([, result]) => Option.isNone(result)).map(([rule]) => rule)
     }
-  }).pipe(Effect.withSpan("checkGuardrails"))
+  }).pipe(inSpan("checkGuardrails"))

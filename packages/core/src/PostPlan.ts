@@ -13,6 +13,7 @@ import { IdGenerator } from "./ports/IdGenerator.js"
 import { MediaLibrary } from "./ports/MediaLibrary.js"
 import type { Project } from "./Project.js"
 import { resolveScheduledAt } from "./ScheduledAt.js"
+import { traced } from "./Tracing.js"
 
 /** What a create, a bulk row or an edit asks for, before anything is resolved. */
 export interface PostIntent {
@@ -71,7 +72,7 @@ const inOrder = (ids: ReadonlyArray<string>, found: ReadonlyArray<Media>) => {
  * project's clock, apply the signature, validate everything at once, then run the guardrails over
  * every outbound word.
  */
-export const planPost = Effect.fn("planPost")(function*(project: Project, intent: PostIntent) {
+export const planPost = traced("planPost")(function*(project: Project, intent: PostIntent) {
   const now = yield* DateTime.now
   const all = yield* AccountStore.pipe(Effect.flatMap((store) => store.list(project.id)))
   const targets = refViolations(intent.accountsField, intent.accounts, all)
@@ -128,7 +129,7 @@ export const deliveryState = (status: PostStatus, scheduledAt: DateTime.Utc | nu
     ? { status: "queued" as const, dueAt: status === "scheduled" && scheduledAt !== null ? scheduledAt : now }
     : { status: "pending" as const, dueAt: null }
 
-export const newDeliveries = Effect.fn("newDeliveries")(function*(
+export const newDeliveries = traced("newDeliveries")(function*(
   projectId: ProjectId,
   postId: PostId,
   accounts: ReadonlyArray<SocialAccount>,

@@ -25,9 +25,9 @@ const randomBase62 = (length: number): string => {
 /** A new key of this kind. Show it once; store only hashApiKey(key) and displayPrefix(key). */
 export const generateApiKey = (kind: ActorKind): string => `hk_${kind}_${randomBase62(secretLength)}`
 
-/** The key's SHA-256: what the store keeps and looks keys up by. */
+/** The key's SHA-256: what the store keeps and looks keys up by (a hex digest is one by construction, unchecked). */
 export const hashApiKey = (key: string): ApiKeyHash =>
-  ApiKeyHash.make(createHash("sha256").update(key, "utf8").digest("hex"))
+  ApiKeyHash.make(createHash("sha256").update(key, "utf8").digest("hex"), true)
 
 /** The readable start of a key (kind and 4 secret characters), shown in key lists. */
 export const displayPrefix = (key: string): string => {

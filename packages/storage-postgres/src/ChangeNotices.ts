@@ -36,14 +36,15 @@ export class ReadCache<V> {
     private readonly maxAge: number
   ) {}
 
-  readonly through = <E, R>(group: string, key: string, read: Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
+  /** `read` is called only on a miss: a hit builds no statement. */
+  readonly through = <E, R>(group: string, key: string, read: () => Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
     Effect.suspend(() => {
       const found = this.groups.get(group)
       const entry = found?.entries.get(key)
       if (entry !== undefined && this.trusted() && Date.now() - entry.storedAt < this.maxAge) return Effect.succeed(entry.value)
       const before = this.groupFor(group)
       const generation = before.generation
-      return Effect.tap(read, (value) => {
+      return Effect.tap(read(), (value) => {
         if (!this.trusted() || this.groups.get(group) !== before || before.generation !== generation) return
         if (!before.entries.has(key)) {
           if (this.size >= this.capacity) return this.startOver()

@@ -29,7 +29,7 @@ export const PostListCache = Layer.effect(
       })
     return PostStore.of({
       ...store,
-      list: (projectId, query) => lists.through(projectId, `${query.statuses?.join(",") ?? "*"} ${query.limit}`, store.list(projectId, query)),
+      list: (projectId, query) => lists.through(projectId, `${query.statuses?.join(",") ?? "*"} ${query.limit}`, () => store.list(projectId, query)),
       create: (input) => Effect.ensuring(store.create(input), evicting([input.record.post.projectId])),
       commit: (change) =>
         Effect.ensuring(

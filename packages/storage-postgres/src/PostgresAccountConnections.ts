@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { AccountConnections } from "@herald/core"
+import { AccountConnections, traced } from "@herald/core"
 import { Effect, Layer } from "effect"
 import { ChangeNotices } from "./ChangeNotices.js"
 import { orDieInfra } from "./Infra.js"
@@ -11,7 +11,7 @@ const make = Effect.gen(function*() {
   const wakeups = yield* Wakeups
   const notices = yield* ChangeNotices
   return AccountConnections.of({
-    markNeedsReconnect: Effect.fn("AccountConnections.markNeedsReconnect")(function*(accountId, event) {
+    markNeedsReconnect: traced("AccountConnections.markNeedsReconnect")(function*(accountId, event) {
       // The status guard makes concurrent workers that hit the same expired token write one event.
       const marked = yield* orDieInfra(sql.withTransaction(Effect.gen(function*() {
         const rows = yield* sql<{ readonly project_id: string }>`

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { AccountAdmin, AccountNotFound, AccountStore, Credentials, type SocialAccount } from "@herald/core"
+import { AccountAdmin, AccountNotFound, AccountStore, Credentials, inSpan, type SocialAccount, traced } from "@herald/core"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { ChangeNotices } from "./ChangeNotices.js"
 import { CredentialsCipher } from "./CredentialsCipher.js"
@@ -21,16 +21,17 @@ const make = Effect.gen(function*() {
       accounts.through(
         projectId,
         "",
-        orDieInfra(
+        () =>
+          orDieInfra(
           sql<AccountRow>`
             SELECT id, project_id, platform, username, route, status FROM social_accounts
             WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(Effect.flatMap(Effect.forEach(accountFromRow)))
-        ).pipe(Effect.withSpan("AccountStore.list"))
+        ).pipe(inSpan("AccountStore.list"))
       )
   })
 
   const admin = AccountAdmin.of({
-    connect: Effect.fn("AccountAdmin.connect")((account, credentials) => {
+    connect: traced("AccountAdmin.connect")((account, credentials) => {
       const sealed = cipher.seal(JSON.stringify(credentials), account.id)
       return orDieInfra(sql`
         INSERT INTO social_accounts (id, project_id, platform, username, route, status, credentials)
@@ -42,13 +43,13 @@ const make = Effect.gen(function*() {
         Effect.tap(() => notices.changed("accounts", account.projectId))
       )
     }),
-    setStatus: Effect.fn("AccountAdmin.setStatus")(function*(id, status) {
+    setStatus: traced("AccountAdmin.setStatus")(function*(id, status) {
       const rows = yield* orDieInfra(sql<{ readonly project_id: string }>`
         UPDATE social_accounts SET status = ${status} WHERE id = ${id} RETURNING project_id`)
       if (rows.length === 0) return yield* new AccountNotFound({ accountId: id })
       notices.changed("accounts", rows[0]!.project_id)
     }),
-    credentialsFor: Effect.fn("AccountAdmin.credentialsFor")(function*(id) {
+    credentialsFor: traced("AccountAdmin.credentialsFor")(function*(id) {
       const rows = yield* orDieInfra(
         sql<{ readonly credentials: string }>`SELECT credentials FROM social_accounts WHERE id = ${id}`
       )

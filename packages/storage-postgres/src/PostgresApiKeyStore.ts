@@ -6,9 +6,11 @@ import {
   ApiKeyNotFound,
   ApiKeyStore,
   ApiKeySummary,
+  inSpan,
   Principal,
   type ProjectId,
-  Scope
+  Scope,
+  traced
 } from "@herald/core"
 import { Array as Arr, DateTime, Effect, Either, Layer, type Option, type ParseResult, Schema } from "effect"
 import { ChangeNotices } from "./ChangeNotices.js"
@@ -78,7 +80,7 @@ const make = Effect.gen(function*() {
     revoked_at, last_used_at, created_at`
 
   return ApiKeyStore.of({
-    create: Effect.fn("ApiKeyStore.create")((key) =>
+    create: traced("ApiKeyStore.create")((key) =>
       orDieInfra(
         sql<KeyRow>`INSERT INTO api_keys ${
           sql.insert({
@@ -100,28 +102,29 @@ const make = Effect.gen(function*() {
       matches.through(
         hash,
         "",
-        orDieInfra(
+        () =>
+          orDieInfra(
           sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE key_hash = ${hash}`.pipe(
             Effect.flatMap((rows) => Effect.forEach(rows, matchFromRow)),
             Effect.map(Arr.head)
           )
-        ).pipe(Effect.withSpan("ApiKeyStore.findByHash"))
+        ).pipe(inSpan("ApiKeyStore.findByHash"))
       ),
-    list: Effect.fn("ApiKeyStore.list")((projectId) =>
+    list: traced("ApiKeyStore.list")((projectId) =>
       orDieInfra(
         sql<KeyRow>`SELECT ${columns} FROM api_keys WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(
           Effect.flatMap(Effect.forEach(summaryFromRow))
         )
       )
     ),
-    revoke: Effect.fn("ApiKeyStore.revoke")(function*(projectId, id, at) {
+    revoke: traced("ApiKeyStore.revoke")(function*(projectId, id, at) {
       const rows = yield* orDieInfra(sql`
         UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${DateTime.formatIso(at)})
         WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
       if (rows.length === 0) return yield* new ApiKeyNotFound({ keyId: id })
       notices.changed("keys", projectId)
     }),
-    touch: Effect.fn("ApiKeyStore.touch")((id, at) => {
+    touch: traced("ApiKeyStore.touch")((id, at) => {
       const millis = DateTime.toEpochMillis(at)
       const last = lastWritten.get(id)
       if (last !== undefined && millis >= last && millis - last < touchInterval) return Effect.void

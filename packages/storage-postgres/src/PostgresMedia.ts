@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { MediaAdmin, MediaLibrary } from "@herald/core"
+import { MediaAdmin, MediaLibrary, traced } from "@herald/core"
 import { Effect, Layer } from "effect"
 import { orDieInfra } from "./Infra.js"
 import { mediaFromRow, type MediaRow, mediaToRow } from "./Rows.js"
@@ -7,7 +7,7 @@ import { mediaFromRow, type MediaRow, mediaToRow } from "./Rows.js"
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const library = MediaLibrary.of({
-    getMany: Effect.fn("MediaLibrary.getMany")((projectId, ids) =>
+    getMany: traced("MediaLibrary.getMany")((projectId, ids) =>
       ids.length === 0 ? Effect.succeed([]) : orDieInfra(
         sql<MediaRow>`SELECT * FROM media WHERE project_id = ${projectId} AND id IN ${sql.in(ids)}`.pipe(
           Effect.flatMap(Effect.forEach(mediaFromRow))
@@ -16,8 +16,8 @@ const make = Effect.gen(function*() {
     )
   })
   const admin = MediaAdmin.of({
-    save: Effect.fn("MediaAdmin.save")((media) => orDieInfra(sql`INSERT INTO media ${sql.insert(mediaToRow(media))}`)),
-    remove: Effect.fn("MediaAdmin.remove")((projectId, id) =>
+    save: traced("MediaAdmin.save")((media) => orDieInfra(sql`INSERT INTO media ${sql.insert(mediaToRow(media))}`)),
+    remove: traced("MediaAdmin.remove")((projectId, id) =>
       orDieInfra(sql`DELETE FROM media WHERE project_id = ${projectId} AND id = ${id} RETURNING id`).pipe(
         Effect.map((rows) => rows.length > 0)
       )

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Project, ProjectAdmin, ProjectNotFound, ProjectStore } from "@herald/core"
+import { inSpan, Project, ProjectAdmin, ProjectNotFound, ProjectStore, traced } from "@herald/core"
 import { Array as Arr, Effect, Layer, type Option, Schema } from "effect"
 import { ChangeNotices } from "./ChangeNotices.js"
 import { orDieInfra } from "./Infra.js"
@@ -26,17 +26,18 @@ const make = Effect.gen(function*() {
       projects.through(
         id,
         "",
-        orDieInfra(
+        () =>
+          orDieInfra(
           sql<ProjectRow>`${select} WHERE p.id = ${id}`.pipe(
             Effect.flatMap(Effect.forEach(projectFromRow)),
             Effect.map(Arr.head)
           )
-        ).pipe(Effect.withSpan("ProjectStore.get"))
+        ).pipe(inSpan("ProjectStore.get"))
       )
   })
 
   const admin = ProjectAdmin.of({
-    create: Effect.fn("ProjectAdmin.create")((project) =>
+    create: traced("ProjectAdmin.create")((project) =>
       orDieInfra(sql.withTransaction(Effect.zipRight(
         sql`INSERT INTO projects ${
           sql.insert({
@@ -51,7 +52,7 @@ const make = Effect.gen(function*() {
         saveGuardrails(project)
       ))).pipe(Effect.tap(() => notices.changed("project", project.id)))
     ),
-    update: Effect.fn("ProjectAdmin.update")(function*(project) {
+    update: traced("ProjectAdmin.update")(function*(project) {
       const updated = yield* orDieInfra(sql.withTransaction(Effect.gen(function*() {
         const rows = yield* sql`
           UPDATE projects SET name = ${project.name}, timezone = ${project.timezone}, approval = ${project.approval},
@@ -65,7 +66,7 @@ const make = Effect.gen(function*() {
     }),
     list: orDieInfra(
       sql<ProjectRow>`${select} ORDER BY p.created_at, p.id`.pipe(Effect.flatMap(Effect.forEach(projectFromRow)))
-    ).pipe(Effect.withSpan("ProjectAdmin.list"))
+    ).pipe(inSpan("ProjectAdmin.list"))
   })
 
   return Layer.succeed(ProjectStore, store).pipe(Layer.merge(Layer.succeed(ProjectAdmin, admin)))

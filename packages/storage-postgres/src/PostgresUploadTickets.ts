@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { UploadTicket, UploadTickets } from "@herald/core"
+import { traced, UploadTicket, UploadTickets } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { orDieInfra } from "./Infra.js"
 
@@ -29,7 +29,7 @@ const fromRow = (row: TicketRow) =>
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return UploadTickets.of({
-    create: Effect.fn("UploadTickets.create")((ticket) =>
+    create: traced("UploadTickets.create")((ticket) =>
       orDieInfra(sql`INSERT INTO upload_tickets ${
         sql.insert({
           ticket: ticket.ticket,
@@ -42,7 +42,7 @@ const make = Effect.gen(function*() {
         })
       }`)
     ),
-    find: Effect.fn("UploadTickets.find")((ticket) =>
+    find: traced("UploadTickets.find")((ticket) =>
       orDieInfra(
         sql<TicketRow>`SELECT * FROM upload_tickets WHERE ticket = ${ticket}`.pipe(
           Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed(Option.none()) : Effect.map(fromRow(rows[0]!), Option.some))
@@ -50,7 +50,7 @@ const make = Effect.gen(function*() {
       )
     ),
     // One UPDATE guarded on claimed_at: of two concurrent redemptions exactly one wins.
-    claim: Effect.fn("UploadTickets.claim")((ticket, at) =>
+    claim: traced("UploadTickets.claim")((ticket, at) =>
       orDieInfra(
         sql`UPDATE upload_tickets SET claimed_at = ${DateTime.formatIso(at)}
             WHERE ticket = ${ticket} AND claimed_at IS NULL RETURNING ticket`

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import {
+  traced,
   WebhookAttempt,
   WebhookDeliveryLog,
   WebhookEndpointNotFound,
@@ -58,7 +59,7 @@ const make = Effect.gen(function*() {
     )
 
   return WebhookDeliveryLog.of({
-    record: Effect.fn("WebhookDeliveryLog.record")((attempt) => {
+    record: traced("WebhookDeliveryLog.record")((attempt) => {
       const row = encodeAttempt(attempt)
       return orDieInfra(sql`INSERT INTO webhook_attempts ${
         sql.insert({
@@ -77,7 +78,7 @@ const make = Effect.gen(function*() {
         })
       }`)
     }),
-    list: Effect.fn("WebhookDeliveryLog.list")((projectId, endpointId, query) =>
+    list: traced("WebhookDeliveryLog.list")((projectId, endpointId, query) =>
       orDieInfra(Effect.gen(function*() {
         yield* requireEndpoint(projectId, endpointId)
         const rows = yield* sql<AttemptRow>`
@@ -91,7 +92,7 @@ const make = Effect.gen(function*() {
         return yield* Effect.forEach(rows, attemptFromRow)
       }))
     ),
-    resend: Effect.fn("WebhookDeliveryLog.resend")((projectId, endpointId, eventId, now) =>
+    resend: traced("WebhookDeliveryLog.resend")((projectId, endpointId, eventId, now) =>
       orDieInfra(Effect.gen(function*() {
         yield* requireEndpoint(projectId, endpointId)
         // One statement reads the status it replaces, so two resends at once queue the event once.

@@ -3,6 +3,7 @@ import {
   type ClaimedSend,
   OutboxQueue,
   type SendOutcome,
+  traced,
   WebhookEndpoint,
   WebhookEndpointId,
   WebhookEndpointNotFound,
@@ -51,7 +52,7 @@ const make = Effect.gen(function*() {
   const wakeups = yield* Wakeups
 
   const endpoints = WebhookEndpoints.of({
-    create: Effect.fn("WebhookEndpoints.create")((endpoint, secret) =>
+    create: traced("WebhookEndpoints.create")((endpoint, secret) =>
       orDieInfra(sql`INSERT INTO webhook_endpoints ${
         sql.insert({
           id: endpoint.id,
@@ -66,7 +67,7 @@ const make = Effect.gen(function*() {
         })
       }`)
     ),
-    list: Effect.fn("WebhookEndpoints.list")((projectId) =>
+    list: traced("WebhookEndpoints.list")((projectId) =>
       orDieInfra(
         sql<EndpointRow>`
           SELECT id, project_id, url, kinds, enabled, consecutive_failures, last_error, created_at
@@ -75,14 +76,14 @@ const make = Effect.gen(function*() {
         )
       )
     ),
-    setEnabled: Effect.fn("WebhookEndpoints.setEnabled")(function*(projectId, id, enabled) {
+    setEnabled: traced("WebhookEndpoints.setEnabled")(function*(projectId, id, enabled) {
       const rows = yield* orDieInfra(sql`
         UPDATE webhook_endpoints
         SET enabled = ${enabled}, consecutive_failures = CASE WHEN ${enabled} THEN 0 ELSE consecutive_failures END
         WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
       if (rows.length === 0) return yield* new WebhookEndpointNotFound({ endpointId: id })
     }),
-    remove: Effect.fn("WebhookEndpoints.remove")(function*(projectId, id) {
+    remove: traced("WebhookEndpoints.remove")(function*(projectId, id) {
       const rows = yield* orDieInfra(
         sql`DELETE FROM webhook_endpoints WHERE project_id = ${projectId} AND id = ${id} RETURNING id`
       )
@@ -129,7 +130,7 @@ const make = Effect.gen(function*() {
     })
 
   const queue = OutboxQueue.of({
-    claimDue: Effect.fn("OutboxQueue.claimDue")(({ leaseMillis, limit, now, worker }) => {
+    claimDue: traced("OutboxQueue.claimDue")(({ leaseMillis, limit, now, worker }) => {
       const at = DateTime.formatIso(now)
       return orDieInfra(
         sql<ClaimRow>`
@@ -151,7 +152,7 @@ const make = Effect.gen(function*() {
             w.id AS endpoint_id, w.url, w.secret`.pipe(Effect.flatMap(Effect.forEach(claimed)))
       )
     }),
-    complete: Effect.fn("OutboxQueue.complete")((sendId, worker, outcome) =>
+    complete: traced("OutboxQueue.complete")((sendId, worker, outcome) =>
       orDieInfra(sql.withTransaction(finish(sendId, worker, outcome)))
     ),
     wakeups: wakeups.listen("outbox")

@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
-import { WorkerHeartbeats } from "@herald/core"
+import { inSpan, traced, WorkerHeartbeats } from "@herald/core"
 import { DateTime, Effect, Layer } from "effect"
 import { orDieInfra } from "./Infra.js"
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return WorkerHeartbeats.of({
-    beat: Effect.fn("WorkerHeartbeats.beat")((worker, kind, at) =>
+    beat: traced("WorkerHeartbeats.beat")((worker, kind, at) =>
       orDieInfra(sql`
         INSERT INTO worker_heartbeats (worker, kind, last_ran_at) VALUES (${worker}, ${kind}, ${DateTime.formatIso(at)})
         ON CONFLICT (worker) DO UPDATE SET kind = EXCLUDED.kind,
@@ -17,7 +17,7 @@ const make = Effect.gen(function*() {
         SELECT worker, kind, last_ran_at FROM worker_heartbeats ORDER BY worker`
     ).pipe(
       Effect.map((rows) => rows.map((row) => ({ worker: row.worker, kind: row.kind, lastRanAt: DateTime.unsafeMake(row.last_ran_at) }))),
-      Effect.withSpan("WorkerHeartbeats.list")
+      inSpan("WorkerHeartbeats.list")
     )
   })
 })

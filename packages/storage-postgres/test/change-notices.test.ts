@@ -15,13 +15,16 @@ describe("ReadCache", () => {
     Effect.gen(function*() {
       const cache = new ReadCache<number>(() => true, 100, 60_000)
       let reads = 0
-      const read = Effect.sync(() => ++reads)
+      let built = 0
+      // A hit does not even build the read.
+      const read = () => (built++, Effect.sync(() => ++reads))
       expect(yield* cache.through("p1", "k", read)).toBe(1)
       expect(yield* cache.through("p1", "k", read)).toBe(1)
       cache.evict("p2")
       expect(yield* cache.through("p1", "k", read)).toBe(1)
       cache.evict("p1")
       expect(yield* cache.through("p1", "k", read)).toBe(2)
+      expect(built).toBe(2)
     }))
 
   it.effect("serves a read that raced a change once, and does not keep it", () =>
@@ -30,12 +33,12 @@ describe("ReadCache", () => {
       const started = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
       const slow = Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(release)).pipe(Effect.as("before the change"))
-      const inFlight = yield* Effect.fork(cache.through("p1", "k", slow))
+      const inFlight = yield* Effect.fork(cache.through("p1", "k", () => slow))
       yield* Deferred.await(started)
       cache.evict("p1")
       yield* Deferred.succeed(release, undefined)
       expect(yield* Fiber.join(inFlight)).toBe("before the change")
-      expect(yield* cache.through("p1", "k", Effect.succeed("after the change"))).toBe("after the change")
+      expect(yield* cache.through("p1", "k", () => Effect.succeed("after the change"))).toBe("after the change")
     }))
 
   it.effect("holds at most its capacity, then starts over", () =>
@@ -43,14 +46,14 @@ describe("ReadCache", () => {
       const cache = new ReadCache<string>(() => true, 2, 60_000)
       let reads = 0
       const read = (value: string) => Effect.sync(() => (reads++, value))
-      yield* cache.through("p1", "a", read("a"))
-      yield* cache.through("p2", "b", read("b"))
-      yield* cache.through("p1", "a", read("a"))
+      yield* cache.through("p1", "a", () => read("a"))
+      yield* cache.through("p2", "b", () => read("b"))
+      yield* cache.through("p1", "a", () => read("a"))
       expect(reads).toBe(2)
       // A third entry does not fit: everything goes, and the read is served without being kept.
-      yield* cache.through("p3", "c", read("c"))
-      yield* cache.through("p1", "a", read("a"))
-      yield* cache.through("p1", "a", read("a"))
+      yield* cache.through("p3", "c", () => read("c"))
+      yield* cache.through("p1", "a", () => read("a"))
+      yield* cache.through("p1", "a", () => read("a"))
       expect(reads).toBe(4)
     }))
 
@@ -59,8 +62,8 @@ describe("ReadCache", () => {
       const cache = new ReadCache<number>(() => true, 100, 0)
       let reads = 0
       const read = Effect.sync(() => ++reads)
-      yield* cache.through("p1", "k", read)
-      yield* cache.through("p1", "k", read)
+      yield* cache.through("p1", "k", () => read)
+      yield* cache.through("p1", "k", () => read)
       expect(reads).toBe(2)
     }))
 
@@ -70,12 +73,12 @@ describe("ReadCache", () => {
       const cache = new ReadCache<number>(() => trusted, 100, 60_000)
       let reads = 0
       const read = Effect.sync(() => ++reads)
-      yield* cache.through("p1", "k", read)
-      yield* cache.through("p1", "k", read)
+      yield* cache.through("p1", "k", () => read)
+      yield* cache.through("p1", "k", () => read)
       expect(reads).toBe(2)
       trusted = true
-      yield* cache.through("p1", "k", read)
-      yield* cache.through("p1", "k", read)
+      yield* cache.through("p1", "k", () => read)
+      yield* cache.through("p1", "k", () => read)
       expect(reads).toBe(3)
     }))
 })

@@ -4,6 +4,7 @@ import {
   OutboxQueue,
   ProjectStore,
   SendOutcome as QueueOutcome,
+  traced,
   WebhookAttempt,
   WebhookDeliveryLog,
   WorkerHeartbeats
@@ -61,7 +62,7 @@ const make = Effect.fnUntraced(function*(options: WebhookDispatcherOptions) {
   const timeout = options.timeout ?? webhookTimeout
 
   /** One attempt of one claimed send, its log entry and its outcome. */
-  const deliver = Effect.fn("WebhookDispatcher.deliver")(function*(claimed: ClaimedSend) {
+  const deliver = traced("WebhookDispatcher.deliver")(function*(claimed: ClaimedSend) {
     const { endpoint, event } = claimed
     const project = yield* projects.get(event.projectId)
     // Endpoints and their sends are deleted with the project, so this is a race with that delete.

@@ -4,6 +4,7 @@ import { isIP, type LookupFunction } from "node:net"
 import { Context, Duration, Effect, Exit, Layer, Schema, Scope, Stream } from "effect"
 import ipaddr from "ipaddr.js"
 import { Agent, request } from "undici"
+import { traced } from "@herald/core"
 
 /** The destination is not a public https address; `reason` says why, naming host and address. */
 export class OutboundRefused extends Schema.TaggedError<OutboundRefused>()("OutboundRefused", {
@@ -232,7 +233,7 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
    */
   readonly check: (url: string) => Effect.Effect<void, OutboundRefused>
 }>() {
-  static readonly make = Effect.fn("OutboundGuard.make")(function*(options: OutboundGuardOptions = {}) {
+  static readonly make = traced("OutboundGuard.make")(function*(options: OutboundGuardOptions = {}) {
     const allowLoopback = options.allowLoopback ?? false
     const production = options.production ?? process.env.NODE_ENV === "production"
     const loopbackPorts = new Set(options.loopbackPorts ?? [])
@@ -301,7 +302,7 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
       return { response, toError }
     })
 
-    const guardedRequest = Effect.fn("OutboundGuard.request")(function*(outbound: OutboundRequest) {
+    const guardedRequest = traced("OutboundGuard.request")(function*(outbound: OutboundRequest) {
       const parsed = URL.canParse(outbound.url) ? new URL(outbound.url) : undefined
       if (parsed === undefined) return yield* new OutboundRefused({ reason: "the URL is not a valid absolute URL" })
       const timeoutMillis = Duration.toMillis(outbound.timeout)
@@ -364,7 +365,7 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
       }
     })
 
-    const check = Effect.fn("OutboundGuard.check")(function*(text: string) {
+    const check = traced("OutboundGuard.check")(function*(text: string) {
       const url = URL.canParse(text) ? new URL(text) : undefined
       if (url === undefined) return yield* new OutboundRefused({ reason: "the URL is not a valid absolute URL" })
       const refused = checkDestination(url)

@@ -1,4 +1,5 @@
-import { DateTime, Duration, Effect, Option, Random } from "effect"
+import { DateTime, Duration, Option, Random } from "effect"
+import { traced } from "@herald/core"
 
 /** The waits before retries 1..5: about 2.5 hours in all, each spread ±20% so endpoints that failed together do not retry together. */
 export const retryDelays: ReadonlyArray<Duration.Duration> = [
@@ -27,7 +28,7 @@ export const nextAttemptAt = (attempt: number, now: DateTime.Utc, random: number
   )
 
 /** nextAttemptAt with the time from Clock and the jitter from Random (TestClock drives it in tests). */
-export const scheduleRetry = Effect.fn("webhooks.scheduleRetry")(function*(attempt: number) {
+export const scheduleRetry = traced("webhooks.scheduleRetry")(function*(attempt: number) {
   const now = yield* DateTime.now
   const random = yield* Random.next
   return nextAttemptAt(attempt, now, random)

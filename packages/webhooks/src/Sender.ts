@@ -1,6 +1,7 @@
 import { Clock, Data, Duration, Effect, Either, Option } from "effect"
 import { OutboundGuard } from "./OutboundGuard.js"
 import { type WebhookRequest, webhookHeaders } from "./WebhookRequest.js"
+import { traced } from "@herald/core"
 
 /** Where a webhook goes. Several secrets sign with each (old and new while a secret rotates). */
 export interface WebhookEndpoint {
@@ -38,7 +39,7 @@ const describeStatus = (status: number): string =>
  * One signed attempt: signs at the current Clock second, POSTs through the outbound guard, and
  * accepts any 2xx. Everything else, a 3xx included, is Rejected with the reason; never fails.
  */
-export const send = Effect.fn("webhooks.send")(function*(
+export const send = traced("webhooks.send")(function*(
   endpoint: WebhookEndpoint,
   request: WebhookRequest,
   options: { readonly timeout?: Duration.DurationInput } = {}

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs"
 import * as Path from "node:path"
-import { MediaStorage } from "@herald/core"
+import { inSpan, MediaStorage } from "@herald/core"
 import { Effect, Layer, Option } from "effect"
 
 /** Moves a file, copying when source and target are on different file systems. */
@@ -31,8 +31,8 @@ export const localMediaStorage = (dir: string) =>
             const target = pathOf(key)
             await fs.mkdir(Path.dirname(target), { recursive: true, mode: 0o700 })
             await move(file.location, target)
-          }).pipe(Effect.withSpan("MediaStorage.keep")),
-        remove: (key) => Effect.promise(() => fs.rm(pathOf(key), { force: true })).pipe(Effect.withSpan("MediaStorage.remove")),
+          }).pipe(inSpan("MediaStorage.keep")),
+        remove: (key) => Effect.promise(() => fs.rm(pathOf(key), { force: true })).pipe(inSpan("MediaStorage.remove")),
         configured: true,
         uploadForm: () => Effect.succeed(Option.none()),
         takeUpload: () => Effect.succeed(Option.none())

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { MediaProbe, type MediaFacts, type MediaKind, UnsupportedMedia } from "@herald/core"
+import { inSpan, type MediaFacts, type MediaKind, MediaProbe, traced, UnsupportedMedia } from "@herald/core"
 import { Effect, Layer, Schema } from "effect"
 import { fileTypeFromFile } from "file-type"
 
@@ -50,7 +50,7 @@ export const checkFfprobe = (command = "ffprobe") =>
   run(command, ["-version"]).pipe(
     Effect.mapError(({ detail }) => new FfprobeMissing({ command, detail })),
     Effect.asVoid,
-    Effect.withSpan("checkFfprobe")
+    inSpan("checkFfprobe")
   )
 
 /**
@@ -61,7 +61,7 @@ export const ffprobeMediaProbe = (command = "ffprobe") =>
   Layer.effect(
     MediaProbe,
     Effect.as(checkFfprobe(command), MediaProbe.of({
-      inspect: Effect.fn("MediaProbe.inspect")(function*(file) {
+      inspect: traced("MediaProbe.inspect")(function*(file) {
         const sniffed = yield* Effect.promise(() => fileTypeFromFile(file.location))
         const mime = sniffed?.mime ?? null
         const kind = mime === null ? undefined : acceptedTypes[mime]

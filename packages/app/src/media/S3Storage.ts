@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs"
 import type { Readable } from "node:stream"
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3"
 import { createPresignedPost } from "@aws-sdk/s3-presigned-post"
-import { MediaStaging, MediaStorage, MediaTooLarge } from "@herald/core"
+import { inSpan, MediaStaging, MediaStorage, MediaTooLarge } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted, Stream } from "effect"
 
 /** An S3-compatible bucket (AWS S3, MinIO, R2, ...). */
@@ -53,7 +53,7 @@ export const s3MediaStorage = (config: BucketConfig) =>
       const remove = (key: string) =>
         Effect.promise(() => client.send(new DeleteObjectCommand({ Bucket, Key: key }))).pipe(
           Effect.asVoid,
-          Effect.withSpan("MediaStorage.remove")
+          inSpan("MediaStorage.remove")
         )
 
       return MediaStorage.of({
@@ -62,7 +62,7 @@ export const s3MediaStorage = (config: BucketConfig) =>
             client.send(
               new PutObjectCommand({ Bucket, Key: key, Body: createReadStream(file.location), ContentLength: file.bytes })
             )
-          ).pipe(Effect.asVoid, Effect.withSpan("MediaStorage.keep")),
+          ).pipe(Effect.asVoid, inSpan("MediaStorage.keep")),
         remove,
         configured: true,
         uploadForm: (slot) =>
@@ -78,7 +78,7 @@ export const s3MediaStorage = (config: BucketConfig) =>
               })
             )
             return Option.some(form)
-          }).pipe(Effect.withSpan("MediaStorage.uploadForm")),
+          }).pipe(inSpan("MediaStorage.uploadForm")),
         takeUpload: (slot) =>
           Effect.gen(function*() {
             const found = yield* Effect.tryPromise({
@@ -99,7 +99,7 @@ export const s3MediaStorage = (config: BucketConfig) =>
             }
             const bytes = Stream.fromAsyncIterable(Body as AsyncIterable<Uint8Array>, (error) => error).pipe(Stream.orDie)
             return Option.some(yield* staging.stage(bytes, { maxBytes: slot.maxBytes, filename: null }))
-          }).pipe(Effect.withSpan("MediaStorage.takeUpload"))
+          }).pipe(inSpan("MediaStorage.takeUpload"))
       })
     })
   )

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { promises as fs } from "node:fs"
 import * as Path from "node:path"
-import { MediaRejected, MediaStaging, MediaTooLarge, type StagedFile } from "@herald/core"
+import { inSpan, MediaRejected, MediaStaging, MediaTooLarge, type StagedFile } from "@herald/core"
 import { OutboundGuard, type OutboundError, ResponseTooLarge } from "@herald/webhooks"
 import { Duration, Effect, Layer, Stream } from "effect"
 
@@ -49,7 +49,7 @@ export const diskStaging = (dir: string, limits: FetchLimits = defaultFetchLimit
           })
           yield* Effect.promise(() => handle.close())
           return { location, bytes: written, filename: options.filename } satisfies StagedFile
-        }).pipe(Effect.withSpan("MediaStaging.stage"))
+        }).pipe(inSpan("MediaStaging.stage"))
 
       const fetch = (url: string, options: { readonly maxBytes: number }) =>
         Effect.gen(function*() {
@@ -74,7 +74,7 @@ export const diskStaging = (dir: string, limits: FetchLimits = defaultFetchLimit
                 ? new MediaTooLarge({ maxBytes: options.maxBytes })
                 : new MediaRejected({ url, reason: error.message })
             )),
-          Effect.withSpan("MediaStaging.fetch", { attributes: { "url.host": URL.canParse(url) ? new URL(url).host : "" } })
+          inSpan("MediaStaging.fetch", { attributes: { "url.host": URL.canParse(url) ? new URL(url).host : "" } })
         )
 
       return MediaStaging.of({ stage, fetch })

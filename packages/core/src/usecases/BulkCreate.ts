@@ -6,6 +6,7 @@ import { type CreatePostBody, PostStatus, ScheduledAtInput } from "../Post.js"
 import type { Principal } from "../Principal.js"
 import { MediaIngest } from "../ports/MediaIngest.js"
 import { createPost } from "./CreatePost.js"
+import { traced } from "../Tracing.js"
 
 /** One row of POST /posts/bulk (JSON form; CSV rows decode to the same shape). */
 export const BulkRow = Schema.Struct({
@@ -78,7 +79,7 @@ const failed = (row: number, error: DomainError): BulkRowResult => ({
  * POST /posts/bulk: each row runs the whole single-post path on its own (guardrails, caps,
  * approval, idempotency) and gets its own result; one row's failure never touches another.
  */
-export const bulkCreate = Effect.fn("bulkCreate")(function*(principal: Principal, rows: ReadonlyArray<BulkRow>) {
+export const bulkCreate = traced("bulkCreate")(function*(principal: Principal, rows: ReadonlyArray<BulkRow>) {
   yield* requireScope(principal, "posts:write")
   const results = yield* Effect.forEach(rows, (row, index) =>
     rowBody(principal, row).pipe(

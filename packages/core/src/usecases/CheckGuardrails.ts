@@ -5,9 +5,10 @@ import { checkGuardrails, outboundTexts } from "../Guardrails.js"
 import type { Principal } from "../Principal.js"
 import { PostStore } from "../ports/PostStore.js"
 import { effectiveDailyCap, loadProject } from "./ProjectContext.js"
+import { traced } from "../Tracing.js"
 
 /** This key's allowance today, counted the way the create's 429 counts it. */
-export const postsToday = Effect.fn("postsToday")(function*(principal: Principal) {
+export const postsToday = traced("postsToday")(function*(principal: Principal) {
   const project = yield* loadProject(principal)
   const window = dayWindow(yield* DateTime.now, project.timezone)
   const used = yield* PostStore.pipe(Effect.flatMap((store) => store.createdSince(principal.keyId, window.since)))
@@ -21,7 +22,7 @@ export const postsToday = Effect.fn("postsToday")(function*(principal: Principal
 })
 
 /** POST /guardrails/check: the verdict a create would get, without creating anything. */
-export const checkCaption = Effect.fn("checkCaption")(function*(principal: Principal, caption: string) {
+export const checkCaption = traced("checkCaption")(function*(principal: Principal, caption: string) {
   yield* requireScope(principal, "posts:read")
   const project = yield* loadProject(principal)
   const allowance = yield* postsToday(principal)

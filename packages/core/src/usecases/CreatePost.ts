@@ -11,6 +11,7 @@ import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { CreateOutcome, type PostRecord, PostStore } from "../ports/PostStore.js"
 import { dailyCapClaim, loadProject } from "./ProjectContext.js"
+import { traced } from "../Tracing.js"
 
 export interface CreatePostResult {
   readonly record: PostRecord
@@ -55,7 +56,7 @@ const replay = (record: PostRecord) =>
   )
 
 /** POST /posts: validate, run the guardrails, hold or release, and write it all in one transaction. */
-export const createPost = Effect.fn("createPost")(function*(principal: Principal, body: CreatePostBody) {
+export const createPost = traced("createPost")(function*(principal: Principal, body: CreatePostBody) {
   yield* requireScope(principal, "posts:write")
   const project = yield* loadProject(principal)
   const store = yield* PostStore

@@ -9,6 +9,7 @@ import type { Principal } from "../Principal.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { loadProject, loadProjectById } from "./ProjectContext.js"
 import { decideTransition, retryStale, statusOf } from "./Transition.js"
+import { traced } from "../Tracing.js"
 
 export const DecisionBody = Schema.Struct({
   decision: Schema.Literal("approve", "reject"),
@@ -58,7 +59,7 @@ const decide = (approver: Approver, id: PostId, body: DecisionBody) =>
   })
 
 /** POST /posts/{id}/approve: a person approves (publishing follows) or rejects a held post. */
-export const decidePost = Effect.fn("decidePost")(function*(principal: Principal, id: PostId, body: DecisionBody) {
+export const decidePost = traced("decidePost")(function*(principal: Principal, id: PostId, body: DecisionBody) {
   yield* requireApprover(principal)
   return yield* decide({ via: "api_key", principal }, id, body)
 })
@@ -67,6 +68,6 @@ export const decidePost = Effect.fn("decidePost")(function*(principal: Principal
  * The approval page's buttons: the signed link (checked by the caller) is the person's credential.
  * The same lifecycle rules apply, so an already-decided post cannot be decided again.
  */
-export const decidePostByLink = Effect.fn("decidePostByLink")(function*(projectId: ProjectId, id: PostId, body: DecisionBody) {
+export const decidePostByLink = traced("decidePostByLink")(function*(projectId: ProjectId, id: PostId, body: DecisionBody) {
   return yield* decide({ via: "approval_link", projectId }, id, body)
 })

@@ -9,6 +9,7 @@ import type { Principal } from "../Principal.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { loadProject } from "./ProjectContext.js"
 import { decideTransition, retryStale } from "./Transition.js"
+import { traced } from "../Tracing.js"
 
 export interface DeleteResult {
   readonly id: PostId
@@ -22,7 +23,7 @@ export interface DeleteResult {
  * DELETE /posts/{id}: removes a post that never went out, or unschedules a scheduled one
  * (back to pending_approval with its time when it needs a person's approval, else to draft).
  */
-export const deletePost = Effect.fn("deletePost")(function*(principal: Principal, id: PostId) {
+export const deletePost = traced("deletePost")(function*(principal: Principal, id: PostId) {
   yield* requireScope(principal, "posts:write")
   const project = yield* loadProject(principal)
   const store = yield* PostStore

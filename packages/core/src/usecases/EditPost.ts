@@ -11,12 +11,13 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { loadProject } from "./ProjectContext.js"
 import { decideTransition, retryStale, statusOf } from "./Transition.js"
+import { traced } from "../Tracing.js"
 
 /**
  * PATCH /posts/{id}: an edit never changes a post in place. A new post with a new id supersedes
  * the old one; validation, guardrails and the signature run again on the new words.
  */
-export const editPost = Effect.fn("editPost")(function*(principal: Principal, id: PostId, body: PatchPostBody) {
+export const editPost = traced("editPost")(function*(principal: Principal, id: PostId, body: PatchPostBody) {
   yield* requireScope(principal, "posts:write")
   const project = yield* loadProject(principal)
   const store = yield* PostStore

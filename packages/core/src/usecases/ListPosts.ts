@@ -5,6 +5,7 @@ import { type PostRow, toPostRow } from "../PostRow.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { type PostRecord, PostStore } from "../ports/PostStore.js"
+import { traced } from "../Tracing.js"
 
 export interface PostFilter {
   /** null: every status. */
@@ -34,7 +35,7 @@ const rowsOf = (records: ReadonlyArray<PostRecord>, links: Context.Tag.Service<A
 }
 
 /** GET /posts: newest first, with the filter that actually applied. */
-export const listPosts = Effect.fn("listPosts")(function*(principal: Principal, filter: PostFilter) {
+export const listPosts = traced("listPosts")(function*(principal: Principal, filter: PostFilter) {
   yield* requireScope(principal, "posts:read")
   const records = yield* PostStore.pipe(Effect.flatMap((store) => store.list(principal.projectId, filter)))
   const rows = yield* rowsOf(records, yield* ApprovalLinks)

@@ -5,9 +5,10 @@ import { loadPost } from "../PostLookup.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { toReceipt } from "../Receipt.js"
+import { traced } from "../Tracing.js"
 
 /** GET /post-results: one receipt row per targeted account. */
-export const postResults = Effect.fn("postResults")(function*(principal: Principal, postId: PostId) {
+export const postResults = traced("postResults")(function*(principal: Principal, postId: PostId) {
   yield* requireScope(principal, "posts:read")
   const record = yield* loadPost(principal.projectId, postId)
   const url = yield* ApprovalLinks.pipe(Effect.flatMap((links) => links.urlFor(record.post)))

@@ -8,9 +8,10 @@ import type { Principal } from "../Principal.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { loadProject } from "./ProjectContext.js"
 import { decideTransition, retryStale, statusOf, withDelivery } from "./Transition.js"
+import { traced } from "../Tracing.js"
 
 /** POST /post-results/{id}/retry: only a failed delivery goes back in the queue. */
-export const retryDelivery = Effect.fn("retryDelivery")(function*(principal: Principal, id: DeliveryId) {
+export const retryDelivery = traced("retryDelivery")(function*(principal: Principal, id: DeliveryId) {
   yield* requireScope(principal, "posts:write")
   const project = yield* loadProject(principal)
   const store = yield* PostStore

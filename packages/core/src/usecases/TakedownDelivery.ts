@@ -10,12 +10,13 @@ import { PostChange, PostStore } from "../ports/PostStore.js"
 import { Publishers } from "../ports/Publishers.js"
 import { loadProject } from "./ProjectContext.js"
 import { decideTransition, retryStale, statusOf, withDelivery } from "./Transition.js"
+import { traced } from "../Tracing.js"
 
 /**
  * POST /post-results/{id}/takedown: removes a live post from its platform through its publisher.
  * The receipt row stays (status taken_down, who and when); it cannot be undone.
  */
-export const takedownDelivery = Effect.fn("takedownDelivery")(function*(principal: Principal, id: DeliveryId) {
+export const takedownDelivery = traced("takedownDelivery")(function*(principal: Principal, id: DeliveryId) {
   yield* requireScope(principal, "posts:write")
   const project = yield* loadProject(principal)
   const { delivery, record } = yield* loadDelivery(project.id, id)

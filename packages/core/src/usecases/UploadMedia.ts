@@ -21,6 +21,7 @@ import {
 } from "../ports/MediaStorage.js"
 import { PeopleTagCheck } from "../ports/PeopleTagCheck.js"
 import { UploadTicket, UploadTickets } from "../ports/UploadTickets.js"
+import { inSpan, traced } from "../Tracing.js"
 
 /** How long an upload slot lasts. */
 export const ticketLifetimeSeconds = 600
@@ -243,7 +244,7 @@ export const requireMediaStorage = Effect.flatMap(
 )
 
 /** POST /media/ticket. */
-export const issueUploadTicket = Effect.fn("issueUploadTicket")(function*(principal: Principal) {
+export const issueUploadTicket = traced("issueUploadTicket")(function*(principal: Principal) {
   yield* requireScope(principal, "posts:write")
   const storage = yield* requireMediaStorage
   const uuid = yield* (yield* IdGenerator).uuid
@@ -266,7 +267,7 @@ export const issueUploadTicket = Effect.fn("issueUploadTicket")(function*(princi
  * A ticket that can still take an upload: known (in the project, when one is given), unclaimed,
  * unexpired. The attach URL asks before reading the body.
  */
-export const openTicket = Effect.fn("openTicket")(function*(token: string, projectId: ProjectId | null) {
+export const openTicket = traced("openTicket")(function*(token: string, projectId: ProjectId | null) {
   const found = yield* (yield* UploadTickets).find(token)
   if (Option.isNone(found) || (projectId !== null && found.value.projectId !== projectId)) {
     return yield* new TicketNotFound({ reason: "unknown" })
@@ -302,7 +303,7 @@ const redeem = (principal: Principal, token: string) =>
  * POST /media: a URL (fetched through the outbound guard), a redeemed ticket, or a file the HTTP
  * layer already staged. The type always comes from the bytes.
  */
-export const uploadMedia = Effect.fn("uploadMedia")(function*(
+export const uploadMedia = traced("uploadMedia")(function*(
   principal: Principal,
   source: MediaSource,
   details: MediaDetails
@@ -325,7 +326,7 @@ export const uploadMedia = Effect.fn("uploadMedia")(function*(
  * The attach URL: a browser posted the file with the ticket alone (the ticket is the credential);
  * the ticket is claimed by it.
  */
-export const attachUpload = Effect.fn("attachUpload")(function*(
+export const attachUpload = traced("attachUpload")(function*(
   token: string,
   file: StagedFile,
   details: MediaDetails
@@ -355,7 +356,7 @@ export const MediaIngestLive = Layer.effect(
             Effect.fail(error._tag === "MediaRejected" ? error : new MediaRejected({ url, reason: error.message }))
           ),
           Effect.provide(context),
-          Effect.withSpan("MediaIngest.fromUrl")
+          inSpan("MediaIngest.fromUrl")
         )
     })
   })
