@@ -153,7 +153,11 @@ const row = (label: string, figures: Figures, rss: number, bare: Figures | null)
   (bare === null ? "" : `   ratio ${(figures.rps / bare.rps).toFixed(2)}`) +
   (figures.non2xx + figures.errors > 0 ? `   (${figures.non2xx} non-2xx, ${figures.errors} errors)` : "")
 
-/** One database: Herald started on it, then the bare server with Herald's bytes, each loaded in turn. */
+/**
+ * One database: Herald started on it and loaded, then stopped; then the bare server with Herald's
+ * bytes, on a machine Herald no longer shares (its workers would still be publishing what the POST
+ * load queued).
+ */
 const runOn = async (label: string, env: Record<string, string>) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-bench-"))
   const herald = await start(
@@ -162,46 +166,48 @@ const runOn = async (label: string, env: Record<string, string>) => {
     { PORT: "0", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", ...env },
     /listening on http:\/\/127\.0\.0\.1:(\d+)/
   )
-  try {
-    const credentials = JSON.parse(Fs.readFileSync(Path.join(dataDir, "credentials.json"), "utf8")) as { admin_token: string }
-    const key = await prepare(herald.origin, credentials.admin_token)
-    for (let i = 0; i < 50; i++) await call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody))
-    const listReply = await call(herald.origin, "/api/v1/posts?limit=50", key)
-    const createReply = await call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody))
-    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
-    const unloadedGet = await unloaded(() => call(herald.origin, "/api/v1/posts?limit=50", key))
-    const unloadedPost = await unloaded(() => call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody)))
-
-    const heraldGet = await load(`${herald.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
-    const heraldPost = await load(`${herald.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
-    // The floor of the HTTP stack itself: a path no route serves (router, 404 body), no key, no database.
-    const heraldFloor = await load(`${herald.origin}/bench/unknown`, { method: "GET", headers: {} })
-    const heraldRss = peakRssMb(herald.child.pid!)
-
-    const bare = await start(
-      process.execPath,
-      ["-e", bareScript],
-      { BENCH_REPLIES: JSON.stringify({ GET: listReply, POST: createReply }) },
-      /bare listening on (\d+)/
-    )
+  const measured = await (async () => {
     try {
-      const bareGet = await load(`${bare.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
-      const barePost = await load(`${bare.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
-      const bareRss = peakRssMb(bare.child.pid!)
-      console.log(`\n${label} (${connections} connections, ${seconds} s each; GET body ${listReply.body.length} bytes)`)
-      console.log(row("  bare   GET /posts", bareGet, bareRss, null))
-      console.log(row("  Herald GET /posts", heraldGet, heraldRss, bareGet))
-      console.log(row("  bare   POST /posts", barePost, bareRss, null))
-      console.log(row("  Herald POST /posts", heraldPost, heraldRss, barePost))
-      console.log(row("  Herald 404 (floor)", { ...heraldFloor, non2xx: 0 }, heraldRss, null))
-      console.log(`  one request at a time (median of ${unloadedRuns}): GET /posts ${unloadedGet.toFixed(1)} ms, POST /posts ${unloadedPost.toFixed(1)} ms`)
-      return { heraldGet, heraldPost, bareGet }
+      const credentials = JSON.parse(Fs.readFileSync(Path.join(dataDir, "credentials.json"), "utf8")) as { admin_token: string }
+      const key = await prepare(herald.origin, credentials.admin_token)
+      for (let i = 0; i < 50; i++) await call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody))
+      const listReply = await call(herald.origin, "/api/v1/posts?limit=50", key)
+      const createReply = await call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody))
+      const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+      const unloadedGet = await unloaded(() => call(herald.origin, "/api/v1/posts?limit=50", key))
+      const unloadedPost = await unloaded(() => call(herald.origin, "/api/v1/posts", key, JSON.parse(postBody)))
+      const heraldGet = await load(`${herald.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
+      const heraldPost = await load(`${herald.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
+      // The floor of the HTTP stack itself: a path no route serves (router, 404 body), no key, no database.
+      const heraldFloor = await load(`${herald.origin}/bench/unknown`, { method: "GET", headers: {} })
+      return { listReply, createReply, headers, unloadedGet, unloadedPost, heraldGet, heraldPost, heraldFloor, heraldRss: peakRssMb(herald.child.pid!) }
     } finally {
-      await stop(bare)
+      await stop(herald)
+      Fs.rmSync(dataDir, { recursive: true, force: true })
     }
+  })()
+  const { createReply, headers, heraldFloor, heraldGet, heraldPost, heraldRss, listReply, unloadedGet, unloadedPost } = measured
+
+  const bare = await start(
+    process.execPath,
+    ["-e", bareScript],
+    { BENCH_REPLIES: JSON.stringify({ GET: listReply, POST: createReply }) },
+    /bare listening on (\d+)/
+  )
+  try {
+    const bareGet = await load(`${bare.origin}/api/v1/posts?limit=50`, { method: "GET", headers })
+    const barePost = await load(`${bare.origin}/api/v1/posts`, { method: "POST", headers, body: postBody })
+    const bareRss = peakRssMb(bare.child.pid!)
+    console.log(`\n${label} (${connections} connections, ${seconds} s each; GET body ${listReply.body.length} bytes)`)
+    console.log(row("  bare   GET /posts", bareGet, bareRss, null))
+    console.log(row("  Herald GET /posts", heraldGet, heraldRss, bareGet))
+    console.log(row("  bare   POST /posts", barePost, bareRss, null))
+    console.log(row("  Herald POST /posts", heraldPost, heraldRss, barePost))
+    console.log(row("  Herald 404 (floor)", { ...heraldFloor, non2xx: 0 }, heraldRss, bareGet))
+    console.log(`  one request at a time (median of ${unloadedRuns}): GET /posts ${unloadedGet.toFixed(1)} ms, POST /posts ${unloadedPost.toFixed(1)} ms`)
+    return { heraldGet, heraldPost, bareGet }
   } finally {
-    await stop(herald)
-    Fs.rmSync(dataDir, { recursive: true, force: true })
+    await stop(bare)
   }
 }
 
