@@ -189,18 +189,29 @@ export const make = Effect.gen(function*() {
             UPDATE posts t SET ${assign(postNames, "i")}
             FROM input i WHERE t.id = i.id AND t.version = i.expected
             RETURNING t.id)`,
-          ...(deliveries.length === 0 ? [] : [sql`kept AS (
-            INSERT INTO deliveries (${deliveryNames})
-            SELECT ${deliveryNames} FROM json_populate_recordset(NULL::deliveries, ${JSON.stringify(deliveries)}::json)
-            WHERE post_id IN (SELECT id FROM updated)
-            ORDER BY id
-            ON CONFLICT (id) DO UPDATE SET
-              position = EXCLUDED.position, status = EXCLUDED.status, due_at = EXCLUDED.due_at,
-              url = EXCLUDED.url, platform_post_id = EXCLUDED.platform_post_id, error = EXCLUDED.error,
-              note = EXCLUDED.note, attempts = EXCLUDED.attempts, takedown = EXCLUDED.takedown,
-              updated_at = EXCLUDED.updated_at,
-              lease_owner = CASE WHEN EXCLUDED.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE deliveries.lease_owner END,
-              lease_expires_at = CASE WHEN EXCLUDED.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE deliveries.lease_expires_at END)`]),
+          ...(deliveries.length === 0 ? [] : [
+            sql`delivery_input AS MATERIALIZED (
+              SELECT * FROM json_populate_recordset(NULL::deliveries, ${JSON.stringify(deliveries)}::json)
+              WHERE post_id IN (SELECT id FROM updated))`,
+            // A plain UPDATE, not INSERT … ON CONFLICT DO UPDATE, which locks each row it finds
+            // (a WAL record of its own) before updating it; and only the rows that changed.
+            sql`kept AS (
+              UPDATE deliveries d SET
+                position = i.position, status = i.status, due_at = i.due_at, url = i.url,
+                platform_post_id = i.platform_post_id, error = i.error, note = i.note, attempts = i.attempts,
+                takedown = i.takedown, updated_at = i.updated_at,
+                lease_owner = CASE WHEN i.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE d.lease_owner END,
+                lease_expires_at = CASE WHEN i.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE d.lease_expires_at END
+              FROM delivery_input i
+              WHERE d.id = i.id
+                AND (d.updated_at, d.status, d.due_at, d.attempts, d.error, d.note, d.url, d.platform_post_id, d.takedown, d.position)
+                  IS DISTINCT FROM (i.updated_at, i.status, i.due_at, i.attempts, i.error, i.note, i.url, i.platform_post_id, i.takedown, i.position))`,
+            sql`added AS (
+              INSERT INTO deliveries (${deliveryNames})
+              SELECT ${deliveryNames} FROM delivery_input i
+              WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.id = i.id)
+              ORDER BY id)`
+          ]),
           sql`dropped AS (
             DELETE FROM deliveries WHERE post_id IN (SELECT id FROM updated) AND id <> ALL (${deliveries.map((row) => row.id)}::uuid[]))`,
           ...(events.length === 0 ? [] : eventWritesFrom(sql, sql`(id, project_id, kind, data, created_at)
