@@ -123,6 +123,21 @@ export const make = Effect.gen(function*() {
     Effect.forEach(channelsOf(records, events.length > 0), wakeups.signal, { discard: true })
 
   /**
+   * The wake-ups of a statement that writes through `eventWritesFrom`. Senders work on the fanned-out
+   * webhook_sends, so the outbox's is raised only when an event reached some endpoint (the fan-out's
+   * join, read again): most events go to none, and every notifying commit takes one lock and holds
+   * it until it ends, which serialises the dispatcher's commits.
+   */
+  const inStatement = (channels: ReadonlyArray<WakeupChannel>) =>
+    channels.flatMap((channel) => {
+      const notice = wakeups.inStatement(channel)
+      if (notice === null) return []
+      return channel === "deliveries" ? [notice] : [sql`CASE WHEN EXISTS (
+        SELECT 1 FROM outbox e JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds)
+      ) THEN ${notice} END`]
+    })
+
+  /**
    * Creates without claims to check, in batches: those that arrive while a batch is being written
    * go out together in the next, as one statement with its wake-ups (one round trip and one commit
    * for all of them). A statement is atomic, so a batch the database refuses is written again post
@@ -132,7 +147,7 @@ export const make = Effect.gen(function*() {
     const records = inputs.map((input) => input.record)
     const events = inputs.flatMap((input) => input.events)
     const channels = channelsOf(records, events.length > 0)
-    const notices = channels.flatMap((channel) => wakeups.inStatement(channel) ?? [])
+    const notices = inStatement(channels)
     return sql`${sql.csv("WITH", newPostsWrites(inputs))} SELECT ${notices.length === 0 ? sql`1` : sql.csv(notices)}`.pipe(
       Effect.zipRight(notices.length < channels.length ? signalAfter(records, events) : Effect.void),
       Effect.as(inputs.map(() => Exit.void)),
@@ -178,7 +193,7 @@ export const make = Effect.gen(function*() {
       const postNames = Object.keys(posts[0]!.post).filter((name) => name !== "id")
       const deliveryNames = sql.literal(deliveries.length === 0 ? "" : Object.keys(deliveries[0]!).join(", "))
       const channels = channelsOf(ordered.map((change) => change.record), events.length > 0)
-      const notices = channels.flatMap((channel) => wakeups.inStatement(channel) ?? [])
+      const notices = inStatement(channels)
       const rows = yield* sql<{ readonly id: string }>`
         ${
         sql.csv("WITH", [

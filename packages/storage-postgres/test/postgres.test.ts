@@ -3,10 +3,18 @@ import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it, layer } from "@effect/vitest"
 import {
   DeliveryId,
+  EventId,
+  type EventKind,
+  OutboxEvent,
+  OutboxQueue,
   PostChange,
-  PostStore
+  PostStore,
+  ProjectAdmin,
+  WebhookEndpoint,
+  WebhookEndpointId,
+  WebhookEndpoints
 } from "@herald/core"
-import { DateTime, Effect, Layer, Option, Redacted } from "effect"
+import { DateTime, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, TestServices } from "effect"
 import { randomUUID } from "node:crypto"
 import { StorageLive } from "../src/index.js"
 import { storageContract } from "./contract.js"
@@ -67,5 +75,59 @@ if (url === undefined || url === "") {
           [added.id, "queued", null]
         ])
       }))
+
+    it.scoped("the outbox wakes senders only for events fanned out to some endpoint", () =>
+      TestServices.provideLive(Effect.gen(function*() {
+        const posts = yield* PostStore
+        const outbox = yield* OutboxQueue
+        const project = newProject()
+        yield* Effect.flatMap(ProjectAdmin, (admin) => admin.create(project))
+        yield* Effect.flatMap(WebhookEndpoints, (endpoints) =>
+          endpoints.create(
+            new WebhookEndpoint({
+              id: WebhookEndpointId.make(randomUUID()),
+              projectId: project.id,
+              url: "https://hooks.example.com/herald",
+              kinds: ["post.published"],
+              enabled: true,
+              consecutiveFailures: 0,
+              lastError: null,
+              createdAt: t0
+            }),
+            Redacted.make("whsec_topsecret")
+          ))
+        const event = (kind: EventKind) =>
+          new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind, createdAt: DateTime.add(t0, { days: 3 }), data: {} })
+        const heard = yield* Ref.make(0)
+        yield* Effect.forkScoped(Stream.runForEach(outbox.wakeups, () => Ref.update(heard, (n) => n + 1)))
+        const heardOne = Effect.repeat(Ref.get(heard), { until: (n) => n > 0, schedule: Schedule.spaced("10 millis") }).pipe(Effect.timeout("2 seconds"))
+        // LISTEN starts asynchronously: create posts with a subscribed event until one is heard.
+        for (let tries = 0; tries < 50 && (yield* Ref.get(heard)) === 0; tries++) {
+          yield* posts.create({ ...newPost({ projectId: project.id }), events: [event("post.published")] })
+          yield* Effect.sleep("20 millis")
+        }
+        yield* heardOne
+        yield* Effect.sleep("200 millis")
+        yield* Ref.set(heard, 0)
+
+        // No endpoint takes post.failed: a create (batched) and an update write it, and wake no one.
+        const input = newPost({ projectId: project.id })
+        yield* posts.create({ ...input, events: [event("post.failed")] })
+        const update = (version: number, kind: EventKind) =>
+          posts.commit(PostChange.Update({
+            expectedVersion: version,
+            record: { post: input.record.post.with({ version: version + 1 }), deliveries: input.record.deliveries },
+            events: [event(kind)]
+          }))
+        yield* update(1, "post.failed")
+        // Notices arrive in commit order: once this one is heard, any of the writes before it would have been.
+        yield* update(2, "post.published")
+        yield* heardOne
+        yield* Effect.sleep("100 millis")
+        expect(yield* Ref.get(heard)).toBe(1)
+        const [{ n }] = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.orDie(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM outbox_events WHERE project_id = ${project.id} AND kind = 'post.failed'`))
+        expect(n).toBe(2)
+      })))
   })
 }
