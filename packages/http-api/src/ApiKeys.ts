@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { hash, randomBytes, timingSafeEqual } from "node:crypto"
 import { type ActorKind, ApiKeyHash } from "@herald/core"
 
 /**
@@ -27,7 +27,7 @@ export const generateApiKey = (kind: ActorKind): string => `hk_${kind}_${randomB
 
 /** The key's SHA-256: what the store keeps and looks keys up by (a hex digest is one by construction, unchecked). */
 export const hashApiKey = (key: string): ApiKeyHash =>
-  ApiKeyHash.make(createHash("sha256").update(key, "utf8").digest("hex"), true)
+  ApiKeyHash.make(hash("sha256", key, "hex"), true)
 
 /** The readable start of a key (kind and 4 secret characters), shown in key lists. */
 export const displayPrefix = (key: string): string => {
