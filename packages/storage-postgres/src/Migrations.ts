@@ -7,6 +7,7 @@ import deliveryClaimIndexes from "./migrations/0004_delivery_claim_indexes.js"
 import mediaCodec from "./migrations/0005_media_codec.js"
 import changeNotices from "./migrations/0006_change_notices.js"
 import rateLimitGrants from "./migrations/0007_rate_limit_grants.js"
+import claimInIndexOrder from "./migrations/0008_claim_in_index_order.js"
 
 const run = Migrator.make({})
 
@@ -19,7 +20,8 @@ export const migrate = run({
     "0004_delivery_claim_indexes": deliveryClaimIndexes,
     "0005_media_codec": mediaCodec,
     "0006_change_notices": changeNotices,
-    "0007_rate_limit_grants": rateLimitGrants
+    "0007_rate_limit_grants": rateLimitGrants,
+    "0008_claim_in_index_order": claimInIndexOrder
   }),
   table: "herald_migrations"
 })

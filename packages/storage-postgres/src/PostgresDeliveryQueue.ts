@@ -37,34 +37,10 @@ const make = Effect.gen(function*() {
 
   return DeliveryQueue.of({
     claimDue: Effect.fn("DeliveryQueue.claimDue")(({ leaseMillis, limit, now, worker }) => {
-      const at = DateTime.formatIso(now)
-      // Two index scans (migration 0004) instead of one OR that no index serves: publishing
-      // deliveries whose lease lapsed first (their worker died mid-call; they have waited a whole
-      // lease already), then queued and unknown ones in due order. SKIP LOCKED: concurrent
-      // claimers split the due set instead of waiting on each other.
+      // Migration 0008: the lapsed leases first, then the due deliveries, each half in its index's order.
       return orDieInfra(
-        sql`
-          WITH lapsed AS (
-            SELECT id FROM deliveries
-            WHERE status = 'publishing' AND lease_expires_at <= ${at}
-            ORDER BY lease_expires_at
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED
-          ), due AS (
-            SELECT id FROM deliveries
-            WHERE status IN ('queued', 'unknown') AND due_at <= ${at}
-              AND (lease_expires_at IS NULL OR lease_expires_at <= ${at})
-            ORDER BY due_at, id
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED
-          ), picked AS (
-            (SELECT id FROM lapsed) UNION ALL (SELECT id FROM due) LIMIT ${limit}
-          )
-          UPDATE deliveries d
-          SET lease_owner = ${worker},
-              lease_expires_at = ${at}::timestamptz + ${leaseMillis} * interval '1 millisecond'
-          FROM picked WHERE d.id = picked.id
-          RETURNING d.id AS delivery_id, d.post_id, d.project_id`.pipe(
+        sql<{ readonly delivery_id: string; readonly post_id: string; readonly project_id: string }>`
+          SELECT delivery_id, post_id, project_id FROM claim_due_deliveries(${worker}, ${DateTime.formatIso(now)}, ${leaseMillis}, ${limit})`.pipe(
           // uuid columns, NOT NULL: the ids need no checking again (a schema per row cost more than the claim's share of its statement).
           Effect.map((rows) =>
             rows.map((row): ClaimedDelivery => ({
