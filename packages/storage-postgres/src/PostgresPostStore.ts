@@ -184,13 +184,13 @@ export const make = Effect.gen(function*() {
   const updateAll = (changes: ReadonlyArray<PostUpdate>) =>
     Effect.gen(function*() {
       const ordered = [...changes].sort((a, b) => a.record.post.id < b.record.post.id ? -1 : 1)
-      const posts = ordered.map((change) => ({ expected: change.expectedVersion, post: postColumns(change.record.post) }))
+      const posts = ordered.map((change) => postColumns(change.record.post))
       const deliveries = ordered
         .flatMap((change) => change.record.deliveries.map(deliveryColumns))
         .sort((a, b) => a.id < b.id ? -1 : 1)
       const events = ordered.flatMap((change) => change.events.map((event) => ({ ...eventColumns(event), post_id: change.record.post.id })))
       const assign = (names: ReadonlyArray<string>, from: string) => sql.literal(names.map((name) => `${name} = ${from}.${name}`).join(", "))
-      const postNames = Object.keys(posts[0]!.post).filter((name) => name !== "id")
+      const postNames = Object.keys(posts[0]!).filter((name) => name !== "id")
       const deliveryNames = sql.literal(deliveries.length === 0 ? "" : Object.keys(deliveries[0]!).join(", "))
       const channels = channelsOf(ordered.map((change) => change.record), events.length > 0)
       const notices = inStatement(channels)
@@ -198,11 +198,15 @@ export const make = Effect.gen(function*() {
         ${
         sql.csv("WITH", [
           sql`input AS MATERIALIZED (
-            SELECT (c->>'expected')::int AS expected, p.*
-            FROM json_array_elements(${JSON.stringify(posts)}::json) c, json_populate_record(NULL::posts, c->'post') p)`,
+            SELECT v.expected, p.*
+            FROM json_populate_recordset(NULL::posts, ${JSON.stringify(posts)}::json) WITH ORDINALITY p
+            JOIN unnest(${ordered.map((change) => change.expectedVersion)}::int[]) WITH ORDINALITY v(expected, n) ON v.n = p.ordinality)`,
+          // The ids again as an array, so the rows are found through the primary key: a planner that
+          // takes the input for its default hundred rows and the table for a small one otherwise
+          // reads the whole table (2-3 ms a statement at 12,000 posts).
           sql`updated AS (
             UPDATE posts t SET ${assign(postNames, "i")}
-            FROM input i WHERE t.id = i.id AND t.version = i.expected
+            FROM input i WHERE t.id = ANY (${posts.map((post) => post.id)}::uuid[]) AND t.id = i.id AND t.version = i.expected
             RETURNING t.id)`,
           ...(deliveries.length === 0 ? [] : [
             sql`delivery_input AS MATERIALIZED (
