@@ -1,4 +1,4 @@
-import { Effect, Exit, type Scope } from "effect"
+import { Duration, Effect, Exit, type Scope } from "effect"
 
 interface Pending<I, A, E> {
   readonly item: I
@@ -15,10 +15,14 @@ interface Pending<I, A, E> {
  *
  * The waiting items are a plain array and each caller is resumed directly: a queue and a Deferred
  * per item cost the dispatcher more than the rest of its bookkeeping, at three calls per delivery.
+ *
+ * `linger` holds a batch open that long after its first item (unless it fills first), for items
+ * that arrive spread out but close together: a statement has a cost of its own, whatever it carries.
  */
 export const batching = <I, A, E, R>(
   run: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<A>, E, R>,
-  maxBatch: number
+  maxBatch: number,
+  linger: Duration.Duration = Duration.zero
 ): Effect.Effect<(item: I) => Effect.Effect<A, E>, never, R | Scope.Scope> =>
   Effect.gen(function*() {
     let waiting: Array<Pending<I, A, E>> = []
@@ -54,9 +58,12 @@ export const batching = <I, A, E, R>(
     )
     // Fibers started in the same step as the first item (a claim batch) submit theirs once it
     // yields: one yield lets them join its batch instead of each starting one of their own.
+    const gather = Duration.greaterThan(linger, Duration.zero)
+      ? Effect.zipRight(Effect.yieldNow(), Effect.suspend(() => waiting.length >= maxBatch ? Effect.void : Effect.sleep(linger)))
+      : Effect.yieldNow()
     yield* Effect.forkScoped(Effect.forever(
       Effect.uninterruptibleMask((restore) =>
-        restore(Effect.zipRight(first, Effect.suspend(() => waiting.length >= maxBatch ? Effect.void : Effect.yieldNow()))).pipe(
+        restore(Effect.zipRight(first, Effect.suspend(() => waiting.length >= maxBatch ? Effect.void : gather))).pipe(
           Effect.flatMap(() => answer(take()))
         )
       )

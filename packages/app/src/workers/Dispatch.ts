@@ -99,8 +99,11 @@ export interface DispatchStore {
 /** At most this many deliveries per read or commit. */
 const maxBatch = 256
 
-/** A DispatchStore for the life of the scope; close it after every delivery that uses it has ended. */
-export const dispatchStore = Effect.gen(function*() {
+/**
+ * A DispatchStore for the life of the scope; close it after every delivery that uses it has ended.
+ * An outcome waits up to `outcomeLinger` for others to share its commit (see DispatcherOptions).
+ */
+export const dispatchStore = (outcomeLinger: Duration.Duration) => Effect.gen(function*() {
   const store = yield* PostStore
   const readAll = yield* batching((claims: ReadonlyArray<ClaimedDelivery>) =>
     Effect.map(store.findMany(claims), (records) => {
@@ -108,7 +111,7 @@ export const dispatchStore = Effect.gen(function*() {
       return claims.map((claim) => byDelivery.get(claim.deliveryId))
     }), maxBatch)
   const begin = yield* batching(beginAttempts, maxBatch)
-  const finish = yield* batching(finishAttempts, maxBatch)
+  const finish = yield* batching(finishAttempts, maxBatch, outcomeLinger)
   return {
     read: (claim) =>
       Effect.flatMap(readAll(claim), (found) =>

@@ -5,7 +5,8 @@ import { DateTime, Duration, Effect, TestClock } from "effect"
 import { dispatchDueOnce } from "../../src/workers/index.js"
 import { clearDeliveries, eventsOf, loadRecord, seed, testOptions, world } from "./fixtures.js"
 
-const options = testOptions({ worker: "clock-worker", leaseMillis: 60_000 })
+// No outcome linger: nothing advances the TestClock while an outcome would wait.
+const options = testOptions({ worker: "clock-worker", leaseMillis: 60_000, outcomeLinger: Duration.zero })
 
 const iso = (instant: DateTime.Utc) => DateTime.formatIso(instant)
 
