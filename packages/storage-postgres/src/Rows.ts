@@ -71,15 +71,41 @@ export interface PostRow {
 const NullableDecision = Schema.NullOr(Decision)
 const encodeDecision = Schema.encodeSync(NullableDecision)
 
-const decodePostColumns = Schema.decodeUnknownEither(Schema.Struct({
+const PostColumns = Schema.Struct({
   status: PostStatus,
   author_kind: ActorKind,
   platform_configurations: PlatformConfigurations,
   decision: NullableDecision
-}))
+})
+const decodePostColumns = Schema.decodeUnknownEither(PostColumns)
+
+/**
+ * A literal column's values, to check it without a parse. Rows whose every checked column holds
+ * such a literal, and whose JSONB columns hold only values valid as they are (null where the column
+ * may be null, no attempts, no platform configuration), are taken without the schema: what the
+ * dispatcher reads is nearly always such a row, and the schema pass cost more than the rest of the
+ * read. Any other row goes through the schema, which decodes it or names what is wrong.
+ */
+const literals = <const L extends ReadonlyArray<string>>(schema: { readonly literals: L }) =>
+  new Set<string>(schema.literals) as ReadonlySet<unknown>
+
+const postStatuses = literals(PostStatus)
+const actorKinds = literals(ActorKind)
+const platforms = literals(Platform)
+const deliveryStatuses = literals(DeliveryStatus)
+
+const isEmptyObject = (value: unknown) => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false
+  for (const _ in value) return false
+  return true
+}
+
+const plainPost = (row: PostRow) =>
+  postStatuses.has(row.status) && actorKinds.has(row.author_kind) && row.decision === null &&
+  isEmptyObject(row.platform_configurations)
 
 export const postFromRow = (row: PostRow): Either.Either<Post, ParseResult.ParseError> =>
-  Either.map(decodePostColumns(row), (valid) =>
+  Either.map(plainPost(row) ? Either.right(row as PostRow & Schema.Schema.Type<typeof PostColumns>) : decodePostColumns(row), (valid) =>
     new Post({
       id: row.id,
       projectId: row.project_id,
@@ -159,14 +185,19 @@ const DeliveryJson = Schema.Struct({
   takedown: Schema.NullOr(Takedown)
 })
 
-const decodeDeliveryColumns = Schema.decodeUnknownEither(Schema.Struct({
+const DeliveryColumns = Schema.Struct({
   ...DeliveryJson.fields,
   platform: Platform,
   status: DeliveryStatus
-}))
+})
+const decodeDeliveryColumns = Schema.decodeUnknownEither(DeliveryColumns)
+
+const plainDelivery = (row: DeliveryRow) =>
+  platforms.has(row.platform) && deliveryStatuses.has(row.status) && row.error === null && row.note === null &&
+  row.takedown === null && Array.isArray(row.attempts) && row.attempts.length === 0
 
 export const deliveryFromRow = (row: DeliveryRow): Either.Either<Delivery, ParseResult.ParseError> =>
-  Either.map(decodeDeliveryColumns(row), (valid) =>
+  Either.map(plainDelivery(row) ? Either.right(row as DeliveryRow & Schema.Schema.Type<typeof DeliveryColumns>) : decodeDeliveryColumns(row), (valid) =>
     new Delivery({
       id: row.id,
       postId: row.post_id,
