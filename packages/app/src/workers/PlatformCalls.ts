@@ -1,12 +1,12 @@
 import { OutcomeUnknown } from "@herald/core"
-import { Clock, Deferred, Duration, Effect, Either, Fiber, Queue, type Scope } from "effect"
+import { Clock, Deferred, Duration, Effect, Either, Fiber, type Scope } from "effect"
 
 /** A call in flight, as its time limit sees it. */
 interface Pending {
   readonly at: number
   answered: boolean
-  /** Times the call out; dropped once it answers, so an answered call holds nothing. */
-  expire: Effect.Effect<void> | undefined
+  /** Times the call out. */
+  expire: Effect.Effect<void>
 }
 
 export interface PlatformCalls {
@@ -22,29 +22,45 @@ export interface PlatformCalls {
 /**
  * Platform calls under one time limit, kept by one fiber for all of them until the scope closes
  * (close it after every call has answered). Every call gets the same limit, so their deadlines
- * come in the order the calls started: the fiber takes the oldest, sleeps until its deadline if it
- * is still waiting, and times it out; the calls behind it are due later still. A timer fiber per
- * call (and the fiber that interrupted it once the answer came) cost as much as the call's client.
+ * come in the order the calls started: the calls not answered yet are kept in that order (a Set:
+ * an answer takes its call out at once), and the fiber sleeps until the oldest one's deadline and
+ * times it out if it is still there. It wakes once per deadline it slept for, not once per call,
+ * and an answered call holds nothing. A timer fiber per call (and the fiber that interrupted it once
+ * the answer came) cost as much as the call's client.
  */
 export const platformCalls = (timeout: Duration.Duration): Effect.Effect<PlatformCalls, never, Scope.Scope> =>
   Effect.gen(function*() {
     const limitMs = Duration.toMillis(timeout)
-    const pending = yield* Queue.unbounded<Pending>()
+    const pending = new Set<Pending>()
+    /** The keeper's wake-up while no call is pending. */
+    let wake: (() => void) | undefined
+    const firstCall = Effect.async<void>((resume) => {
+      if (pending.size > 0) return resume(Effect.void)
+      wake = () => {
+        wake = undefined
+        resume(Effect.void)
+      }
+      return Effect.sync(() => {
+        wake = undefined
+      })
+    })
     const expireOldest = Effect.gen(function*() {
-      const oldest = yield* Queue.take(pending)
-      const wait = oldest.at - (yield* Clock.currentTimeMillis)
-      if (!oldest.answered && wait > 0) yield* Effect.sleep(Duration.millis(wait))
-      if (!oldest.answered && oldest.expire !== undefined) yield* oldest.expire
+      const oldest = pending.values().next()
+      if (oldest.done === true) return yield* firstCall
+      const wait = oldest.value.at - (yield* Clock.currentTimeMillis)
+      if (wait > 0) return yield* Effect.sleep(Duration.millis(wait))
+      pending.delete(oldest.value)
+      yield* oldest.value.expire
     })
     yield* Effect.forkScoped(Effect.interruptible(Effect.forever(expireOldest)))
 
     const call = <A, E>(call: Effect.Effect<A, E>, what: string) =>
       Effect.gen(function*() {
         const answer = yield* Deferred.make<Either.Either<A, E | OutcomeUnknown>>()
-        const entry: Pending = { at: (yield* Clock.currentTimeMillis) + limitMs, answered: false, expire: undefined }
+        const entry: Pending = { at: (yield* Clock.currentTimeMillis) + limitMs, answered: false, expire: Effect.void }
         const calling = yield* Effect.forkDaemon(Effect.flatMap(Effect.either(Effect.interruptible(call)), (result) => {
           entry.answered = true
-          entry.expire = undefined
+          pending.delete(entry)
           return Deferred.succeed(answer, result)
         }))
         if (!entry.answered) {
@@ -52,8 +68,9 @@ export const platformCalls = (timeout: Duration.Duration): Effect.Effect<Platfor
             // Not awaited: a call slow to stop must not hold up the time limits of the others.
             Effect.zipRight(Fiber.interruptFork(calling))
           )
+          pending.add(entry)
+          wake?.()
         }
-        yield* Queue.offer(pending, entry)
         return yield* Deferred.await(answer)
       })
     return { call }
