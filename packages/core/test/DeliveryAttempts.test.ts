@@ -10,7 +10,7 @@ import {
   PostStore,
   type PostUpdate
 } from "@herald/core"
-import { Effect, Either } from "effect"
+import { DateTime, Effect, Either } from "effect"
 import { makeWorld } from "./World.js"
 
 const published = (id: string) => AttemptResult.Published({ platformPostId: `p-${id}`, url: `https://x.test/${id}`, note: null, reconciled: false })
@@ -71,6 +71,26 @@ describe("beginAttempts and finishAttempts", () => {
         expect(stored.deliveries.every((delivery) => delivery.status === "success")).toBe(true)
       }
       expect(world.data.outbox.slice(outboxBefore).map((event) => event.kind)).toEqual(["post.published", "post.published"])
+    }))
+
+  it.effect("an outcome given the time the platform answered ends its attempt then, not when it was written", () =>
+    Effect.gen(function*() {
+      const { records, world } = yield* setup(1)
+      const [record] = records
+      const items = record!.deliveries.map((delivery) => ({ projectId: world.projectId, id: delivery.id, record: record! }))
+      const begun = yield* beginAttempts(items).pipe(Effect.provide(world.layer))
+      const answeredAt = DateTime.unsafeMake("2020-01-01T00:00:00.000Z")
+      yield* finishAttempts(begun.map((answer, index) => ({
+        projectId: world.projectId,
+        id: items[index]!.id,
+        record: Either.getOrThrow(answer).record,
+        result: published(items[index]!.id),
+        ...(index === 0 ? { at: answeredAt } : {})
+      }))).pipe(Effect.provide(world.layer))
+      const [first, second] = world.data.posts.get(record!.post.id)!.deliveries
+      expect(first!.attempts[0]!.finishedAt).toEqual(answeredAt)
+      expect(second!.attempts[0]!.finishedAt).not.toEqual(answeredAt)
+      expect(second!.attempts[0]!.finishedAt).not.toBeNull()
     }))
 
   it.effect("a post that moved on since the caller's copy is read afresh, and only its steps are retried", () =>

@@ -205,8 +205,8 @@ const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: 
     const checked = yield* sendable(record, delivery, prepared)
     // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
     const begun = yield* Effect.flatten(store.begin({ projectId: claim.projectId, id: claim.deliveryId, record }))
-    const finish = (result: AttemptResult) =>
-      Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, record: begun.record, approval: prepared.project.approval }))
+    const finish = (result: AttemptResult, at?: DateTime.Utc) =>
+      Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, at, record: begun.record, approval: prepared.project.approval }))
     if (Either.isLeft(checked)) {
       yield* finish(AttemptResult.Failed({ error: checked.left, retryAt: null }))
       return "failed" as const
@@ -218,7 +218,7 @@ const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: 
     const now = yield* DateTime.now
     if (outcome._tag === "Right") {
       const note = outcome.right.note ?? deliveryNote(request.account, request.media, request.configuration)
-      yield* finish(AttemptResult.Published({ ...outcome.right, note, reconciled: false }))
+      yield* finish(AttemptResult.Published({ ...outcome.right, note, reconciled: false }), now)
       return "published" as const
     }
     const error = outcome.left
@@ -226,16 +226,16 @@ const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: 
       yield* finish(AttemptResult.Unknown({
         error: failure("unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
         recheckAt: DateTime.addDuration(now, policy.recheckMin)
-      }))
+      }), now)
       return "unknown" as const
     }
     if (error.transient && attempt < policy.maxAttempts) {
       const delay = retryDelay(policy, attempt, error.retryAfterMs, yield* Random.next)
-      yield* finish(AttemptResult.Failed({ error: error.error, retryAt: DateTime.addDuration(now, delay) }))
+      yield* finish(AttemptResult.Failed({ error: error.error, retryAt: DateTime.addDuration(now, delay) }), now)
       return "retrying" as const
     }
     if (error.error.category === "auth_expired") yield* markNeedsReconnect(request.account, error.error)
-    yield* finish(AttemptResult.Failed({ error: error.transient ? giveUp(error.error, attempt) : error.error, retryAt: null }))
+    yield* finish(AttemptResult.Failed({ error: error.transient ? giveUp(error.error, attempt) : error.error, retryAt: null }), now)
     return "failed" as const
   })
 

@@ -65,6 +65,11 @@ export interface BeginItem extends Target {}
 
 export interface FinishItem extends Target {
   readonly result: AttemptResult
+  /**
+   * When the platform answered: the attempt's end. Its commit may wait for others to share it, and
+   * a retry's due time is counted from the answer. The step's own time when absent.
+   */
+  readonly at?: DateTime.Utc
 }
 
 /** How one step ended: the StateConflict and DeliveryNotFound are the single step's errors. */
@@ -203,7 +208,7 @@ const finished = (delivery: Delivery, result: AttemptResult, now: DateTime.Utc):
 const foldOutcomes: Fold<FinishItem, PostRecord, ProjectStore | IdGenerator> = (record, members) =>
   Effect.gen(function*() {
     const now = yield* DateTime.now
-    const changed = members.map(({ delivery, item }) => finished(delivery, item.result, now))
+    const changed = members.map(({ delivery, item }) => finished(delivery, item.result, item.at ?? now))
     const deliveries = record.deliveries.map((other) => changed.find((delivery) => delivery.id === other.id) ?? other)
     const { post } = record
     const settled = post.status === "processing" && deliveries.every((other) => other.settled)
