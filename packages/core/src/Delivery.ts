@@ -102,4 +102,13 @@ export class Delivery extends Schema.Class<Delivery>("Delivery")({
   with(changes: Partial<Schema.Struct.Type<typeof Delivery.fields>>): Delivery {
     return Object.assign(Object.create(Delivery.prototype) as Delivery, this, changes)
   }
+
+  /**
+   * A Delivery from fields known to be valid (a row the storage checked), built as `with` builds its
+   * copies: the constructor's copy of the fields and its pass for defaults cost more than the rest
+   * of decoding the row.
+   */
+  static fromValid(fields: Schema.Struct.Type<typeof Delivery.fields>): Delivery {
+    return Object.assign(Object.create(Delivery.prototype) as Delivery, fields)
+  }
 }

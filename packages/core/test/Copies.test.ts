@@ -74,4 +74,19 @@ describe("copies made with `with`", () => {
     expect(copy.wentOut).toBe(true)
     expect(delivery.settled).toBe(false)
   })
+
+  it("fromValid builds what the constructor builds from the same values, own symbols included", () => {
+    const fields = { ...post }
+    const made = Post.fromValid(fields)
+    const built = new Post(fields, true)
+    expect(made).toBeInstanceOf(Post)
+    expect(Reflect.ownKeys(made)).toEqual(Reflect.ownKeys(built))
+    expect(Equal.equals(made, built)).toBe(true)
+    const deliveryFields = { ...delivery }
+    const madeDelivery = Delivery.fromValid(deliveryFields)
+    const builtDelivery = new Delivery(deliveryFields, true)
+    expect(Reflect.ownKeys(madeDelivery)).toEqual(Reflect.ownKeys(builtDelivery))
+    expect(Equal.equals(madeDelivery, builtDelivery)).toBe(true)
+    expect(madeDelivery.settled).toBe(false)
+  })
 })

@@ -119,7 +119,7 @@ const plainPost = (row: PostRow) =>
 
 export const postFromRow = (row: PostRow): Either.Either<Post, ParseResult.ParseError> =>
   Either.map(plainPost(row) ? Either.right(row as PostRow & Schema.Schema.Type<typeof PostColumns>) : decodePostColumns(row), (valid) =>
-    new Post({
+    Post.fromValid({
       id: row.id,
       projectId: row.project_id,
       version: row.version,
@@ -138,7 +138,7 @@ export const postFromRow = (row: PostRow): Either.Either<Post, ParseResult.Parse
       idempotencyKey: row.idempotency_key,
       createdAt: instant(row.created_at),
       updatedAt: instant(row.updated_at)
-    }, true))
+    }))
 
 /**
  * A post's columns, JSONB ones as values (for a JSON parameter read by json_populate_record). A Post
@@ -211,7 +211,7 @@ const plainDelivery = (row: DeliveryRow) =>
 
 export const deliveryFromRow = (row: DeliveryRow): Either.Either<Delivery, ParseResult.ParseError> =>
   Either.map(plainDelivery(row) ? Either.right(row as DeliveryRow & Schema.Schema.Type<typeof DeliveryColumns>) : decodeDeliveryColumns(row), (valid) =>
-    new Delivery({
+    Delivery.fromValid({
       id: row.id,
       postId: row.post_id,
       projectId: row.project_id,
@@ -228,7 +228,7 @@ export const deliveryFromRow = (row: DeliveryRow): Either.Either<Delivery, Parse
       takedown: valid.takedown,
       createdAt: instant(row.created_at),
       updatedAt: instant(row.updated_at)
-    }, true))
+    }))
 
 /**
  * A delivery's columns, JSONB ones as values in their encoded form; position keeps the deliveries
