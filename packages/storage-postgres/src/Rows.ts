@@ -42,20 +42,7 @@ type Timestamp = Date | string
 
 const instant = (value: Timestamp): DateTime.Utc => DateTime.unsafeMake(value)
 const instantOrNull = (value: Timestamp | null): DateTime.Utc | null => value === null ? null : instant(value)
-/**
- * Each instant's ISO form, kept per instant object: a change's instants are mostly its record's
- * (created_at, due_at, and one `now` for every updated_at and attempt it stamps), written again at
- * every step, and formatting one cost more than its share of the statement's JSON.
- */
-const isoForms = new WeakMap<DateTime.Utc, string>()
-const iso = (value: DateTime.Utc): string => {
-  let form = isoForms.get(value)
-  if (form === undefined) {
-    form = DateTime.formatIso(value)
-    isoForms.set(value, form)
-  }
-  return form
-}
+const iso = (value: DateTime.Utc): string => DateTime.formatIso(value)
 const isoOrNull = (value: DateTime.Utc | null): string | null => value === null ? null : iso(value)
 const json = (value: unknown): string | null => value === null ? null : JSON.stringify(value)
 
