@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, type PostId, type ProjectId } from "@herald/core"
+import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, type PostId, type ProjectId, traced } from "@herald/core"
 import { Chunk, DateTime, Deferred, Effect, Exit, Layer, Queue } from "effect"
 import { orDieInfra } from "./Infra.js"
 import { Wakeups } from "./Wakeups.js"
@@ -36,7 +36,7 @@ const make = Effect.gen(function*() {
   ))
 
   return DeliveryQueue.of({
-    claimDue: Effect.fn("DeliveryQueue.claimDue")(({ leaseMillis, limit, now, worker }) => {
+    claimDue: traced("DeliveryQueue.claimDue")(({ leaseMillis, limit, now, worker }) => {
       // Migration 0008: the lapsed leases first, then the due deliveries, each half in its index's order.
       return orDieInfra(
         sql<{ readonly delivery_id: string; readonly post_id: string; readonly project_id: string }>`
@@ -52,14 +52,14 @@ const make = Effect.gen(function*() {
         )
       )
     }),
-    renew: Effect.fn("DeliveryQueue.renew")((deliveryId, { leaseMillis, now, worker }) =>
+    renew: traced("DeliveryQueue.renew")((deliveryId, { leaseMillis, now, worker }) =>
       orDieInfra(sql`
         UPDATE deliveries
         SET lease_expires_at = ${DateTime.formatIso(now)}::timestamptz + ${leaseMillis} * interval '1 millisecond'
         WHERE id = ${deliveryId} AND lease_owner = ${worker} AND lease_expires_at > ${DateTime.formatIso(now)}
         RETURNING id`).pipe(Effect.map((rows) => rows.length > 0))
     ),
-    release: Effect.fn("DeliveryQueue.release")(function*(deliveryId, worker) {
+    release: traced("DeliveryQueue.release")(function*(deliveryId, worker) {
       const done = yield* Deferred.make<void>()
       yield* Queue.offer(releases, { deliveryId, worker, done })
       return yield* Deferred.await(done)

@@ -9,7 +9,8 @@ import {
   type PostRecord,
   PostStore,
   type PostUpdate,
-  StaleWrite
+  StaleWrite,
+  traced
 } from "@herald/core"
 import { Array as Arr, DateTime, Effect, Either, Exit, Layer, Option } from "effect"
 import { orDieInfra } from "./Infra.js"
@@ -278,7 +279,7 @@ export const make = Effect.gen(function*() {
     })
 
   return PostStore.of({
-    create: Effect.fn("PostStore.create")(function*(input: NewPost) {
+    create: traced("PostStore.create")(function*(input: NewPost) {
       if (input.idempotency === null && input.dailyCap === null) {
         yield* orDieInfra(Effect.flatten(createBatched(input)))
         return CreateOutcome.Created({ record: input.record })
@@ -287,23 +288,23 @@ export const make = Effect.gen(function*() {
       if (outcome._tag === "Created") yield* signalAfter([outcome.record], input.events)
       return outcome
     }),
-    findIdempotent: Effect.fn("PostStore.findIdempotent")(function*(projectId, key) {
+    findIdempotent: traced("PostStore.findIdempotent")(function*(projectId, key) {
       const [earlier] = yield* orDieInfra(sql<{ readonly fingerprint: string; readonly post_id: string }>`
         SELECT fingerprint, post_id FROM idempotency_keys WHERE project_id = ${projectId} AND key = ${key}`)
       if (earlier === undefined) return Option.none()
       const record = yield* orDieInfra(findWhere(sql.and([sql`id = ${earlier.post_id}`])))
       return Option.map(record, (record) => ({ record, fingerprint: earlier.fingerprint }))
     }),
-    find: Effect.fn("PostStore.find")((projectId, id) =>
+    find: traced("PostStore.find")((projectId, id) =>
       orDieInfra(findWhere(sql.and([sql`project_id = ${projectId}`, sql`id = ${id}`])))
     ),
-    findByDelivery: Effect.fn("PostStore.findByDelivery")((projectId, id) =>
+    findByDelivery: traced("PostStore.findByDelivery")((projectId, id) =>
       orDieInfra(findWhere(sql.and([
         sql`project_id = ${projectId}`,
         sql`id = (SELECT post_id FROM deliveries WHERE id = ${id} AND project_id = ${projectId})`
       ])))
     ),
-    list: Effect.fn("PostStore.list")((projectId, query) =>
+    list: traced("PostStore.list")((projectId, query) =>
       orDieInfra(
         withDeliveries(
           sql`
@@ -320,13 +321,13 @@ export const make = Effect.gen(function*() {
         )
       )
     ),
-    findMany: Effect.fn("PostStore.findMany")((keys) =>
+    findMany: traced("PostStore.findMany")((keys) =>
       orDieInfra(withDeliveries(sql`
         SELECT * FROM posts
         WHERE (id, project_id) IN (
           SELECT * FROM unnest(${keys.map((key) => key.postId)}::uuid[], ${keys.map((key) => key.projectId)}::uuid[]))`))
     ),
-    commit: Effect.fn("PostStore.commit")(function*(change: PostChange) {
+    commit: traced("PostStore.commit")(function*(change: PostChange) {
       switch (change._tag) {
         case "Update": {
           const written = yield* orDieInfra(unlessDeadlock(updateAll([change])))
@@ -340,14 +341,14 @@ export const make = Effect.gen(function*() {
           return yield* orDieInfra(sql.withTransaction(applyChange(change)))
       }
     }),
-    commitAll: Effect.fn("PostStore.commitAll")(function*(changes: ReadonlyArray<PostUpdate>) {
+    commitAll: traced("PostStore.commitAll")(function*(changes: ReadonlyArray<PostUpdate>) {
       if (changes.length === 0) return []
       const posts = new Set(changes.map((change) => change.record.post.id))
       if (posts.size < changes.length) return yield* Effect.dieMessage("commitAll got two changes of one post")
       const written = yield* orDieInfra(unlessDeadlock(updateAll(changes)))
       return changes.flatMap((change) => written.has(change.record.post.id) ? [] : [stale(change.record.post.id)])
     }),
-    createdSince: Effect.fn("PostStore.createdSince")((keyId, since) =>
+    createdSince: traced("PostStore.createdSince")((keyId, since) =>
       orDieInfra(
         sql<{ readonly count: number }>`
           SELECT count(*)::int AS count FROM post_creations
