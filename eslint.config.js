@@ -18,6 +18,16 @@ export default tseslint.config(
     }
   },
   {
+    files: ["packages/*/src/**/*.ts"],
+    ignores: ["packages/core/src/Tracing.ts"],
+    rules: {
+      "no-restricted-properties": ["error",
+        { object: "Effect", property: "fn", message: "use traced from @herald/core (core/src/Tracing.ts): no span cost while the tracer is off" },
+        { object: "Effect", property: "withSpan", message: "use inSpan from @herald/core (core/src/Tracing.ts): no span cost while the tracer is off" }
+      ]
+    }
+  },
+  {
     files: ["packages/core/src/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", {

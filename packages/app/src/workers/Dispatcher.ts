@@ -1,4 +1,4 @@
-import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, WorkerHeartbeats } from "@herald/core"
+import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, inSpan, WorkerHeartbeats } from "@herald/core"
 import { Cause, DateTime, Duration, Effect, FiberSet, Queue, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
@@ -175,4 +175,4 @@ export const runDispatcher = (options: DispatcherOptions) =>
       if (claimed > 0 && full) return
       yield* Queue.take(wake)
     }))
-  }).pipe(Effect.withSpan("Dispatcher"))
+  }).pipe(inSpan("Dispatcher"))
