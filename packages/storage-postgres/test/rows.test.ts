@@ -3,7 +3,10 @@ import { Either } from "effect"
 import { deliveryColumns, deliveryFromRow, type DeliveryRow, postColumns, postFromRow, type PostRow } from "../src/Rows.js"
 import { newPost, newProject, t0 } from "./fixtures.js"
 
-const { record: { deliveries: [delivery], post } } = newPost({ projectId: newProject().id, deliveryStatus: "queued", dueAt: t0 })
+const { record } = newPost({ projectId: newProject().id, deliveryStatus: "queued", dueAt: t0 })
+// Plain: no platform configuration, so the post's row is one the schema pass is skipped for.
+const post = record.post.with({ platformConfigurations: {} })
+const delivery = record.deliveries[0]!
 const at = t0
 
 /** A row as PostgreSQL hands it back: JSONB parsed, timestamps as strings (json_agg) or Dates. */
@@ -12,7 +15,7 @@ const asRow = <A>(columns: object): A => JSON.parse(JSON.stringify(columns)) as 
 describe("rows", () => {
   it("plain rows (literal columns, JSONB valid as it is) decode to what the schema gives", () => {
     const postRow = asRow<PostRow>(postColumns(post))
-    const deliveryRow = asRow<DeliveryRow>(deliveryColumns(delivery!, 0))
+    const deliveryRow = asRow<DeliveryRow>(deliveryColumns(delivery, 0))
     expect(Either.getOrThrow(postFromRow(postRow))).toEqual(post)
     expect(Either.getOrThrow(deliveryFromRow(deliveryRow))).toEqual(delivery)
   })
@@ -22,7 +25,7 @@ describe("rows", () => {
       decision: { outcome: "approved", via: "api_key", by: post.author.keyId, at, reason: null },
       platformConfigurations: { x: { reply_settings: "everyone" } }
     })
-    const tried = delivery!.with({
+    const tried = delivery.with({
       status: "queued",
       error: { category: "platform_error", code: "boom", message: "down" },
       attempts: [{ number: 1, startedAt: at, finishedAt: at, outcome: "failed", error: { category: "platform_error", code: "boom", message: "down" } }]
@@ -34,8 +37,8 @@ describe("rows", () => {
   it("a row with a value its column cannot hold is a ParseError, never a wrong value", () => {
     expect(Either.isLeft(postFromRow({ ...asRow<PostRow>(postColumns(post)), status: "lost" }))).toBe(true)
     expect(Either.isLeft(postFromRow({ ...asRow<PostRow>(postColumns(post)), platform_configurations: [] }))).toBe(true)
-    expect(Either.isLeft(deliveryFromRow({ ...asRow<DeliveryRow>(deliveryColumns(delivery!, 0)), platform: "myspace" }))).toBe(true)
-    expect(Either.isLeft(deliveryFromRow({ ...asRow<DeliveryRow>(deliveryColumns(delivery!, 0)), attempts: {} }))).toBe(true)
-    expect(Either.isLeft(deliveryFromRow({ ...asRow<DeliveryRow>(deliveryColumns(delivery!, 0)), error: { code: 1 } }))).toBe(true)
+    expect(Either.isLeft(deliveryFromRow({ ...asRow<DeliveryRow>(deliveryColumns(delivery, 0)), platform: "myspace" }))).toBe(true)
+    expect(Either.isLeft(deliveryFromRow({ ...asRow<DeliveryRow>(deliveryColumns(delivery, 0)), attempts: {} }))).toBe(true)
+    expect(Either.isLeft(deliveryFromRow({ ...asRow<DeliveryRow>(deliveryColumns(delivery, 0)), error: { code: 1 } }))).toBe(true)
   })
 })
