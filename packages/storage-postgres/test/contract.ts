@@ -20,13 +20,11 @@ import {
   RateLimitStore,
   SendOutcome,
   Project,
-  WebhookEndpoint,
-  WebhookEndpointId,
   WebhookEndpoints
 } from "@herald/core"
 import { DateTime, Effect, Exit, Fiber, type Layer, Option, Redacted, Stream, TestServices } from "effect"
 import { createHash, randomUUID } from "node:crypto"
-import { at, newAccount, newKeyId, newPost, newProject, t0 } from "./fixtures.js"
+import { at, newAccount, newEndpoint, newKeyId, newPost, newProject, t0 } from "./fixtures.js"
 
 export type Storage =
   | SqlClient.SqlClient
@@ -402,16 +400,7 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           const posts = yield* PostStore
           const project = newProject()
           yield* admin.create(project)
-          const endpoint = new WebhookEndpoint({
-            id: WebhookEndpointId.make(randomUUID()),
-            projectId: project.id,
-            url: "https://hooks.example.com/herald",
-            kinds: ["post.published"],
-            enabled: true,
-            consecutiveFailures: 0,
-            lastError: null,
-            createdAt: t0
-          })
+          const endpoint = newEndpoint(project.id)
           yield* endpoints.create(endpoint, Redacted.make("whsec_topsecret"))
           const eventAt = DateTime.add(t0, { days: 2 })
           const event = (kind: "post.published" | "post.failed") =>

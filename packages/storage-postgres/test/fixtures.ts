@@ -11,7 +11,9 @@ import {
   DeliveryId,
   PostId,
   noGuardrails,
-  SocialAccount
+  SocialAccount,
+  WebhookEndpoint,
+  WebhookEndpointId
 } from "@herald/core"
 import { DateTime, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
@@ -30,6 +32,19 @@ export const newProject = () =>
     signature: "-- acme",
     guardrails: { ...noGuardrails, banned_words: ["spam"] },
     plan: "active"
+  })
+
+/** An enabled endpoint of the project, subscribed to post.published. */
+export const newEndpoint = (projectId: ProjectId) =>
+  new WebhookEndpoint({
+    id: WebhookEndpointId.make(randomUUID()),
+    projectId,
+    url: "https://hooks.example.com/herald",
+    kinds: ["post.published"],
+    enabled: true,
+    consecutiveFailures: 0,
+    lastError: null,
+    createdAt: t0
   })
 
 export const newAccount = (projectId: ProjectId, username = "acme") =>

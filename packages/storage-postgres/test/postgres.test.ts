@@ -11,15 +11,13 @@ import {
   PostChange,
   PostStore,
   ProjectAdmin,
-  WebhookEndpoint,
-  WebhookEndpointId,
   WebhookEndpoints
 } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, TestServices } from "effect"
 import { randomUUID } from "node:crypto"
 import { StorageLive } from "../src/index.js"
 import { storageContract } from "./contract.js"
-import { credentialsKey, newPost, newProject, t0, throwawaySchema } from "./fixtures.js"
+import { credentialsKey, newEndpoint, newPost, newProject, t0, throwawaySchema } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL
 
@@ -114,16 +112,7 @@ if (url === undefined || url === "") {
         yield* Effect.flatMap(ProjectAdmin, (admin) => admin.create(project))
         yield* Effect.flatMap(WebhookEndpoints, (endpoints) =>
           endpoints.create(
-            new WebhookEndpoint({
-              id: WebhookEndpointId.make(randomUUID()),
-              projectId: project.id,
-              url: "https://hooks.example.com/herald",
-              kinds: ["post.published"],
-              enabled: true,
-              consecutiveFailures: 0,
-              lastError: null,
-              createdAt: t0
-            }),
+            newEndpoint(project.id),
             Redacted.make("whsec_topsecret")
           ))
         const event = (kind: EventKind) =>

@@ -8,8 +8,6 @@ import {
   SendOutcome,
   WebhookAttempt,
   WebhookDeliveryLog,
-  WebhookEndpoint,
-  WebhookEndpointId,
   WebhookEndpoints
 } from "@herald/core"
 import { DateTime, Effect, Option, Redacted } from "effect"
@@ -18,7 +16,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { StorageLive } from "../src/index.js"
-import { at, credentialsKey, newPost, newProject, t0 } from "./fixtures.js"
+import { at, credentialsKey, newEndpoint, newPost, newProject, t0 } from "./fixtures.js"
 
 const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-delivery-log-"))
 
@@ -26,16 +24,7 @@ const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-delivery-log-"))
 const queuedEvent = Effect.gen(function*() {
   const project = newProject()
   yield* Effect.flatMap(ProjectAdmin, (admin) => admin.create(project))
-  const endpoint = new WebhookEndpoint({
-    id: WebhookEndpointId.make(randomUUID()),
-    projectId: project.id,
-    url: "https://hooks.example.com/herald",
-    kinds: ["post.published"],
-    enabled: true,
-    consecutiveFailures: 0,
-    lastError: null,
-    createdAt: t0
-  })
+  const endpoint = newEndpoint(project.id)
   yield* Effect.flatMap(WebhookEndpoints, (endpoints) => endpoints.create(endpoint, Redacted.make("whsec_log")))
   const event = new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind: "post.published", createdAt: t0, data: {} })
   yield* Effect.flatMap(PostStore, (posts) => posts.create({ ...newPost({ projectId: project.id }), events: [event] }))
