@@ -1,4 +1,5 @@
 import { Duration, Effect, Exit, type Scope } from "effect"
+import { pendingWork } from "./Pending.js"
 
 interface Pending<I, A, E> {
   readonly item: I
@@ -27,23 +28,13 @@ export const batching = <I, A, E, R>(
   Effect.gen(function*() {
     let waiting: Array<Pending<I, A, E>> = []
     let closed = false
-    /** The writer's wake-up while it waits for a first item. */
-    let wake: (() => void) | undefined
     const take = () => {
       const batch = waiting.length <= maxBatch ? waiting : waiting.slice(0, maxBatch)
       waiting = batch === waiting ? [] : waiting.slice(maxBatch)
       return batch
     }
-    const first = Effect.async<void>((resume) => {
-      if (waiting.length > 0) return resume(Effect.void)
-      wake = () => {
-        wake = undefined
-        resume(Effect.void)
-      }
-      return Effect.sync(() => {
-        wake = undefined
-      })
-    })
+    // The writer waits here for a first item.
+    const first = pendingWork(() => waiting.length > 0)
     const answer = (batch: ReadonlyArray<Pending<I, A, E>>) =>
       Effect.map(Effect.exit(Effect.suspend(() => run(batch.map((entry) => entry.item)))), (exit) => {
         batch.forEach((entry, index) => entry.resume(Exit.map(exit, (answers) => answers[index]!)))
@@ -63,7 +54,7 @@ export const batching = <I, A, E, R>(
       : Effect.yieldNow()
     yield* Effect.forkScoped(Effect.forever(
       Effect.uninterruptibleMask((restore) =>
-        restore(Effect.zipRight(first, Effect.suspend(() => waiting.length >= maxBatch ? Effect.void : gather))).pipe(
+        restore(Effect.zipRight(first.untilAny, Effect.suspend(() => waiting.length >= maxBatch ? Effect.void : gather))).pipe(
           Effect.flatMap(() => answer(take()))
         )
       )
@@ -72,6 +63,6 @@ export const batching = <I, A, E, R>(
       Effect.async<A, E>((resume) => {
         if (closed) return resume(Effect.interrupt)
         waiting.push({ item, resume })
-        wake?.()
+        first.added()
       })
   })

@@ -1,4 +1,4 @@
-import { OutcomeUnknown } from "@herald/core"
+import { OutcomeUnknown, pendingWork } from "@herald/core"
 import { Clock, Deferred, Duration, Effect, Either, Fiber, type Scope } from "effect"
 
 /** A call in flight, as its time limit sees it. */
@@ -32,21 +32,11 @@ export const platformCalls = (timeout: Duration.Duration): Effect.Effect<Platfor
   Effect.gen(function*() {
     const limitMs = Duration.toMillis(timeout)
     const pending = new Set<Pending>()
-    /** The keeper's wake-up while no call is pending. */
-    let wake: (() => void) | undefined
-    const firstCall = Effect.async<void>((resume) => {
-      if (pending.size > 0) return resume(Effect.void)
-      wake = () => {
-        wake = undefined
-        resume(Effect.void)
-      }
-      return Effect.sync(() => {
-        wake = undefined
-      })
-    })
+    // The keeper waits here while no call is pending.
+    const firstCall = pendingWork(() => pending.size > 0)
     const expireOldest = Effect.gen(function*() {
       const oldest = pending.values().next()
-      if (oldest.done === true) return yield* firstCall
+      if (oldest.done === true) return yield* firstCall.untilAny
       const wait = oldest.value.at - (yield* Clock.currentTimeMillis)
       if (wait > 0) return yield* Effect.sleep(Duration.millis(wait))
       pending.delete(oldest.value)
@@ -69,7 +59,7 @@ export const platformCalls = (timeout: Duration.Duration): Effect.Effect<Platfor
             Effect.zipRight(Fiber.interruptFork(calling))
           )
           pending.add(entry)
-          wake?.()
+          firstCall.added()
         }
         return yield* Deferred.await(answer)
       })
