@@ -100,7 +100,7 @@ export class Delivery extends Schema.Class<Delivery>("Delivery")({
    * them for defaults (it has none): the dispatcher copies it twice per delivery.
    */
   with(changes: Partial<Schema.Struct.Type<typeof Delivery.fields>>): Delivery {
-    return Object.assign(Object.create(Delivery.prototype) as Delivery, this, changes)
+    return Object.assign(Delivery.fromValid(this), changes)
   }
 
   /**

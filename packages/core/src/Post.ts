@@ -104,7 +104,7 @@ export class Post extends Schema.Class<Post>("Post")({
    * them for defaults (it has none): the dispatcher copies it twice per delivery.
    */
   with(changes: Partial<Schema.Struct.Type<typeof Post.fields>>): Post {
-    return Object.assign(Object.create(Post.prototype) as Post, this, changes)
+    return Object.assign(Post.fromValid(this), changes)
   }
 
   /**

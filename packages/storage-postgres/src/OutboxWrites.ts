@@ -33,8 +33,18 @@ export const eventWritesFrom = (sql: SqlClient.SqlClient, rows: Statement.Fragme
     INSERT INTO webhook_sends (id, event_id, endpoint_id, status, due_at)
     SELECT gen_random_uuid(), e.id, w.id, 'pending', e.created_at
     FROM outbox e
-    JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds))`
+    JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds)
+    RETURNING event_id)`
 ]
+
+/**
+ * A notice for the webhook senders, in a statement written with `eventWritesFrom`: raised only
+ * when one of its events was fanned out to an endpoint. Senders work on webhook_sends, most events
+ * reach none, and every notifying commit takes one lock and holds it until it ends, which
+ * serialises the dispatcher's commits.
+ */
+export const whenFannedOut = (sql: SqlClient.SqlClient, notice: Statement.Fragment): Statement.Fragment =>
+  sql`CASE WHEN EXISTS (SELECT 1 FROM fan_out) THEN ${notice} END`
 
 /** Writes events to the outbox with their fan-out, inside the caller's transaction. */
 export const writeEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<OutboxEvent>) =>

@@ -14,7 +14,7 @@ import {
 } from "@herald/core"
 import { Array as Arr, DateTime, Effect, Either, Exit, Layer, Option } from "effect"
 import { orDieInfra } from "./Infra.js"
-import { eventWritesFrom, writeAll } from "./OutboxWrites.js"
+import { eventWritesFrom, whenFannedOut, writeAll } from "./OutboxWrites.js"
 import {
   deliveryColumns,
   deliveryFromRow,
@@ -123,19 +123,12 @@ export const make = Effect.gen(function*() {
   const signalAfter = (records: ReadonlyArray<PostRecord>, events: ReadonlyArray<unknown>) =>
     Effect.forEach(channelsOf(records, events.length > 0), wakeups.signal, { discard: true })
 
-  /**
-   * The wake-ups of a statement that writes through `eventWritesFrom`. Senders work on the fanned-out
-   * webhook_sends, so the outbox's is raised only when an event reached some endpoint (the fan-out's
-   * join, read again): most events go to none, and every notifying commit takes one lock and holds
-   * it until it ends, which serialises the dispatcher's commits.
-   */
+  /** The wake-ups a statement written with `eventWritesFrom` raises itself (the outbox's only for events fanned out). */
   const inStatement = (channels: ReadonlyArray<WakeupChannel>) =>
     channels.flatMap((channel) => {
       const notice = wakeups.inStatement(channel)
       if (notice === null) return []
-      return channel === "deliveries" ? [notice] : [sql`CASE WHEN EXISTS (
-        SELECT 1 FROM outbox e JOIN webhook_endpoints w ON w.project_id = e.project_id AND w.enabled AND e.kind = ANY (w.kinds)
-      ) THEN ${notice} END`]
+      return [channel === "deliveries" ? notice : whenFannedOut(sql, notice)]
     })
 
   /**
