@@ -23,7 +23,7 @@ export interface DispatcherOptions extends DispatchPolicy {
    * millisecond and a half of its own, whatever it carries: outcomes went out 18 to a commit.
    * Waiting 10 ms (beside a lateness target of a second) took bench/dispatch's commits per
    * delivery (all its statements) from 0.16 to 0.09. Intents need none: a claim batch's are ready
-   * together. Waited for on Effect's Clock, so zero under a TestClock that nothing advances.
+   * together. Waited for on Effect's Clock: under a TestClock, set it to zero or advance the clock.
    */
   readonly outcomeLinger: Duration.Duration
 }
