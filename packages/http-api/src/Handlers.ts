@@ -25,7 +25,7 @@ import {
   toAccountRow
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
-import { CreatedPost, CurrentPrincipal, HeraldApi, PostList, RepeatedPost } from "./Api.js"
+import { CreatedPost, CurrentPrincipal, defaultListLimit, HeraldApi, PostList, RepeatedPost } from "./Api.js"
 import { BadRequest, failWith, invalidRequest } from "./HttpErrors.js"
 
 /** The approval page of a held post; absent on every other status. */
@@ -113,7 +113,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   handlers
     .handle("list", ({ urlParams }) =>
       CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit })),
+        Effect.flatMap((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit ?? defaultListLimit })),
         // Sent as is: encoding PostList is the identity (AsIs), and re-checking every row's ids and
         // literals, which the domain types already guarantee, was a sixth of the request's CPU.
         Effect.map((list: AsIs<typeof PostList>) => HttpServerResponse.uint8Array(listBody(list), { contentType: "application/json" })),

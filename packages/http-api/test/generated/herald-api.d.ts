@@ -520,13 +520,8 @@ export interface components {
             error: string;
             code: string;
         };
-        /** @description The request body is larger than this endpoint accepts. */
-        PayloadTooLarge: {
-            error: string;
-            code: string;
-        };
-        /** @description The Content-Type is not one this endpoint accepts. */
-        UnsupportedMediaType: {
+        /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+        Forbidden: {
             error: string;
             code: string;
         };
@@ -544,11 +539,6 @@ export interface components {
              * @description Seconds to wait, as in the Retry-After header.
              */
             retry_after: number;
-        };
-        /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
-        Forbidden: {
-            error: string;
-            code: string;
         };
         /** @description A post to create. */
         CreatePostBody: {
@@ -691,6 +681,16 @@ export interface components {
                 rule: string;
                 detail: string;
             }[];
+        };
+        /** @description The request body is larger than this endpoint accepts. */
+        PayloadTooLarge: {
+            error: string;
+            code: string;
+        };
+        /** @description The Content-Type is not one this endpoint accepts. */
+        UnsupportedMediaType: {
+            error: string;
+            code: string;
         };
         /** @description 1 to 100 rows. */
         BulkBody: {
