@@ -1,12 +1,27 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { ApiKeyStore, RateLimitStore, type RateLimitVerdict } from "@herald/core"
+import { ApiKeyStore, type Principal, RateLimitStore, type RateLimitVerdict } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
 import { Authentication } from "./Api.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
 
-const refuse = (code: "missing_api_key" | "invalid_api_key" | "revoked_api_key", error: string) =>
-  Effect.fail(new Unauthorized({ error, code }))
+const refusal = (code: "missing_api_key" | "invalid_api_key" | "revoked_api_key", error: string) =>
+  new Unauthorized({ error, code })
+
+/**
+ * The key the Authorization header presents, or why it is refused. The security decoder took the
+ * same header (everything after "Bearer "), so `presented` and the header's second word name the
+ * same key.
+ */
+const presentedKey = (header: string | undefined, presented: Redacted.Redacted): string | Unauthorized => {
+  const [scheme = "", ...rest] = (header ?? "").trim().split(/\s+/)
+  if (scheme !== "" && scheme.toLowerCase() !== "bearer") {
+    return refusal("invalid_api_key", "invalid API key: the Authorization header must be Bearer <key>")
+  }
+  const key = rest.length === 0 ? "" : Redacted.value(presented).trim()
+  if (key === "") return refusal("missing_api_key", "missing API key: send Authorization: Bearer <key>")
+  return apiKeyPattern.test(key) ? key : refusal("invalid_api_key", "invalid API key")
+}
 
 /** X-RateLimit-* on the reply, whatever it turns out to be (success or error). */
 const rateLimitHeaders = (verdict: RateLimitVerdict) =>
@@ -18,49 +33,58 @@ const rateLimitHeaders = (verdict: RateLimitVerdict) =>
     }))
   )
 
+const rateLimited = (verdict: RateLimitVerdict, now: DateTime.Utc) => {
+  const seconds = Math.max(Math.ceil(DateTime.distance(now, verdict.resetAt) / 1000), 1)
+  return Effect.zipRight(
+    retryAfter(seconds),
+    Effect.fail(
+      new TooManyRequests({
+        error: `rate limit of ${verdict.limit} requests a minute reached; retry in ${seconds} s`,
+        code: "rate_limited",
+        retry_after: seconds
+      })
+    )
+  )
+}
+
 /**
  * The bearer key: its SHA-256 is the lookup (nothing secret is compared, so there is no timing
  * oracle), a revoked key is told apart from an unknown one, and every accepted request counts
  * against the key's per-minute limit.
+ *
+ * It runs on every request, and what it needs is in memory nearly always (the key through the
+ * store's cache, the rate limit through this process's share of the window): so it is a short
+ * chain of steps, each synchronous work inside, rather than a generator of a step per value.
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const keys = yield* ApiKeyStore
     const limits = yield* RateLimitStore
+
+    const admit = (principal: Principal, rateLimitPerMinute: number) =>
+      Effect.clockWith((clock) => {
+        const now = DateTime.unsafeMake(clock.unsafeCurrentTimeMillis())
+        // Best effort and cheap (PostgreSQL writes it at most once a minute per key): no fiber of its own.
+        return keys.touch(principal.keyId, now).pipe(
+          Effect.zipRight(limits.hit(principal.keyId, rateLimitPerMinute, now)),
+          Effect.flatMap((verdict) =>
+            Effect.zipRight(rateLimitHeaders(verdict), verdict.allowed ? Effect.succeed(principal) : rateLimited(verdict, now))
+          )
+        )
+      })
+
     return Authentication.of({
       bearer: (presented) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const [scheme = "", ...rest] = (request.headers.authorization ?? "").trim().split(/\s+/)
-          if (scheme !== "" && scheme.toLowerCase() !== "bearer") {
-            return yield* refuse("invalid_api_key", "invalid API key: the Authorization header must be Bearer <key>")
-          }
-          // The security decoder took the same header; presented and rest name the same key.
-          const key = rest.length === 0 ? "" : Redacted.value(presented).trim()
-          if (key === "") return yield* refuse("missing_api_key", "missing API key: send Authorization: Bearer <key>")
-          if (!apiKeyPattern.test(key)) return yield* refuse("invalid_api_key", "invalid API key")
-          const found = yield* keys.findByHash(hashApiKey(key))
-          if (Option.isNone(found)) return yield* refuse("invalid_api_key", "invalid API key")
-          if (found.value.revoked) return yield* refuse("revoked_api_key", "this API key was revoked")
-          const { principal, rateLimitPerMinute } = found.value
-          const now = yield* DateTime.now
-          // Best effort and cheap (PostgreSQL writes it at most once a minute per key): no fiber of its own.
-          yield* keys.touch(principal.keyId, now)
-          const verdict = yield* limits.hit(principal.keyId, rateLimitPerMinute, now)
-          yield* rateLimitHeaders(verdict)
-          if (!verdict.allowed) {
-            const seconds = Math.max(Math.ceil(DateTime.distance(now, verdict.resetAt) / 1000), 1)
-            yield* retryAfter(seconds)
-            return yield* Effect.fail(
-              new TooManyRequests({
-                error: `rate limit of ${verdict.limit} requests a minute reached; retry in ${seconds} s`,
-                code: "rate_limited",
-                retry_after: seconds
-              })
-            )
-          }
-          return principal
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const key = presentedKey(request.headers.authorization, presented)
+          if (typeof key !== "string") return Effect.fail(key)
+          return Effect.flatMap(keys.findByHash(hashApiKey(key)), (found) =>
+            Option.isNone(found)
+              ? Effect.fail(refusal("invalid_api_key", "invalid API key"))
+              : found.value.revoked
+              ? Effect.fail(refusal("revoked_api_key", "this API key was revoked"))
+              : admit(found.value.principal, found.value.rateLimitPerMinute))
         })
     })
   })

@@ -79,6 +79,17 @@ const make = Effect.gen(function*() {
   const columns = sql`id, project_id, name, prefix, kind, scopes, rate_limit_per_minute, daily_post_cap,
     revoked_at, last_used_at, created_at`
 
+  const writeTouch = traced("ApiKeyStore.touch")((id: ApiKeyId, at: DateTime.Utc, millis: number) =>
+    orDieInfra(sql`
+      UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${DateTime.formatIso(at)}::timestamptz)
+      WHERE id = ${id}`).pipe(
+        Effect.tap(() => {
+          if (lastWritten.size >= touchMemoLimit) lastWritten.clear()
+          lastWritten.set(id, millis)
+        })
+      )
+  )
+
   return ApiKeyStore.of({
     create: traced("ApiKeyStore.create")((key) =>
       orDieInfra(
@@ -124,19 +135,12 @@ const make = Effect.gen(function*() {
       if (rows.length === 0) return yield* new ApiKeyNotFound({ keyId: id })
       notices.changed("keys", projectId)
     }),
-    touch: traced("ApiKeyStore.touch")((id, at) => {
+    // Called on every request: a touch the memo skips is Effect.void, without even a span.
+    touch: (id, at) => {
       const millis = DateTime.toEpochMillis(at)
       const last = lastWritten.get(id)
-      if (last !== undefined && millis >= last && millis - last < touchInterval) return Effect.void
-      return orDieInfra(sql`
-        UPDATE api_keys SET last_used_at = GREATEST(last_used_at, ${DateTime.formatIso(at)}::timestamptz)
-        WHERE id = ${id}`).pipe(
-          Effect.tap(() => {
-            if (lastWritten.size >= touchMemoLimit) lastWritten.clear()
-            lastWritten.set(id, millis)
-          })
-        )
-    })
+      return last !== undefined && millis >= last && millis - last < touchInterval ? Effect.void : writeTouch(id, at, millis)
+    }
   })
 })
 
