@@ -4,7 +4,8 @@
 // when DATABASE_URL is set (in a throwaway database, dropped at the end), there both with the workers
 // in the server process and with the API process alone (HERALD_WORKERS=false). Prints requests/s,
 // p50/p99 latency, peak RSS of each server and the ratio to the bare server, and the median latency
-// of a GET and a POST sent one at a time beforehand.
+// of a GET and a POST sent one at a time beforehand. Each measured load follows an unmeasured
+// warm-up of the same load (BENCH_WARMUP_SECONDS, default 2), on every server alike.
 //   npx tsx bench/http.ts                       (PGlite only)
 //   DATABASE_URL=postgres://127.0.0.1:5432/postgres npx tsx bench/http.ts
 // Targets: POST >= 1,000 req/s with p99 < 50 ms at 32 connections on PostgreSQL; GET >= 0.3 of bare.
@@ -87,7 +88,15 @@ interface Figures {
   readonly errors: number
 }
 
+/**
+ * Seconds of the same load sent first and not measured, to every server alike: a process's first
+ * second runs at a third to a half of its steady rate while the JIT compiles the hot paths, which
+ * says nothing about either server once it runs.
+ */
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+
 const load = async (url: string, options: { readonly method: "GET" | "POST"; readonly headers: Record<string, string>; readonly body?: string }) => {
+  if (warmupSeconds > 0) await autocannon({ url, connections, duration: warmupSeconds, ...options })
   const result = await autocannon({ url, connections, duration: seconds, ...options })
   return {
     rps: result.requests.average,
