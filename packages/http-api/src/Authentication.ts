@@ -2,7 +2,7 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { ApiKeyStore, type Principal, RateLimitStore, type RateLimitVerdict } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
-import { Authentication } from "./Api.js"
+import { authenticateAs, Authentication } from "./Api.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
 
 const refusal = (code: "missing_api_key" | "invalid_api_key" | "revoked_api_key", error: string) =>
@@ -69,7 +69,7 @@ export const AuthenticationLive = Layer.effect(
         return keys.touch(principal.keyId, now).pipe(
           Effect.zipRight(limits.hit(principal.keyId, rateLimitPerMinute, now)),
           Effect.flatMap((verdict) =>
-            Effect.zipRight(rateLimitHeaders(verdict), verdict.allowed ? Effect.succeed(principal) : rateLimited(verdict, now))
+            Effect.zipRight(rateLimitHeaders(verdict), verdict.allowed ? authenticateAs(principal) : rateLimited(verdict, now))
           )
         )
       })
