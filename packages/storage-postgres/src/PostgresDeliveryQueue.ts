@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, type PostId, type ProjectId, traced } from "@herald/core"
-import { Chunk, DateTime, Deferred, Effect, Exit, Layer, Queue } from "effect"
+import { Chunk, DateTime, Deferred, Effect, Exit, Layer, Option, Queue } from "effect"
 import { orDieInfra } from "./Infra.js"
 import { Wakeups } from "./Wakeups.js"
 
@@ -64,6 +64,14 @@ const make = Effect.gen(function*() {
       yield* Queue.offer(releases, { deliveryId, worker, done })
       return yield* Deferred.await(done)
     }),
+    // The claim's own partial index (deliveries_claimable, by due_at): one index entry read.
+    nextDue: traced("DeliveryQueue.nextDue")((now) =>
+      orDieInfra(sql<{ readonly next: Date | null }>`
+        SELECT min(due_at) AS next FROM deliveries
+        WHERE status IN ('queued', 'unknown') AND due_at > ${DateTime.formatIso(now)}`).pipe(
+        Effect.map(([row]) => Option.map(Option.fromNullable(row?.next), DateTime.unsafeMake))
+      )
+    ),
     wakeups: wakeups.listen("deliveries")
   })
 })

@@ -376,6 +376,23 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           expect(yield* claim("b", DateTime.add(due, { seconds: 1 }))).toEqual([])
         }))
 
+      it.effect("nextDue is when the earliest queued or unknown delivery falls due after now", () =>
+        Effect.gen(function*() {
+          const posts = yield* PostStore
+          const queue = yield* DeliveryQueue
+          const project = newProject()
+          // Past every other test's due times, so only these rows are in the window.
+          const now = DateTime.add(t0, { days: 1000 })
+          const dueIn = (minutes: number, deliveryStatus: "queued" | "unknown" | "success") =>
+            posts.create(newPost({ projectId: project.id, deliveries: 1, deliveryStatus, dueAt: DateTime.add(now, { minutes }) }))
+          yield* dueIn(-1, "queued")
+          yield* dueIn(5, "success")
+          yield* dueIn(12, "queued")
+          yield* dueIn(9, "unknown")
+          expect(yield* queue.nextDue(now)).toEqual(Option.some(DateTime.add(now, { minutes: 9 })))
+          expect(yield* queue.nextDue(DateTime.add(now, { minutes: 9 }))).toEqual(Option.some(DateTime.add(now, { minutes: 12 })))
+        }))
+
       it.effect("a create that queues deliveries wakes listening workers", () =>
         TestServices.provideLive(Effect.gen(function*() {
           const posts = yield* PostStore

@@ -1,5 +1,5 @@
 import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, inSpan, WorkerHeartbeats } from "@herald/core"
-import { Cause, DateTime, Duration, Effect, FiberSet, Queue, Stream } from "effect"
+import { Cause, DateTime, Duration, Effect, FiberHandle, FiberSet, Option, Queue, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
 import { defaultRetryPolicy } from "./Backoff.js"
@@ -163,6 +163,20 @@ export const runDispatcher = (options: DispatcherOptions) =>
       return { claimed: claims.length, full: claims.length === free }
     }))
 
+    // Nothing due and nothing in flight: wake when the next delivery falls due rather than at the
+    // next poll, so a scheduled post is not up to a poll interval late. A busy dispatcher needs no
+    // timer: each delivery it finishes wakes it. A later timer replaces an earlier one; one further
+    // off than the poll is left to the poll, which looks again.
+    const dueTimer = yield* FiberHandle.make<void>()
+    const wakeAtNextDue = Effect.gen(function*() {
+      const now = yield* DateTime.now
+      const next = yield* queue.nextDue(now)
+      if (Option.isNone(next)) return
+      const wait = Duration.millis(DateTime.distance(now, next.value))
+      if (Duration.greaterThanOrEqualTo(wait, options.pollInterval)) return
+      yield* FiberHandle.run(dueTimer, Effect.zipRight(Effect.sleep(wait), Queue.offer(wake, undefined)))
+    })
+
     const beat = yield* WorkerHeartbeats.every(worker, heartbeatKind, options.heartbeatInterval)
 
     yield* Effect.logInfo(`dispatcher ${worker} started`)
@@ -173,6 +187,7 @@ export const runDispatcher = (options: DispatcherOptions) =>
       // A full batch means more may be due: claim again at once. Otherwise wait for a wake-up
       // (new work, a slot freed, or the poll interval's tick).
       if (claimed > 0 && full) return
+      if (claimed === 0 && !full && busy === 0) yield* wakeAtNextDue
       yield* Queue.take(wake)
     }))
   }).pipe(inSpan("Dispatcher"))

@@ -1,8 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { AccountStore, beginAttempt, createPost, DeliveryQueue, Publishers } from "@herald/core"
 import { SimulatorServer } from "@herald/publishers"
-import { DateTime, Duration, Effect, TestClock } from "effect"
-import { dispatchDueOnce } from "../../src/workers/index.js"
+import { Chunk, DateTime, Duration, Effect, TestClock, TestServices } from "effect"
+import { dispatchDueOnce, runDispatcher } from "../../src/workers/index.js"
 import { clearDeliveries, eventsOf, loadRecord, seed, testOptions, world } from "./fixtures.js"
 
 // No outcome linger: nothing advances the TestClock while an outcome would wait.
@@ -33,6 +33,35 @@ layer(world({ latency: { minMs: 0, maxMs: 0 }, retryAfterSeconds: 120 }), { time
         expect(deliveries[0]!.url).toMatch(/^https:\/\/x\.com\/acme\/status\/\d{19}$/)
         expect(DateTime.toEpochMillis(deliveries[0]!.attempts[0]!.startedAt)).toBe(DateTime.toEpochMillis(at))
         expect((yield* publishesOf(deliveries[0]!.id))?.postIds).toHaveLength(1)
+      }))
+  })
+
+  describe("waking", () => {
+    it.scoped("an idle dispatcher wakes when a scheduled post falls due, not at its next poll", () =>
+      Effect.gen(function*() {
+        yield* clearDeliveries
+        const { human, project } = yield* seed({ accounts: [["x", "acme"]] })
+        const at = DateTime.addDuration(yield* DateTime.now, Duration.minutes(10))
+        const created = yield* createPost(human, { caption: "On the minute", social_accounts: ["x:acme"], scheduled_at: iso(at) })
+        const statusOf = Effect.map(loadRecord(project.id, created.record.post.id), ({ post }) => post.status)
+        // Its polls an hour apart: only a wake-up at the due time can publish the post at T.
+        yield* Effect.forkScoped(runDispatcher({ ...options, pollInterval: Duration.hours(1) }))
+        // Waits in real time (the dispatcher's queries do) for a condition.
+        const eventually = <R>(check: Effect.Effect<boolean, never, R>) =>
+          Effect.gen(function*() {
+            for (let tries = 0; tries < 200; tries++) {
+              if (yield* check) return true
+              yield* TestServices.provideLive(Effect.sleep("25 millis"))
+            }
+            return false
+          })
+        const due = DateTime.toEpochMillis(at)
+        expect(yield* eventually(Effect.map(TestClock.sleeps(), Chunk.some((wakesAt) => wakesAt === due)))).toBe(true)
+        expect(yield* statusOf).toBe("scheduled")
+        yield* TestClock.adjust(Duration.minutes(10))
+        expect(yield* eventually(Effect.map(statusOf, (status) => status === "posted"))).toBe(true)
+        const { deliveries } = yield* loadRecord(project.id, created.record.post.id)
+        expect(DateTime.toEpochMillis(deliveries[0]!.attempts[0]!.startedAt)).toBe(due)
       }))
   })
 

@@ -1,4 +1,4 @@
-import { Context, type DateTime, type Effect, type Stream } from "effect"
+import { Context, type DateTime, type Effect, type Option, type Stream } from "effect"
 import type { DeliveryId, PostId, ProjectId } from "../Ids.js"
 
 export interface ClaimRequest {
@@ -32,6 +32,12 @@ export class DeliveryQueue extends Context.Tag("@herald/core/DeliveryQueue")<Del
   /** Extends the worker's lease; false when the worker no longer holds it. */
   readonly renew: (deliveryId: DeliveryId, request: RenewRequest) => Effect.Effect<boolean>
   readonly release: (deliveryId: DeliveryId, worker: string) => Effect.Effect<void>
+  /**
+   * When the earliest queued or unknown delivery falls due after `now`; none when nothing waits.
+   * An idle dispatcher wakes then rather than at its next poll. (A lease that lapses is left to
+   * the poll: that is a crashed worker's recovery, not a schedule.)
+   */
+  readonly nextDue: (now: DateTime.Utc) => Effect.Effect<Option.Option<DateTime.Utc>>
   /** Emits when new work may be due. Only a hint to poll early: polling stays the source of truth. */
   readonly wakeups: Stream.Stream<void>
 }>() {}
