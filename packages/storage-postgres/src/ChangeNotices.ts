@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Context, Duration, Effect, Layer, Schedule, Stream } from "effect"
+import { Context, Deferred, Duration, Effect, Exit, FiberId, Layer, Option, Schedule, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 
 /** What a change notice names: a project's settings, accounts or keys. */
@@ -15,17 +15,28 @@ interface Entry<V> {
   readonly storedAt: number
 }
 
+/** A read under way, and the generation of its group when it began. */
+interface Flight<V> {
+  readonly generation: number
+  /** Its value, or none when it failed or was interrupted. */
+  readonly done: Deferred.Deferred<Option.Option<V>>
+}
+
 interface Group<V> {
   generation: number
   readonly entries: Map<string, Entry<V>>
+  readonly flights: Map<string, Flight<V>>
 }
 
 /**
  * Reads kept in this process until their group (a project) is evicted or they reach `maxAge`
  * milliseconds. A read stores its result only if no eviction of its group came while it ran, so a
  * read that raced a write is served once and never kept; while evictions may be missed (`trusted`
- * false: notices not known to arrive) nothing is kept at all. It holds at most `capacity` groups
- * and as many entries, and starts over when either is reached.
+ * false: notices not known to arrive) nothing is kept or shared at all. Misses of the same entry
+ * share one read while no eviction came since it began (a caller that wrote first, which evicts,
+ * reads again): when a list expires under load, one read goes to the database instead of one per
+ * request waiting. A shared read that fails leaves each waiter to read for itself. It holds at
+ * most `capacity` groups and as many entries, and starts over when either is reached.
  */
 export class ReadCache<V> {
   private groups = new Map<string, Group<V>>()
@@ -36,22 +47,35 @@ export class ReadCache<V> {
     private readonly maxAge: number
   ) {}
 
-  /** `read` is called only on a miss: a hit builds no statement. */
+  /** `read` is called only on a miss that no read under way can answer: a hit builds no statement. */
   readonly through = <E, R>(group: string, key: string, read: () => Effect.Effect<V, E, R>): Effect.Effect<V, E, R> =>
     Effect.suspend(() => {
       const found = this.groups.get(group)
       const entry = found?.entries.get(key)
-      if (entry !== undefined && this.trusted() && Date.now() - entry.storedAt < this.maxAge) return Effect.succeed(entry.value)
+      const trusted = this.trusted()
+      if (entry !== undefined && trusted && Date.now() - entry.storedAt < this.maxAge) return Effect.succeed(entry.value)
       const before = this.groupFor(group)
       const generation = before.generation
-      return Effect.tap(read(), (value) => {
-        if (!this.trusted() || this.groups.get(group) !== before || before.generation !== generation) return
-        if (!before.entries.has(key)) {
-          if (this.size >= this.capacity) return this.startOver()
-          this.size++
-        }
-        before.entries.set(key, { value, storedAt: Date.now() })
-      })
+      const flight = before.flights.get(key)
+      if (trusted && flight !== undefined && flight.generation === generation) {
+        return Effect.flatMap(Deferred.await(flight.done), Option.match({ onNone: read, onSome: Effect.succeed }))
+      }
+      const done = Deferred.unsafeMake<Option.Option<V>>(FiberId.none)
+      if (trusted) before.flights.set(key, { generation, done })
+      return read().pipe(
+        Effect.tap((value) => {
+          if (!this.trusted() || this.groups.get(group) !== before || before.generation !== generation) return
+          if (!before.entries.has(key)) {
+            if (this.size >= this.capacity) return this.startOver()
+            this.size++
+          }
+          before.entries.set(key, { value, storedAt: Date.now() })
+        }),
+        Effect.onExit((exit) => {
+          if (before.flights.get(key)?.done === done) before.flights.delete(key)
+          return Deferred.succeed(done, Exit.isSuccess(exit) ? Option.some(exit.value) : Option.none())
+        })
+      )
     })
 
   evict(group: string): void {
@@ -80,7 +104,7 @@ export class ReadCache<V> {
     const found = this.groups.get(name)
     if (found !== undefined) return found
     if (this.groups.size >= this.capacity) this.startOver()
-    const created: Group<V> = { generation: 0, entries: new Map() }
+    const created: Group<V> = { generation: 0, entries: new Map(), flights: new Map() }
     this.groups.set(name, created)
     return created
   }

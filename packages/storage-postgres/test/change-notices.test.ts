@@ -81,6 +81,69 @@ describe("ReadCache", () => {
       yield* cache.through("p1", "k", () => read)
       expect(reads).toBe(3)
     }))
+
+  describe("misses of one entry while a read is under way", () => {
+    /** A read that waits for `release`, counting how many began. */
+    const gatedReads = <A, E>(value: (n: number) => Effect.Effect<A, E>) =>
+      Effect.gen(function*() {
+        const release = yield* Deferred.make<void>()
+        let began = 0
+        const read = () => Effect.suspend(() => Effect.zipRight(Deferred.await(release), value(++began)))
+        return { read, began: () => began, release: Deferred.succeed(release, undefined) }
+      })
+    const callers = <A, E>(n: number, through: () => Effect.Effect<A, E>) =>
+      Effect.forEach(Array.from({ length: n }), () => Effect.fork(through()))
+
+    it.effect("share that read", () =>
+      Effect.gen(function*() {
+        const cache = new ReadCache<number>(() => true, 100, 60_000)
+        const gate = yield* gatedReads((n) => Effect.succeed(n))
+        const fibers = yield* callers(5, () => cache.through("p1", "k", gate.read))
+        yield* Effect.yieldNow()
+        yield* gate.release
+        expect(yield* Effect.forEach(fibers, Fiber.join)).toEqual([1, 1, 1, 1, 1])
+        expect(gate.began()).toBe(1)
+      }))
+
+    it.effect("do not join a read that began before an eviction: they read again", () =>
+      Effect.gen(function*() {
+        const cache = new ReadCache<string>(() => true, 100, 60_000)
+        const gate = yield* gatedReads((n) => Effect.succeed(n === 1 ? "before the change" : "after the change"))
+        const [early] = yield* callers(1, () => cache.through("p1", "k", gate.read))
+        yield* Effect.yieldNow()
+        cache.evict("p1")
+        const [late] = yield* callers(1, () => cache.through("p1", "k", gate.read))
+        yield* Effect.yieldNow()
+        yield* gate.release
+        expect(yield* Fiber.join(early!)).toBe("before the change")
+        expect(yield* Fiber.join(late!)).toBe("after the change")
+        expect(gate.began()).toBe(2)
+      }))
+
+    it.effect("read for themselves when the shared read fails", () =>
+      Effect.gen(function*() {
+        const cache = new ReadCache<number>(() => true, 100, 60_000)
+        const gate = yield* gatedReads((n): Effect.Effect<number, string> =>
+          n === 1 ? Effect.fail("the database went away") : Effect.succeed(n)
+        )
+        const fibers = yield* callers(3, () => cache.through("p1", "k", gate.read))
+        yield* Effect.yieldNow()
+        yield* gate.release
+        const results = yield* Effect.forEach(fibers, (fiber) => Effect.either(Fiber.join(fiber)))
+        expect(results.map((result) => result._tag === "Left" ? result.left : result.right).sort()).toEqual([2, 3, "the database went away"])
+        expect(gate.began()).toBe(3)
+      }))
+
+    it.effect("are not shared while notices cannot be trusted", () =>
+      Effect.gen(function*() {
+        const cache = new ReadCache<number>(() => false, 100, 60_000)
+        const gate = yield* gatedReads((n) => Effect.succeed(n))
+        const fibers = yield* callers(3, () => cache.through("p1", "k", gate.read))
+        yield* Effect.yieldNow()
+        yield* gate.release
+        expect((yield* Effect.forEach(fibers, Fiber.join)).sort()).toEqual([1, 2, 3])
+      }))
+  })
 })
 
 const url = process.env.DATABASE_URL
