@@ -126,11 +126,14 @@ export const runDispatcher = (options: DispatcherOptions) =>
     const store = yield* dispatchStore(options.outcomeLinger)
     const calls = yield* platformCalls(options.publishTimeout)
     const wake = yield* Queue.sliding<void>(1)
+    // Whether the next idle wait should ask when the next delivery falls due (see wakeAtNextDue).
+    let lookAhead = true
+    const lookAheadThenWake = Effect.zipRight(Effect.sync(() => void (lookAhead = true)), Queue.offer(wake, undefined))
     const inFlight = yield* FiberSet.make<void>()
     yield* queue.wakeups.pipe(Stream.runForEach(() => Queue.offer(wake, undefined)), Effect.forkScoped)
     // The poll is a wake-up on a timer: waiting for either one is then a plain take (racing a
     // take against a sleep forked two fibers at every wait, and the loop waits once per delivery).
-    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(options.pollInterval), Queue.offer(wake, undefined))))
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(options.pollInterval), lookAheadThenWake)))
 
     // Counted here rather than read from the FiberSet: a fiber leaves the set only after its
     // last step, and the wake-up it sends must already see its slot free.
@@ -164,9 +167,12 @@ export const runDispatcher = (options: DispatcherOptions) =>
     }))
 
     // Nothing due and nothing in flight: wake when the next delivery falls due rather than at the
-    // next poll, so a scheduled post is not up to a poll interval late. A busy dispatcher needs no
-    // timer: each delivery it finishes wakes it. A later timer replaces an earlier one; one further
-    // off than the poll is left to the poll, which looks again.
+    // next poll, so a scheduled post is not up to a poll interval late. Asked once per poll tick
+    // and once per timer that fired, not at every idle wait: a dispatcher keeping up with new posts
+    // goes idle after each one, and asking there doubled its statements (a post due sooner than a
+    // poll interval after it was written goes out at the next poll at worst). A busy dispatcher
+    // needs no timer: each delivery it finishes wakes it. A later timer replaces an earlier one;
+    // one further off than the poll is left to the poll, which looks again.
     const dueTimer = yield* FiberHandle.make<void>()
     const wakeAtNextDue = Effect.gen(function*() {
       const now = yield* DateTime.now
@@ -174,7 +180,7 @@ export const runDispatcher = (options: DispatcherOptions) =>
       if (Option.isNone(next)) return
       const wait = Duration.millis(DateTime.distance(now, next.value))
       if (Duration.greaterThanOrEqualTo(wait, options.pollInterval)) return
-      yield* FiberHandle.run(dueTimer, Effect.zipRight(Effect.sleep(wait), Queue.offer(wake, undefined)))
+      yield* FiberHandle.run(dueTimer, Effect.zipRight(Effect.sleep(wait), lookAheadThenWake))
     })
 
     const beat = yield* WorkerHeartbeats.every(worker, heartbeatKind, options.heartbeatInterval)
@@ -187,7 +193,10 @@ export const runDispatcher = (options: DispatcherOptions) =>
       // A full batch means more may be due: claim again at once. Otherwise wait for a wake-up
       // (new work, a slot freed, or the poll interval's tick).
       if (claimed > 0 && full) return
-      if (claimed === 0 && !full && busy === 0) yield* wakeAtNextDue
+      if (claimed === 0 && !full && busy === 0 && lookAhead) {
+        lookAhead = false
+        yield* wakeAtNextDue
+      }
       yield* Queue.take(wake)
     }))
   }).pipe(inSpan("Dispatcher"))
