@@ -130,9 +130,9 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
  * a body over its size limit (413), bytes that are not UTF-8 and JSON that does not parse (400).
  * It provides the request with the checked body in place of the raw one.
  *
- * Both are set per endpoint, `.middleware(RequestBodyGuard).middleware(Authentication)` on those
- * that take a body and Authentication alone on the others: HttpApiBuilder runs an endpoint's
- * middleware last declared first, so the key is checked before the body (a request without a key
+ * It is set on the endpoints that take a body, and a group's `.middlewareEndpoints(Authentication)`
+ * then adds the key check to each of its endpoints after it: HttpApiBuilder runs an endpoint's
+ * middleware last added first, so the key is checked before the body (a request without a key
  * gets its 401 whatever it sends), and a request without a body pays for no guard.
  */
 export class RequestBodyGuard extends HttpApiMiddleware.Tag<RequestBodyGuard>()("RequestBodyGuard", {
@@ -225,7 +225,6 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .setUrlParams(ListPostsParams)
       .addSuccess(PostList)
       .addError(Forbidden)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "List posts, newest first")
   )
   .add(
@@ -236,7 +235,6 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .addError(Forbidden)
       .addError(GuardrailRefusal)
       .middleware(RequestBodyGuard)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Create a post")
   )
   .add(
@@ -245,7 +243,6 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .addSuccess(BulkResult)
       .addError(Forbidden)
       .middleware(RequestBodyGuard)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Create up to 100 posts (JSON, raw CSV or multipart CSV)")
   )
   .add(
@@ -258,7 +255,6 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .addError(Conflict)
       .addError(GuardrailRefusal)
       .middleware(RequestBodyGuard)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Edit a post that has not gone out (a new post supersedes it)")
   )
   .add(
@@ -268,7 +264,6 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Delete a post that never went out, or unschedule a scheduled one")
   )
   .add(
@@ -280,9 +275,9 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .addError(NotFound)
       .addError(Conflict)
       .middleware(RequestBodyGuard)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Approve or reject a held post (human keys with posts:approve)")
   )
+  .middlewareEndpoints(Authentication)
   .annotate(OpenApi.Description, "Create, list, edit, delete and approve posts.")
 {}
 
@@ -314,7 +309,6 @@ export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
       .addSuccess(Receipt.annotations({ identifier: "Receipt" }))
       .addError(Forbidden)
       .addError(NotFound)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Delivery receipt of a post, one row per targeted account")
   )
   .add(
@@ -324,7 +318,6 @@ export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Queue a failed delivery again")
   )
   .add(
@@ -335,9 +328,9 @@ export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
       .addError(NotFound)
       .addError(Conflict)
       .addError(BadGateway)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Remove a delivered post from its platform (irreversible)")
   )
+  .middlewareEndpoints(Authentication)
   .annotate(OpenApi.Description, "Delivery receipts (one per targeted account), retry and takedown.")
 {}
 
@@ -382,7 +375,6 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.get("socialAccounts", "/social-accounts")
       .addSuccess(AccountList)
       .addError(Forbidden)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Connected social accounts with their limits and capabilities")
   )
   .add(
@@ -390,14 +382,12 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       .setUrlParams(PostingRulesParams)
       .addSuccess(PostingRulesList)
       .addError(Forbidden)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Every platform_configurations key each account accepts")
   )
   .add(
     HttpApiEndpoint.get("project", "/project")
       .addSuccess(ProjectRules)
       .addError(Forbidden)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "The project's rules and this key's posts today")
   )
   .add(
@@ -410,9 +400,9 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       .addSuccess(GuardrailVerdict.annotations({ identifier: "GuardrailVerdict" }))
       .addError(Forbidden)
       .middleware(RequestBodyGuard)
-      .middleware(Authentication)
       .annotate(OpenApi.Summary, "Check a caption against the guardrails without creating a post")
   )
+  .middlewareEndpoints(Authentication)
   .annotate(OpenApi.Description, "Connected accounts, their posting rules, the project's rules and guardrail checks.")
 {}
 

@@ -83,10 +83,7 @@ const bulkRows = (request: HttpServerRequest.HttpServerRequest) => {
     : Effect.flatMap(Effect.orDie(request.json), decodeRows)
 }
 
-interface ListFilter {
-  readonly status: ReadonlyArray<string> | null
-  readonly limit: number
-}
+type ListFilter = typeof PostList.Type["filter"]
 
 /**
  * The bytes of a list already sent: listPosts hands out the same rows array while the list is
