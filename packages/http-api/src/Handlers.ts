@@ -2,6 +2,14 @@ import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse, OpenApi } f
 import {
   AccountStore,
   ApprovalLinks,
+  IdGenerator,
+  MediaIngest,
+  MediaLibrary,
+  PostStore,
+  ProjectStore,
+  Publishers,
+  ToneClassifier,
+  TopicClassifier,
   BulkBody,
   bulkCreate,
   checkCaption,
@@ -25,7 +33,8 @@ import {
   toAccountRow
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
-import { CreatedPost, CurrentPrincipal, defaultListLimit, HeraldApi, PostList, RepeatedPost } from "./Api.js"
+import { Authentication, CreatedPost, CurrentPrincipal, defaultListLimit, HeraldApi, PostList, RepeatedPost, RequestBodyGuard } from "./Api.js"
+import { groupContext } from "./GroupContext.js"
 import { BadRequest, failWith, invalidRequest } from "./HttpErrors.js"
 
 /** The approval page of a held post; absent on every other status. */
@@ -175,7 +184,19 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
         })),
         Effect.catchAll(failWith)
       ))
-)
+).pipe(groupContext(
+  Authentication,
+  RequestBodyGuard,
+  ApprovalLinks,
+  PostStore,
+  ProjectStore,
+  AccountStore,
+  MediaLibrary,
+  MediaIngest,
+  IdGenerator,
+  TopicClassifier,
+  ToneClassifier
+))
 
 export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (handlers) =>
   handlers
@@ -204,7 +225,7 @@ export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (han
         })),
         Effect.catchAll(failWith)
       ))
-)
+).pipe(groupContext(Authentication, ApprovalLinks, PostStore, ProjectStore, AccountStore, Publishers))
 
 /** The caller's project and all its accounts, for the read endpoints that have no use case of their own. */
 const readProject = (principal: Principal) =>
@@ -256,10 +277,10 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
       }))
     .handle("checkGuardrails", ({ payload }) =>
       CurrentPrincipal.pipe(Effect.flatMap((principal) => checkCaption(principal, payload.caption)), Effect.catchAll(failWith)))
-)
+).pipe(groupContext(Authentication, RequestBodyGuard, PostStore, ProjectStore, AccountStore, TopicClassifier, ToneClassifier))
 
 export const SpecLive = HttpApiBuilder.group(
   HeraldApi,
   "spec",
   (handlers) => handlers.handle("openapi", () => Effect.sync(() => ({ ...OpenApi.fromApi(HeraldApi) })))
-)
+).pipe(groupContext())

@@ -1,6 +1,14 @@
 import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
+  AccountStore,
   attachUpload,
+  IdGenerator,
+  MediaAdmin,
+  MediaProbe,
+  MediaStaging,
+  MediaStorage,
+  PeopleTagCheck,
+  UploadTickets,
   errorCode,
   issueUploadTicket,
   MediaSource,
@@ -11,7 +19,8 @@ import {
   uploadMedia
 } from "@herald/core"
 import { Effect, Option } from "effect"
-import { CurrentPrincipal, HeraldApi } from "../Api.js"
+import { Authentication, CurrentPrincipal, HeraldApi } from "../Api.js"
+import { groupContext } from "../GroupContext.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
 import {
   BadRequest,
@@ -146,7 +155,7 @@ export const MediaHttpLive = HttpApiBuilder.group(HeraldApi, "media", (handlers)
           })
         }
       }).pipe(replying(request)))
-)
+).pipe(groupContext(Authentication, HttpApiConfig, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
 
 /** A browser page on another origin posts here and reads the reply: the ticket is the credential. */
 const corsOpen = HttpApp.appendPreResponseHandler((_request, response) =>
@@ -168,4 +177,4 @@ export const MediaAttachHttpLive = HttpApiBuilder.group(HeraldApi, "mediaAttach"
       }))
       return { media_id: media.id }
     }).pipe(replying(request)))
-)
+).pipe(groupContext(IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
