@@ -2,7 +2,8 @@ import { HttpApiBuilder } from "@effect/platform"
 import { type WebhookAttempt, WebhookDeliveryLog } from "@herald/core"
 import { DateTime, Effect } from "effect"
 import { Conflict, NotFound } from "../HttpErrors.js"
-import { HeraldAdminApi } from "./AdminApi.js"
+import { groupContext } from "../GroupContext.js"
+import { AdminAuthentication, AdminBodyGuard, HeraldAdminApi } from "./AdminApi.js"
 import type { WebhookAttemptView } from "./AdminWebhookDeliveriesApi.js"
 
 const attemptView = (attempt: WebhookAttempt): WebhookAttemptView => ({
@@ -45,4 +46,4 @@ export const AdminWebhookDeliveriesLive = HttpApiBuilder.group(HeraldAdminApi, "
           WebhookSendNotGivenUp: ({ message }) => Effect.fail(new Conflict({ error: message, code: "webhook_send_not_given_up" }))
         })
       ))
-)
+).pipe(groupContext(AdminAuthentication, AdminBodyGuard, WebhookDeliveryLog))
