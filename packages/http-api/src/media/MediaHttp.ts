@@ -2,26 +2,26 @@ import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } f
 import {
   AccountStore,
   attachUpload,
+  errorCode,
   IdGenerator,
+  issueUploadTicket,
   MediaAdmin,
   MediaProbe,
+  MediaSource,
   MediaStaging,
   MediaStorage,
-  PeopleTagCheck,
-  UploadTickets,
-  errorCode,
-  issueUploadTicket,
-  MediaSource,
   openTicket,
+  PeopleTagCheck,
   requireMediaStorage,
   requireScope,
+  uploadMedia,
   type UploadMediaError,
-  uploadMedia
+  UploadTickets
 } from "@herald/core"
 import { Effect, Option } from "effect"
 import { Authentication, CurrentPrincipal, HeraldApi } from "../Api.js"
-import { groupContext } from "../GroupContext.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
+import { groupContext } from "../GroupContext.js"
 import {
   BadRequest,
   Conflict,
