@@ -93,10 +93,10 @@ const query = <A, I extends Readonly<Record<string, unknown>>>(struct: Schema.Sc
 /**
  * The caller behind the request's API key, which Authentication sets for the rest of the request's
  * fiber (and the fibers it forks). It is not a service the middleware provides: HttpApiBuilder
- * provides one by copying the request's whole context (every service of the API, some sixty) and
- * running the rest of the request inside a region that swaps it in and out, about a tenth of a
- * cached GET's CPU. The price is that nothing checks at compile time that an endpoint reading it
- * declares Authentication: one that did not would die (a 500), never run as nobody.
+ * provides one by copying the request's whole context and running the rest of the request inside a
+ * region that swaps it in and out (when requests still carried the engine's fifty services, about
+ * a tenth of a cached GET's CPU). The price is that nothing checks at compile time that an endpoint
+ * reading it declares Authentication: one that did not would die (a 500), never run as nobody.
  */
 const currentPrincipal = FiberRef.unsafeMake<Option.Option<Principal>>(Option.none())
 
