@@ -1,9 +1,9 @@
 import { createServer } from "node:http"
-import { Etag, FileSystem, HttpApiBuilder, HttpPlatform, HttpServer, Path } from "@effect/platform"
+import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AdminApiLive, HttpApiConfig, HttpApiLive } from "@herald/http-api"
+import { AdminApiLive, HttpApiConfig, HttpApiLive, serveApi } from "@herald/http-api"
 import { WebhookDispatcher } from "@herald/webhooks"
-import { Console, Context, Effect, Layer, Option, Scope } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { engineLayer } from "./Engine.js"
@@ -30,23 +30,6 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
     `  agent_key    ${credentials.agent_key}`,
     ""
   ].join("\n"))
-
-/**
- * HttpApiBuilder.serve, but each request starts from only what serving may read at request time:
- * the server's scope and the router's default services, which is all its type lets a route need
- * (handlers and middleware hold their services from when they were built). Otherwise a request
- * starts from the whole engine's context, about fifty services, and copies all of it at each
- * provide on its way (the request's, its scope's, the route's, the handler group's). The context
- * is replaced (mapInputContext), not provided: Effect.provide adds to the context it runs in.
- */
-const serveApi = Layer.scopedDiscard(Effect.gen(function*() {
-  const app = yield* HttpApiBuilder.httpApp
-  const server = yield* HttpServer.HttpServer
-  const requestTime = Context.pick(Scope.Scope, HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path)(
-    yield* Effect.context<Scope.Scope | HttpPlatform.HttpPlatform | Etag.Generator | FileSystem.FileSystem | Path.Path>()
-  )
-  yield* Effect.mapInputContext(server.serve(app), (_: Context.Context<never>) => requestTime)
-})).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
 /** The background workers: publishing what is due, and sending webhooks. */
 const backgroundWorkers = Layer.mergeAll(Workers, WebhookDispatcher.layer())

@@ -34,8 +34,8 @@ import {
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import { Authentication, CreatedPost, CurrentPrincipal, defaultListLimit, HeraldApi, PostList, RepeatedPost, RequestBodyGuard } from "./Api.js"
-import { groupContext } from "./GroupContext.js"
 import { BadRequest, failWith, invalidRequest } from "./HttpErrors.js"
+import { groupContext } from "./RequestContext.js"
 
 /** The approval page of a held post; absent on every other status. */
 const approvalUrlOf = (record: PostRecord) =>

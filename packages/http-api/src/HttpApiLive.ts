@@ -1,5 +1,5 @@
-import { HttpApiBuilder, type HttpApp, HttpServer } from "@effect/platform"
-import { Layer } from "effect"
+import { Etag, FileSystem, HttpApiBuilder, HttpPlatform, HttpServer, Path } from "@effect/platform"
+import { Effect, Layer, Scope } from "effect"
 import { HeraldApi } from "./Api.js"
 import { HmacApprovalLinks } from "./ApprovalLinks.js"
 import { ApprovalPageLive } from "./ApprovalPage.js"
@@ -8,6 +8,7 @@ import { FailuresLive } from "./Failures.js"
 import { AccountsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
 import { MediaAttachHttpLive, MediaHttpLive } from "./media/MediaHttp.js"
 import { RequestBodyGuardLive } from "./RequestBody.js"
+import { withOnly } from "./RequestContext.js"
 
 /**
  * The REST API with its handlers, key authentication, rate limits, body checks, error shaping and
@@ -23,10 +24,20 @@ export const HttpApiLive = Layer.mergeAll(
   Layer.provide(HmacApprovalLinks)
 )
 
+/**
+ * HttpApiBuilder.serve, with each request starting from only what serving may read at request time
+ * (`withOnly`): the server's scope and the router's default services, which is all its type lets a
+ * route need (handlers and middleware hold their services from when they were built). Serves the
+ * API layers provided to it on whatever HttpServer is provided.
+ */
+export const serveApi = Layer.scopedDiscard(Effect.gen(function*() {
+  const app = yield* HttpApiBuilder.httpApp
+  const server = yield* HttpServer.HttpServer
+  yield* withOnly(Scope.Scope, HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path)(server.serve(app))
+})).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+
 /** Serves HttpApiLive on whatever HttpServer is provided (NodeHttpServer.layer in the app and tests). */
-export const serveHttpApi = (
-  middleware?: (app: HttpApp.Default) => HttpApp.Default
-) => HttpApiBuilder.serve(middleware).pipe(Layer.provide(HttpApiLive))
+export const serveHttpApi = serveApi.pipe(Layer.provide(HttpApiLive))
 
 /** A fetch-style handler (Request → Response) for embedding in another server, on the given services. */
 export const makeWebHandler = <E>(services: Layer.Layer<Layer.Layer.Context<typeof HttpApiLive>, E>) =>

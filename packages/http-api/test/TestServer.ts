@@ -145,7 +145,7 @@ export const startServer = async () => {
     Layer.succeed(HttpApiConfig, HttpApiConfig.of({ baseUrl: "http://herald.test/", approvalSecret }))
   )
   const runtime = ManagedRuntime.make(
-    serveHttpApi().pipe(
+    serveHttpApi.pipe(
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
       Layer.provide(services)
     )

@@ -189,7 +189,7 @@ export const startMediaServer = async (options: MediaServerOptions) => {
   const services = media.pipe(Layer.provideMerge(base))
 
   const runtime = ManagedRuntime.make(
-    serveHttpApi().pipe(
+    serveHttpApi.pipe(
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
       Layer.provideMerge(services)
     )

@@ -22,8 +22,8 @@ import {
 } from "@herald/core"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { displayPrefix, generateApiKey, hashApiKey } from "../ApiKeys.js"
-import { groupContext } from "../GroupContext.js"
 import { BadRequest, NotFound } from "../HttpErrors.js"
+import { groupContext } from "../RequestContext.js"
 import { AdminAuthentication, AdminBodyGuard, type AccountView, HeraldAdminApi, type KeyView, type ProjectView, type WebhookView } from "./AdminApi.js"
 
 const notFound = (what: "project" | "api_key" | "account" | "webhook_endpoint", id: string) =>

@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { type WebhookAttempt, WebhookDeliveryLog } from "@herald/core"
 import { DateTime, Effect } from "effect"
-import { groupContext } from "../GroupContext.js"
 import { Conflict, NotFound } from "../HttpErrors.js"
+import { groupContext } from "../RequestContext.js"
 import { AdminAuthentication, AdminBodyGuard, HeraldAdminApi } from "./AdminApi.js"
 import type { WebhookAttemptView } from "./AdminWebhookDeliveriesApi.js"
 

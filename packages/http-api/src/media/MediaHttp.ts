@@ -21,7 +21,6 @@ import {
 import { Effect, Option } from "effect"
 import { Authentication, CurrentPrincipal, HeraldApi } from "../Api.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
-import { groupContext } from "../GroupContext.js"
 import {
   BadRequest,
   Conflict,
@@ -34,6 +33,7 @@ import {
   PayloadTooLarge,
   UnsupportedMediaType
 } from "../HttpErrors.js"
+import { groupContext } from "../RequestContext.js"
 import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
 import { checkDeclaredLength, contentTypeOf, drainRest, readJsonBody, readMultipart } from "./MediaRequest.js"
 
