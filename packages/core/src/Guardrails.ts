@@ -104,12 +104,12 @@ const checkPostingCap = (cap: number, postsToday: number | null): Outcome =>
  * Runs every configured rule over every outbound text. Never fails: an unavailable classifier or
  * an unknown post count puts its rule in rules_skipped.
  */
-export const checkGuardrails = (
+export const checkGuardrails: (
   texts: ReadonlyArray<OutboundText>,
   settings: GuardrailSettings,
   context: { readonly postsToday: number | null }
-): Effect.Effect<GuardrailVerdict, never, TopicClassifier | ToneClassifier> =>
-  Effect.gen(function*() {
+) => Effect.Effect<GuardrailVerdict, never, TopicClassifier | ToneClassifier> = Effect.fnUntraced(
+  function*(texts: ReadonlyArray<OutboundText>, settings: GuardrailSettings, context: { readonly postsToday: number | null }) {
     // Compiled once per list (cached on the array, then on its content); blank terms compile to nothing.
     const bannedWords = bannedTermMatcher(settings.banned_words)
     const topics = nonBlank(settings.banned_topics)
@@ -133,4 +133,6 @@ export const checkGuardrails = (
       rules_checked: configured.filter(([, result]) => Option.isSome(result)).map(([rule]) => rule),
       rules_skipped: configured.filter(([, result]) => Option.isNone(result)).map(([rule]) => rule)
     }
-  }).pipe(inSpan("checkGuardrails"))
+  },
+  inSpan("checkGuardrails")
+)

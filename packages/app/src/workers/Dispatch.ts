@@ -122,64 +122,66 @@ export const dispatchStore = (outcomeLinger: Duration.Duration) => Effect.gen(fu
 })
 
 /** Everything a platform call for this delivery needs: the post as read for this attempt, the batch's project view. */
-const prepare = (record: PostRecord, delivery: Delivery, views: ProjectViews) =>
-  Effect.gen(function*() {
-    const { post } = record
-    const { accounts, project } = yield* views(post.projectId)
-    const account = Option.fromNullable(accounts.find((candidate) => candidate.id === delivery.accountId))
-    const found = post.mediaIds.length === 0
-      ? []
-      : yield* MediaLibrary.pipe(Effect.flatMap((library) => library.getMany(post.projectId, post.mediaIds)))
-    const byId = new Map(found.map((item) => [item.id, item]))
-    const media = post.mediaIds.flatMap((id) => byId.get(id) ?? [])
-    const missingMedia = post.mediaIds.filter((id) => !byId.has(id))
-    const request = Option.map(account, (account): PublishRequest => ({
-      account,
-      text: printedText({ ...post, accounts: [account], media }, account),
-      media,
-      configuration: post.platformConfigurations[account.platform],
-      marker: delivery.id
-    }))
-    return { media, missingMedia, project, request }
-  })
+const prepare = Effect.fnUntraced(function*(record: PostRecord, delivery: Delivery, views: ProjectViews) {
+  const { post } = record
+  const { accounts, project } = yield* views(post.projectId)
+  const account = Option.fromNullable(accounts.find((candidate) => candidate.id === delivery.accountId))
+  const found = post.mediaIds.length === 0
+    ? []
+    : yield* MediaLibrary.pipe(Effect.flatMap((library) => library.getMany(post.projectId, post.mediaIds)))
+  const byId = new Map(found.map((item) => [item.id, item]))
+  const media = post.mediaIds.flatMap((id) => byId.get(id) ?? [])
+  const missingMedia = post.mediaIds.filter((id) => !byId.has(id))
+  const request = Option.map(account, (account): PublishRequest => ({
+    account,
+    text: printedText({ ...post, accounts: [account], media }, account),
+    media,
+    configuration: post.platformConfigurations[account.platform],
+    marker: delivery.id
+  }))
+  return { media, missingMedia, project, request }
+})
 
 /** The call to make, or why this delivery cannot go out at all (decided before any platform call). */
-const sendable = (
+const sendable: (
   record: PostRecord,
   delivery: Delivery,
   prepared: Effect.Effect.Success<ReturnType<typeof prepare>>
-): Effect.Effect<Either.Either<PublishRequest, DeliveryError>, never, TopicClassifier | ToneClassifier> =>
-  Effect.gen(function*() {
-    const { post } = record
-    const who = `${delivery.platform}:${delivery.username}`
-    if (Option.isNone(prepared.request)) {
-      return Either.left(failure("auth_expired", "account_disconnected", `${who} is no longer connected to this project; connect it again, then retry this delivery`))
-    }
-    const request = prepared.request.value
-    const { status } = request.account
-    if (status !== "active") {
-      return Either.left(failure(
-        "auth_expired",
-        status === "needs_reconnect" ? "account_needs_reconnect" : "account_disconnected",
-        `${who} is ${status === "needs_reconnect" ? "waiting to be reconnected" : "disconnected"}; reconnect it, then retry this delivery`
-      ))
-    }
-    // The same engine and settings as at create time: a rule tightened since approval still holds.
-    const verdict = yield* checkGuardrails(outboundTexts(post), prepared.project.guardrails, { postsToday: null })
-    if (!verdict.allowed) {
-      return Either.left(failure(
-        "content_rejected",
-        "guardrail_blocked",
-        `blocked by the project's guardrails just before publishing: ${
-          verdict.violations.map((violation) => `${violation.rule}: ${violation.detail}`).join("; ")
-        }. A rule changed after the post was accepted; edit the words or the rule, then post again`
-      ))
-    }
-    if (prepared.missingMedia.length > 0) {
-      return Either.left(failure("media_invalid", "media_missing", `media ${prepared.missingMedia.join(", ")} no longer exists; attach it again in a new post`))
-    }
-    return Either.right(request)
-  })
+) => Effect.Effect<Either.Either<PublishRequest, DeliveryError>, never, TopicClassifier | ToneClassifier> = Effect.fnUntraced(function*(
+  record: PostRecord,
+  delivery: Delivery,
+  prepared: Effect.Effect.Success<ReturnType<typeof prepare>>
+) {
+  const { post } = record
+  const who = `${delivery.platform}:${delivery.username}`
+  if (Option.isNone(prepared.request)) {
+    return Either.left(failure("auth_expired", "account_disconnected", `${who} is no longer connected to this project; connect it again, then retry this delivery`))
+  }
+  const request = prepared.request.value
+  const { status } = request.account
+  if (status !== "active") {
+    return Either.left(failure(
+      "auth_expired",
+      status === "needs_reconnect" ? "account_needs_reconnect" : "account_disconnected",
+      `${who} is ${status === "needs_reconnect" ? "waiting to be reconnected" : "disconnected"}; reconnect it, then retry this delivery`
+    ))
+  }
+  // The same engine and settings as at create time: a rule tightened since approval still holds.
+  const verdict = yield* checkGuardrails(outboundTexts(post), prepared.project.guardrails, { postsToday: null })
+  if (!verdict.allowed) {
+    return Either.left(failure(
+      "content_rejected",
+      "guardrail_blocked",
+      `blocked by the project's guardrails just before publishing: ${
+        verdict.violations.map((violation) => `${violation.rule}: ${violation.detail}`).join("; ")
+      }. A rule changed after the post was accepted; edit the words or the rule, then post again`
+    ))
+  }
+  if (prepared.missingMedia.length > 0) {
+    return Either.left(failure("media_invalid", "media_missing", `media ${prepared.missingMedia.join(", ")} no longer exists; attach it again in a new post`))
+  }
+  return Either.right(request)
+})
 
 const giveUp = (error: DeliveryError, attempts: number): DeliveryError => ({
   ...error,
@@ -187,114 +189,111 @@ const giveUp = (error: DeliveryError, attempts: number): DeliveryError => ({
 })
 
 /** The account's token was refused: it needs a person, and subscribers hear of it once. */
-const markNeedsReconnect = (account: SocialAccount, error: DeliveryError) =>
-  Effect.gen(function*() {
-    const marked = new SocialAccount({ ...account, status: "needs_reconnect" })
-    const event = yield* makeEvent(account.projectId, "account.needs_reconnect", accountData(marked, error.message))
-    yield* AccountConnections.pipe(Effect.flatMap((connections) => connections.markNeedsReconnect(account.id, event)))
-  })
+const markNeedsReconnect = Effect.fnUntraced(function*(account: SocialAccount, error: DeliveryError) {
+  const marked = new SocialAccount({ ...account, status: "needs_reconnect" })
+  const event = yield* makeEvent(account.projectId, "account.needs_reconnect", accountData(marked, error.message))
+  yield* AccountConnections.pipe(Effect.flatMap((connections) => connections.markNeedsReconnect(account.id, event)))
+})
 
 /**
  * Publishes a queued delivery: checks, intent, the call, the outcome. `record` is the post as this
  * worker last read or wrote it (the commits check its version); `delivery` names the target.
  */
-const publishFresh = (claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) =>
-  Effect.gen(function*() {
-    const { calls, policy, store, views } = context
-    const prepared = yield* prepare(record, delivery, views)
-    const checked = yield* sendable(record, delivery, prepared)
-    // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
-    const begun = yield* Effect.flatten(store.begin({ projectId: claim.projectId, id: claim.deliveryId, record }))
-    const finish = (result: AttemptResult, at?: DateTime.Utc) =>
-      Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, at, record: begun.record, approval: prepared.project.approval }))
-    if (Either.isLeft(checked)) {
-      yield* finish(AttemptResult.Failed({ error: checked.left, retryAt: null }))
-      return "failed" as const
-    }
-    const request = checked.right
-    const attempt = begun.delivery.attempts.length
-    const publisher = (yield* Publishers).forAccount(request.account)
-    const outcome = yield* calls.call(publisher.publish(request), `${request.account.platform} did not answer`)
-    const now = yield* DateTime.now
-    if (outcome._tag === "Right") {
-      const note = outcome.right.note ?? deliveryNote(request.account, request.media, request.configuration)
-      yield* finish(AttemptResult.Published({ ...outcome.right, note, reconciled: false }), now)
-      return "published" as const
-    }
-    const error = outcome.left
-    if (error._tag === "OutcomeUnknown") {
-      yield* finish(AttemptResult.Unknown({
-        error: failure("unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
-        recheckAt: DateTime.addDuration(now, policy.recheckMin)
-      }), now)
-      return "unknown" as const
-    }
-    if (error.transient && attempt < policy.maxAttempts) {
-      const delay = retryDelay(policy, attempt, error.retryAfterMs, yield* Random.next)
-      yield* finish(AttemptResult.Failed({ error: error.error, retryAt: DateTime.addDuration(now, delay) }), now)
-      return "retrying" as const
-    }
-    if (error.error.category === "auth_expired") yield* markNeedsReconnect(request.account, error.error)
-    yield* finish(AttemptResult.Failed({ error: error.transient ? giveUp(error.error, attempt) : error.error, retryAt: null }), now)
+const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) {
+  const { calls, policy, store, views } = context
+  const prepared = yield* prepare(record, delivery, views)
+  const checked = yield* sendable(record, delivery, prepared)
+  // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
+  const begun = yield* Effect.flatten(store.begin({ projectId: claim.projectId, id: claim.deliveryId, record }))
+  const finish = (result: AttemptResult, at?: DateTime.Utc) =>
+    Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, at, record: begun.record, approval: prepared.project.approval }))
+  if (Either.isLeft(checked)) {
+    yield* finish(AttemptResult.Failed({ error: checked.left, retryAt: null }))
     return "failed" as const
-  })
+  }
+  const request = checked.right
+  const attempt = begun.delivery.attempts.length
+  const publisher = (yield* Publishers).forAccount(request.account)
+  const outcome = yield* calls.call(publisher.publish(request), `${request.account.platform} did not answer`)
+  const now = yield* DateTime.now
+  if (outcome._tag === "Right") {
+    const note = outcome.right.note ?? deliveryNote(request.account, request.media, request.configuration)
+    yield* finish(AttemptResult.Published({ ...outcome.right, note, reconciled: false }), now)
+    return "published" as const
+  }
+  const error = outcome.left
+  if (error._tag === "OutcomeUnknown") {
+    yield* finish(AttemptResult.Unknown({
+      error: failure("unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
+      recheckAt: DateTime.addDuration(now, policy.recheckMin)
+    }), now)
+    return "unknown" as const
+  }
+  if (error.transient && attempt < policy.maxAttempts) {
+    const delay = retryDelay(policy, attempt, error.retryAfterMs, yield* Random.next)
+    yield* finish(AttemptResult.Failed({ error: error.error, retryAt: DateTime.addDuration(now, delay) }), now)
+    return "retrying" as const
+  }
+  if (error.error.category === "auth_expired") yield* markNeedsReconnect(request.account, error.error)
+  yield* finish(AttemptResult.Failed({ error: error.transient ? giveUp(error.error, attempt) : error.error, retryAt: null }), now)
+  return "failed" as const
+})
 
 /**
  * A delivery whose last call has no known outcome (it timed out, or its worker died mid-call):
  * look the post up by Herald's marker before anything is sent again.
  */
-const reconcile = (claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) =>
-  Effect.gen(function*() {
-    const { calls, policy, store, views } = context
-    const prepared = yield* prepare(record, delivery, views)
-    const finish = (result: AttemptResult) =>
-      Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, record, approval: prepared.project.approval }))
-    const now = yield* DateTime.now
-    const lastStarted = delivery.attempts.at(-1)?.startedAt ?? delivery.updatedAt
-    const unknownFor = DateTime.distanceDuration(lastStarted, now)
-    const who = `${delivery.platform}:${delivery.username}`
-    if (Option.isNone(prepared.request)) {
+const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) {
+  const { calls, policy, store, views } = context
+  const prepared = yield* prepare(record, delivery, views)
+  const finish = (result: AttemptResult) =>
+    Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, record, approval: prepared.project.approval }))
+  const now = yield* DateTime.now
+  const lastStarted = delivery.attempts.at(-1)?.startedAt ?? delivery.updatedAt
+  const unknownFor = DateTime.distanceDuration(lastStarted, now)
+  const who = `${delivery.platform}:${delivery.username}`
+  if (Option.isNone(prepared.request)) {
+    yield* finish(AttemptResult.Failed({
+      error: failure("unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`),
+      retryAt: null
+    }))
+    return "failed" as const
+  }
+  const request = prepared.request.value
+  const publisher = (yield* Publishers).forAccount(request.account)
+  const lookup = yield* calls.call(publisher.reconcile(request), `${request.account.platform} did not answer the look-up`)
+  if (lookup._tag === "Left") {
+    const detail = lookup.left._tag === "OutcomeUnknown" ? lookup.left.detail : lookup.left.error.message
+    if (Duration.greaterThan(unknownFor, policy.giveUpUnknownAfter)) {
       yield* finish(AttemptResult.Failed({
-        error: failure("unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`),
+        error: failure("unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`),
         retryAt: null
       }))
       return "failed" as const
     }
-    const request = prepared.request.value
-    const publisher = (yield* Publishers).forAccount(request.account)
-    const lookup = yield* calls.call(publisher.reconcile(request), `${request.account.platform} did not answer the look-up`)
-    if (lookup._tag === "Left") {
-      const detail = lookup.left._tag === "OutcomeUnknown" ? lookup.left.detail : lookup.left.error.message
-      if (Duration.greaterThan(unknownFor, policy.giveUpUnknownAfter)) {
-        yield* finish(AttemptResult.Failed({
-          error: failure("unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`),
-          retryAt: null
-        }))
-        return "failed" as const
-      }
-      yield* finish(AttemptResult.Unknown({
-        error: failure("unknown", "reconcile_failed", `the last call got no answer and looking the post up failed too (${detail}); Herald looks again later`),
-        recheckAt: DateTime.addDuration(now, recheckDelay(policy, unknownFor))
-      }))
-      return "unknown" as const
-    }
-    if (Option.isSome(lookup.right)) {
-      const found = lookup.right.value
-      const note = found.note ?? deliveryNote(request.account, request.media, request.configuration)
-      yield* finish(AttemptResult.Published({ ...found, note, reconciled: true }))
-      return "reconciled" as const
-    }
-    // Not on the platform: the call never landed. A worker that died mid-call left its attempt
-    // open; close it for what it was before the next one starts.
-    if (delivery.status === "publishing") {
-      const closed = yield* finish(AttemptResult.Failed({
-        error: failure("unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
-        retryAt: now
-      }))
-      return yield* publishFresh(claim, context, closed, delivery)
-    }
-    return yield* publishFresh(claim, context, record, delivery)
-  })
+    yield* finish(AttemptResult.Unknown({
+      error: failure("unknown", "reconcile_failed", `the last call got no answer and looking the post up failed too (${detail}); Herald looks again later`),
+      recheckAt: DateTime.addDuration(now, recheckDelay(policy, unknownFor))
+    }))
+    return "unknown" as const
+  }
+  if (Option.isSome(lookup.right)) {
+    const found = lookup.right.value
+    const note = found.note ?? deliveryNote(request.account, request.media, request.configuration)
+    yield* finish(AttemptResult.Published({ ...found, note, reconciled: true }))
+    return "reconciled" as const
+  }
+  // Not on the platform: the call never landed. A worker that died mid-call left its attempt
+  // open; close it for what it was before the next one starts.
+  if (delivery.status === "publishing") {
+    const closed = yield* finish(AttemptResult.Failed({
+      error: failure("unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
+      retryAt: now
+    }))
+    return yield* publishFresh(claim, context, closed, delivery)
+  }
+  return yield* publishFresh(claim, context, record, delivery)
+})
 
 /**
  * What handling a delivery needs besides the claim: the retry policy, the store, the platform
@@ -311,8 +310,8 @@ export interface DispatchContext {
  * What a worker does with one claimed delivery. Every path ends in an outcome (success, failure
  * with a reason, or unknown with a recheck time), so nothing waits without a reason.
  */
-export const dispatchDelivery = (claim: ClaimedDelivery, context: DispatchContext) =>
-  Effect.gen(function*() {
+export const dispatchDelivery = Effect.fnUntraced(
+  function*(claim: ClaimedDelivery, context: DispatchContext) {
     const { delivery, record } = yield* context.store.read(claim)
     switch (delivery.status) {
       case "queued":
@@ -323,11 +322,11 @@ export const dispatchDelivery = (claim: ClaimedDelivery, context: DispatchContex
       default:
         return "skipped" as const
     }
-  }).pipe(
-    // Removed meanwhile, or another worker got there first: nothing of ours to record.
-    Effect.catchTags({
-      DeliveryNotFound: () => Effect.succeed("skipped" as const),
-      StateConflict: (conflict) =>
-        conflict.code === "delivery_not_due" ? Effect.succeed("skipped" as const) : Effect.die(conflict)
-    })
-  )
+  },
+  // Removed meanwhile, or another worker got there first: nothing of ours to record.
+  Effect.catchTags({
+    DeliveryNotFound: () => Effect.succeed("skipped" as const),
+    StateConflict: (conflict) =>
+      conflict.code === "delivery_not_due" ? Effect.succeed("skipped" as const) : Effect.die(conflict)
+  })
+)

@@ -77,18 +77,21 @@ const releaseAfter: ReadonlySet<Dispatched> = new Set(["retrying", "unknown", "s
  * database went away mid-step) keeps the lease: once it lapses, the next claimer finds the
  * delivery as it was left and reconciles if it was mid-call.
  */
-export const processClaim = (claim: ClaimedDelivery, options: DispatcherOptions, context: DispatchContext, held: Set<DeliveryId>) =>
-  Effect.gen(function*() {
+export const processClaim = Effect.fnUntraced(
+  function*(claim: ClaimedDelivery, options: DispatcherOptions, context: DispatchContext, held: Set<DeliveryId>) {
     const outcome = yield* dispatchDelivery(claim, context)
     held.delete(claim.deliveryId)
     if (releaseAfter.has(outcome)) yield* Effect.flatMap(DeliveryQueue, (queue) => queue.release(claim.deliveryId, options.worker))
     return outcome
-  }).pipe(
-    Effect.tapErrorCause((cause) =>
-      Effect.logError(`delivery ${claim.deliveryId} stopped; its lease will lapse and it will be picked up again`, Cause.pretty(cause))
-    ),
-    Effect.catchAllCause(() => Effect.sync(() => held.delete(claim.deliveryId)).pipe(Effect.as("stopped" as const)))
-  )
+  },
+  (effect, claim, _options, _context, held) =>
+    effect.pipe(
+      Effect.tapErrorCause((cause) =>
+        Effect.logError(`delivery ${claim.deliveryId} stopped; its lease will lapse and it will be picked up again`, Cause.pretty(cause))
+      ),
+      Effect.catchAllCause(() => Effect.sync(() => held.delete(claim.deliveryId)).pipe(Effect.as("stopped" as const)))
+    )
+)
 
 /** One pass: claim what is due now (up to concurrency) and handle it all. For tests and tools. */
 export const dispatchDueOnce = (options: DispatcherOptions) =>

@@ -44,24 +44,25 @@ export const platformCalls = (timeout: Duration.Duration): Effect.Effect<Platfor
     })
     yield* Effect.forkScoped(Effect.interruptible(Effect.forever(expireOldest)))
 
-    const call = <A, E>(call: Effect.Effect<A, E>, what: string) =>
-      Effect.gen(function*() {
-        const answer = yield* Deferred.make<Either.Either<A, E | OutcomeUnknown>>()
-        const entry: Pending = { at: (yield* Clock.currentTimeMillis) + limitMs, answered: false, expire: Effect.void }
-        const calling = yield* Effect.forkDaemon(Effect.flatMap(Effect.either(Effect.interruptible(call)), (result) => {
-          entry.answered = true
-          pending.delete(entry)
-          return Deferred.succeed(answer, result)
-        }))
-        if (!entry.answered) {
-          entry.expire = Effect.suspend(() => Deferred.succeed(answer, Either.left(new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` })))).pipe(
-            // Not awaited: a call slow to stop must not hold up the time limits of the others.
-            Effect.zipRight(Fiber.interruptFork(calling))
-          )
-          pending.add(entry)
-          firstCall.added()
-        }
-        return yield* Deferred.await(answer)
-      })
-    return { call }
+    // Made once and called per call (Effect.gen of a generator written inline makes a generator
+    // function per call; see docs/architecture.md).
+    function* underLimit<A, E>(call: Effect.Effect<A, E>, what: string) {
+      const answer = yield* Deferred.make<Either.Either<A, E | OutcomeUnknown>>()
+      const entry: Pending = { at: (yield* Clock.currentTimeMillis) + limitMs, answered: false, expire: Effect.void }
+      const calling = yield* Effect.forkDaemon(Effect.flatMap(Effect.either(Effect.interruptible(call)), (result) => {
+        entry.answered = true
+        pending.delete(entry)
+        return Deferred.succeed(answer, result)
+      }))
+      if (!entry.answered) {
+        entry.expire = Effect.suspend(() => Deferred.succeed(answer, Either.left(new OutcomeUnknown({ detail: `${what} within ${Duration.format(timeout)}` })))).pipe(
+          // Not awaited: a call slow to stop must not hold up the time limits of the others.
+          Effect.zipRight(Fiber.interruptFork(calling))
+        )
+        pending.add(entry)
+        firstCall.added()
+      }
+      return yield* Deferred.await(answer)
+    }
+    return { call: (call, what) => Effect.gen(() => underLimit(call, what)) }
   })

@@ -205,8 +205,8 @@ const finished = (delivery: Delivery, result: AttemptResult, now: DateTime.Utc):
 }
 
 /** The outcomes of the members on one copy; the post settles once every delivery is final. */
-const foldOutcomes: Fold<FinishItem, PostRecord, ProjectStore | IdGenerator> = (record, members) =>
-  Effect.gen(function*() {
+const foldOutcomes: Fold<FinishItem, PostRecord, ProjectStore | IdGenerator> = Effect.fnUntraced(
+  function*(record: PostRecord, members: ReadonlyArray<{ readonly item: FinishItem; readonly delivery: Delivery }>) {
     const now = yield* DateTime.now
     const changed = members.map(({ delivery, item }) => finished(delivery, item.result, item.at ?? now))
     const deliveries = record.deliveries.map((other) => changed.find((delivery) => delivery.id === other.id) ?? other)
@@ -230,7 +230,8 @@ const foldOutcomes: Fold<FinishItem, PostRecord, ProjectStore | IdGenerator> = (
       change: PostChange.Update({ expectedVersion: post.version, record: next, events }) as PostUpdate,
       answers: members.map(() => Either.right(next))
     }
-  })
+  }
+)
 
 /** Records the intent to publish: a scheduled post starts processing. */
 export const beginAttempt = (projectId: ProjectId, id: DeliveryId, context: AttemptContext = {}) =>
