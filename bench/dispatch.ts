@@ -12,8 +12,8 @@
 //    UPDATE (two commits), on 8 connections.
 // Each phase's posts are inserted in one transaction before they are due, so the setup is not timed.
 // Runs in a throwaway schema; about 2.5 minutes.
-// The workers run with --max-semi-space-size=128, as docs/configuration.md recommends; node
-// flags given later win. BENCH_WORKER_NODE_ARGS (optional, space-separated) go to each worker's node, e.g.
+// The workers run as docs/configuration.md recommends for busy worker processes: 128 deliveries in
+// flight, --max-semi-space-size=128 (node flags given later win). BENCH_WORKER_NODE_ARGS (optional, space-separated) go to each worker's node, e.g.
 //   "--cpu-prof --cpu-prof-dir=/tmp/profiles" (a profile per worker, written when it stops).
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -39,7 +39,7 @@ const drainLimitMillis = 40_000
 const baselineMillis = 10_000
 const baselineConnections = 8
 const baselineBatch = 16
-const workerConcurrency = 64
+const workerConcurrency = 128
 const workerSemiSpaceMb = 128
 
 const schema = `herald_dispatch_${randomBytes(6).toString("hex")}`
@@ -191,7 +191,7 @@ const program = Effect.gen(function*() {
   if (insertedAt > DateTime.toEpochMillis(minuteStart)) {
     return yield* Effect.dieMessage(`inserting the posts took until ${new Date(insertedAt).toISOString()}, past their due time: the lateness would count the setup`)
   }
-  console.log(`phase 1: ${posts} posts due between ${DateTime.formatIso(minuteStart)} and one minute later; 2 worker processes (--max-semi-space-size=${workerSemiSpaceMb})`)
+  console.log(`phase 1: ${posts} posts due between ${DateTime.formatIso(minuteStart)} and one minute later; 2 worker processes (${workerConcurrency} in flight, --max-semi-space-size=${workerSemiSpaceMb})`)
   while ((yield* settledCount(minuteStart)) < posts) {
     yield* Effect.sleep("1 second")
     if (DateTime.toEpochMillis(yield* DateTime.now) > DateTime.toEpochMillis(minuteStart) + spreadMillis + 30_000) break

@@ -1,4 +1,5 @@
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
+import { defaultDispatcherOptions } from "./workers/index.js"
 
 export const HeraldEnv = Config.literal("development", "production")("HERALD_ENV").pipe(Config.withDefault("development" as const))
 
@@ -23,6 +24,8 @@ export interface HeraldConfig {
   readonly outboundAllowLoopback: boolean
   /** HERALD_WORKERS: whether `herald serve` also runs the background workers (off: API only). */
   readonly workers: boolean
+  /** HERALD_DELIVERIES_IN_FLIGHT: deliveries this process's dispatcher handles at once. */
+  readonly deliveriesInFlight: number
 }
 
 /** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
@@ -59,5 +62,12 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
   approvalSecret: optionalSecret("HERALD_APPROVAL_SECRET"),
   simulatorUrl: optionalUrl("HERALD_SIMULATOR_URL"),
   outboundAllowLoopback: Config.boolean("HERALD_OUTBOUND_ALLOW_LOOPBACK").pipe(Config.withDefault(false)),
-  workers: Config.boolean("HERALD_WORKERS").pipe(Config.withDefault(true))
+  workers: Config.boolean("HERALD_WORKERS").pipe(Config.withDefault(true)),
+  deliveriesInFlight: Config.integer("HERALD_DELIVERIES_IN_FLIGHT").pipe(
+    Config.validate({
+      message: "HERALD_DELIVERIES_IN_FLIGHT must be 1 to 1024",
+      validation: (count) => count >= 1 && count <= 1024
+    }),
+    Config.withDefault(defaultDispatcherOptions().concurrency)
+  )
 })

@@ -8,7 +8,7 @@ import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstr
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { engineLayer } from "./Engine.js"
 import { HealthLive } from "./Health.js"
-import { Workers } from "./workers/index.js"
+import { workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
 
 /** Where the server is reached from outside: HERALD_PUBLIC_URL, or the address it bound. */
@@ -32,7 +32,8 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
   ].join("\n"))
 
 /** The background workers: publishing what is due, and sending webhooks. */
-const backgroundWorkers = Layer.mergeAll(Workers, WebhookDispatcher.layer())
+const backgroundWorkers = (config: HeraldConfig) =>
+  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }), WebhookDispatcher.layer())
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
@@ -61,7 +62,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
-  return Layer.mergeAll(http, config.workers ? backgroundWorkers : Layer.empty, listening).pipe(
+  return Layer.mergeAll(http, config.workers ? backgroundWorkers(config) : Layer.empty, listening).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )
@@ -80,7 +81,7 @@ export const work = Effect.gen(function*() {
   const secrets = yield* loadSecrets(config)
   yield* Console.log("Herald workers are running (publishing, webhooks)")
   return yield* Layer.launch(
-    backgroundWorkers.pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
+    backgroundWorkers(config).pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
   )
 })
 

@@ -7,6 +7,7 @@ import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
 import { serverLayer } from "../src/Server.js"
+import { defaultDispatcherOptions } from "../src/workers/index.js"
 
 /** A reply body, loosely typed for assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,7 +32,8 @@ export const startHerald = async (options: { readonly workers?: boolean } = {}) 
     approvalSecret: Option.none(),
     simulatorUrl: Option.none(),
     outboundAllowLoopback: false,
-    workers: options.workers ?? true
+    workers: options.workers ?? true,
+    deliveriesInFlight: defaultDispatcherOptions().concurrency
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))
