@@ -13,7 +13,8 @@
 // Each phase's posts are inserted in one transaction before they are due, so the setup is not timed.
 // Runs in a throwaway schema; about 2.5 minutes.
 // The workers run as docs/configuration.md recommends for busy worker processes: 128 deliveries in
-// flight, --max-semi-space-size=128 (node flags given later win). BENCH_WORKER_NODE_ARGS (optional, space-separated) go to each worker's node, e.g.
+// flight, --max-semi-space-size=128. BENCH_WORKER_NODE_ARGS (optional, space-separated; later node
+// flags win) go to each worker's node, e.g.
 //   "--cpu-prof --cpu-prof-dir=/tmp/profiles" (a profile per worker, written when it stops).
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -162,7 +163,6 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`
 const startWorkers = () => {
   for (const name of ["bench-worker-1", "bench-worker-2"]) {
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-    // The young generation docs/configuration.md recommends for worker processes.
     const child = spawn(process.execPath, [`--max-semi-space-size=${workerSemiSpaceMb}`, ...nodeArgs, "--import", "tsx", fileURLToPath(new URL("../packages/app/test/workers/worker-process.ts", import.meta.url))], {
       env: {
         ...process.env,

@@ -104,11 +104,7 @@ const checkPostingCap = (cap: number, postsToday: number | null): Outcome =>
  * Runs every configured rule over every outbound text. Never fails: an unavailable classifier or
  * an unknown post count puts its rule in rules_skipped.
  */
-export const checkGuardrails: (
-  texts: ReadonlyArray<OutboundText>,
-  settings: GuardrailSettings,
-  context: { readonly postsToday: number | null }
-) => Effect.Effect<GuardrailVerdict, never, TopicClassifier | ToneClassifier> = Effect.fnUntraced(
+export const checkGuardrails = Effect.fnUntraced(
   function*(texts: ReadonlyArray<OutboundText>, settings: GuardrailSettings, context: { readonly postsToday: number | null }) {
     // Compiled once per list (cached on the array, then on its content); blank terms compile to nothing.
     const bannedWords = bannedTermMatcher(settings.banned_words)
@@ -127,12 +123,13 @@ export const checkGuardrails: (
       ...(settings.daily_post_cap !== null ? [checkPostingCap(settings.daily_post_cap, context.postsToday)] : [])
     ]
     const violations = configured.flatMap(([, result]) => Option.getOrElse(result, () => []))
-    return {
+    const verdict: GuardrailVerdict = {
       allowed: violations.length === 0,
       violations,
       rules_checked: configured.filter(([, result]) => Option.isSome(result)).map(([rule]) => rule),
       rules_skipped: configured.filter(([, result]) => Option.isNone(result)).map(([rule]) => rule)
     }
+    return verdict
   },
   inSpan("checkGuardrails")
 )

@@ -28,9 +28,7 @@ import {
   type PublishRequest,
   Publishers,
   SocialAccount,
-  type StepAnswer,
-  type ToneClassifier,
-  type TopicClassifier
+  type StepAnswer
 } from "@herald/core"
 import { DateTime, Deferred, Duration, Effect, Either, FiberId, Option, Random } from "effect"
 import { recheckDelay, retryDelay, type RetryPolicy } from "./Backoff.js"
@@ -143,11 +141,7 @@ const prepare = Effect.fnUntraced(function*(record: PostRecord, delivery: Delive
 })
 
 /** The call to make, or why this delivery cannot go out at all (decided before any platform call). */
-const sendable: (
-  record: PostRecord,
-  delivery: Delivery,
-  prepared: Effect.Effect.Success<ReturnType<typeof prepare>>
-) => Effect.Effect<Either.Either<PublishRequest, DeliveryError>, never, TopicClassifier | ToneClassifier> = Effect.fnUntraced(function*(
+const sendable = Effect.fnUntraced(function*(
   record: PostRecord,
   delivery: Delivery,
   prepared: Effect.Effect.Success<ReturnType<typeof prepare>>
