@@ -139,7 +139,7 @@ const decide = Effect.gen(function*() {
       ...(fields.reason === undefined || fields.reason.trim() === "" ? {} : { reason: fields.reason.trim() })
     }))
   if (Option.isNone(body)) return message("Not decided", "Choose Approve or Reject (a reason is at most 2000 characters).", 400)
-  return yield* decidePostByLink(grant.projectId, grant.postId, body.value).pipe(
+  return yield* decidePostByLink(grant, body.value).pipe(
     Effect.flatMap((record) =>
       Effect.map(renderPost(token, record.post, false, null), (html) => page("Decided", html))
     ),

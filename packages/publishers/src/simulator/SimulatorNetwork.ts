@@ -38,12 +38,15 @@ export interface PublishRecord {
   readonly attempts: number
   /** The posts created for the marker: exactly one when Herald behaved. */
   readonly postIds: ReadonlyArray<string>
+  /** DELETE requests received for those posts, refused ones included: at most one when Herald behaved. */
+  readonly takedowns: number
 }
 
 interface StoredPost {
   readonly view: SimPost
   readonly createdAtMs: number
   deletedAtMs: number | null
+  deleteRequests: number
 }
 
 /**
@@ -256,7 +259,7 @@ export class SimulatorNetwork {
       media_left: split.left.length,
       deleted_at: null
     }
-    this.posts.set(id, { view, createdAtMs: nowMs, deletedAtMs: null })
+    this.posts.set(id, { view, createdAtMs: nowMs, deletedAtMs: null, deleteRequests: 0 })
     seen.postIds.push(id)
     // A timeout that still creates the post: only reconciliation can tell Herald it went out.
     return first && hasTag(text, triggers.timeout)
@@ -280,6 +283,7 @@ export class SimulatorNetwork {
 
   takedown(platform: string, id: string, nowMs: number): Answer {
     const post = this.posts.get(id)
+    if (post !== undefined) post.deleteRequests += 1
     if (post === undefined || post.view.platform !== platform || post.deletedAtMs !== null) {
       return error(404, "not_found", `${platform} has no live post ${id}`)
     }
@@ -320,7 +324,8 @@ export class SimulatorNetwork {
       platform: seen.account.platform,
       username: seen.account.username,
       attempts: seen.attempts,
-      postIds: [...seen.postIds]
+      postIds: [...seen.postIds],
+      takedowns: seen.postIds.reduce((sum, id) => sum + this.posts.get(id)!.deleteRequests, 0)
     }))
   }
 
