@@ -26,19 +26,18 @@ import {
   WebhookEndpointId,
   WebhookEndpoints
 } from "@herald/core"
+import { OutboundGuard, type OutboundGuardOptions } from "@herald/outbound"
+import { type Delivery, type Receiver, receiver, selfSigned } from "@herald/outbound/testing"
 import { StorageLive, Wakeups } from "@herald/storage-postgres"
 import { DateTime, Duration, Effect, Either, Exit, Layer, Option, Redacted, Scope, TestClock } from "effect"
 import {
   deliveryIdFor,
-  OutboundGuard,
-  type OutboundGuardOptions,
   retryDelays,
   retryJitter,
   verify,
   WebhookDestinationsLive,
   WebhookDispatcher
 } from "../src/index.js"
-import { type Delivery, type Receiver, receiver, selfSigned } from "./Receiver.js"
 
 const tls = selfSigned()
 const secret = "whsec_dispatcher_test"

@@ -223,7 +223,7 @@ const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1")
 const headerText = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" ? value : value?.[0]
 
-export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")<OutboundGuard, {
+export class OutboundGuard extends Context.Tag("@herald/outbound/OutboundGuard")<OutboundGuard, {
   /** One exchange with a public https destination; the response lives until the scope closes. */
   readonly request: (request: OutboundRequest) => Effect.Effect<OutboundResponse, OutboundError, Scope.Scope>
   /**
