@@ -421,7 +421,7 @@ describe("WebhookDispatcher", () => {
         "outbound request refused: 10.0.0.1 is a private address",
         "outbound request refused: 169.254.169.254 is the cloud metadata address",
         "outbound request refused: ::1 is a loopback address",
-        "outbound request refused: ::ffff:7f00:1 is a loopback address",
+        "outbound request refused: ::ffff:7f00:1 is an IPv4-mapped address",
         "outbound request refused: loopback.test resolves to 127.0.0.1, a loopback address"
       ])
       expect(server.received).toEqual([])
@@ -463,7 +463,7 @@ describe("WebhookDestinationsLive", () => {
         "webhook URL refused: 10.0.0.1 is a private address",
         "webhook URL refused: 169.254.169.254 is the cloud metadata address",
         "webhook URL refused: ::1 is a loopback address",
-        "webhook URL refused: ::ffff:7f00:1 is a loopback address",
+        "webhook URL refused: ::ffff:7f00:1 is an IPv4-mapped address",
         "webhook URL refused: loopback.test resolves to 127.0.0.1, a loopback address",
         "webhook URL refused: receiver.test is reached over http; only https is allowed",
         // unresolvable now: judged again at every connection
