@@ -1,11 +1,13 @@
 import { type MediaConfig, MediaLive } from "@herald/media"
 import { Config, Effect, Layer, Option } from "effect"
+import { optional } from "./Config.js"
 
 /**
  * HERALD_MEDIA_DIR (the root that keys media/<project>/<id> live under; default the data directory,
  * "off" for none), HERALD_S3_BUCKET with
  * HERALD_S3_REGION (default us-east-1), HERALD_S3_ENDPOINT, HERALD_S3_FORCE_PATH_STYLE,
- * HERALD_S3_ACCESS_KEY_ID and HERALD_S3_SECRET_ACCESS_KEY, HERALD_FFPROBE.
+ * HERALD_S3_ACCESS_KEY_ID and HERALD_S3_SECRET_ACCESS_KEY, HERALD_FFPROBE (unset: ffprobe on the
+ * PATH, else the bundled one).
  */
 export const mediaConfig = (dataDir: string): Config.Config<MediaConfig> =>
   Config.all({
@@ -16,7 +18,7 @@ export const mediaConfig = (dataDir: string): Config.Config<MediaConfig> =>
     forcePathStyle: Config.withDefault(Config.boolean("HERALD_S3_FORCE_PATH_STYLE"), false),
     accessKeyId: Config.option(Config.string("HERALD_S3_ACCESS_KEY_ID")),
     secretAccessKey: Config.option(Config.redacted("HERALD_S3_SECRET_ACCESS_KEY")),
-    ffprobe: Config.withDefault(Config.string("HERALD_FFPROBE"), "ffprobe")
+    ffprobe: optional("HERALD_FFPROBE")
   }).pipe(
     Config.map((env): MediaConfig => ({
       localDir: env.dir === "off" ? null : env.dir,
@@ -33,7 +35,7 @@ export const mediaConfig = (dataDir: string): Config.Config<MediaConfig> =>
           })
         })
       }),
-      ffprobe: env.ffprobe
+      ...Option.match(env.ffprobe, { onNone: () => ({}), onSome: (ffprobe) => ({ ffprobe }) })
     }))
   )
 

@@ -14,7 +14,7 @@ export interface MediaConfig {
   readonly bucket: BucketConfig | null
   /** Where incoming files wait while they are checked (default <localDir>/.staging, else the OS temp dir). */
   readonly stagingDir?: string
-  /** The ffprobe command (default "ffprobe" on the PATH). */
+  /** The ffprobe command (default `ffprobe` on the PATH, else the one bundled with Herald: see resolveFfprobe). */
   readonly ffprobe?: string
   readonly fetch?: FetchLimits
 }
