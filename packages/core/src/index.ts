@@ -26,7 +26,16 @@ export * from "./ports/WebhookEndpoints.js"
 export * from "./ports/WorkerHeartbeats.js"
 export * from "./Signature.js"
 export * from "./platforms/Registry.js"
-export * from "./platforms/PlatformModule.js"
+export {
+  type IdMint,
+  type MediaRules,
+  type MediaSplit,
+  type Metric,
+  type OptionSpec,
+  type PlatformModule,
+  PostingOptionKind,
+  type RouteCapability
+} from "./platforms/PlatformModule.js"
 export * from "./platforms/DeliveryNote.js"
 export { BlueskyConfiguration } from "./platforms/bluesky.js"
 export { FacebookConfiguration } from "./platforms/facebook.js"
