@@ -2,7 +2,7 @@ import { Context, type Effect, type Option, Schema } from "effect"
 import type { SocialAccount } from "../Account.js"
 import { DeliveryError, type DeliveryNote } from "../Delivery.js"
 import type { Media } from "../Media.js"
-import type { PlatformConfigurations } from "../PlatformConfiguration.js"
+import type { PlatformConfigurations } from "../platforms/Registry.js"
 
 /** Everything a publisher needs to put one delivery on its platform. */
 export interface PublishRequest {
