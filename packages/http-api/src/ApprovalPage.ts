@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import {
   AccountStore,
   DecisionBody,
@@ -12,8 +12,10 @@ import {
   ProjectStore,
   type SocialAccount
 } from "@herald/core"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { approvalPath, HttpApiConfig, readApprovalToken } from "./ApprovalLinks.js"
+import { errorResponse, PayloadTooLarge } from "./HttpErrors.js"
+import { readText } from "./RequestBody.js"
 
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[char]!)
@@ -107,6 +109,9 @@ const show = Effect.gen(function*() {
   return page("Approve post", yield* renderPost(token, found.value.post, found.value.decidable, null))
 })
 
+/** The form has a decision and a reason of at most 2000 characters: 16 KiB leaves room for any encoding of them. */
+const formLimit = 16 * 1024
+
 const FormBody = Schema.Struct({ decision: Schema.String, reason: Schema.optional(Schema.String) })
 
 const decide = Effect.gen(function*() {
@@ -117,9 +122,11 @@ const decide = Effect.gen(function*() {
   if (!found.value.decidable) {
     return page("Already decided", yield* renderPost(token, post, false, null), 409)
   }
-  const form = yield* HttpServerRequest.schemaBodyUrlParams(FormBody).pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(16 * 1024)),
-    Effect.option
+  const text = yield* Effect.either(readText(yield* HttpServerRequest.HttpServerRequest, formLimit))
+  if (Either.isLeft(text) && text.left instanceof PayloadTooLarge) return errorResponse(text.left)
+  const form = Option.flatMap(
+    Either.getRight(text),
+    (fields) => Schema.decodeUnknownOption(FormBody)(UrlParams.toRecord(UrlParams.fromInput(new URLSearchParams(fields))))
   )
   const body = Option.flatMap(form, (fields) =>
     Schema.decodeUnknownOption(DecisionBody)({

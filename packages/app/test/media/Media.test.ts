@@ -247,8 +247,10 @@ describe("upload tickets on local storage", () => {
     const { body } = await ticket()
     expect((await redeem(body.ticket, server.tokens.other)).status).toBe(404)
     const now = DateTime.unsafeNow()
+    // A ticket of the issued shape: one of any other shape is never looked up.
+    const expiredTicket = "upl_e0000000000000000000000000000001"
     const expired = new UploadTicket({
-      ticket: "upl_expired",
+      ticket: expiredTicket,
       projectId: server.projects.one.id,
       keyId: ApiKeyId.make("30000000-0000-4000-8000-000000000001"),
       maxBytes: 100,
@@ -257,12 +259,12 @@ describe("upload tickets on local storage", () => {
       claimedAt: null
     })
     await server.run(Effect.flatMap(UploadTickets, (tickets) => tickets.create(expired)))
-    const reply = await redeem("upl_expired")
+    const reply = await redeem(expiredTicket)
     expect(reply.status).toBe(400)
     expect((await reply.json()).code).toBe("ticket_expired")
     const form = new FormData()
     form.append("file", new Blob([fixtures.png]), "a.png")
-    expect((await fetch(`${server.origin}/api/v1/media/attach/upl_expired`, { method: "POST", body: form })).status).toBe(400)
+    expect((await fetch(`${server.origin}/api/v1/media/attach/${expiredTicket}`, { method: "POST", body: form })).status).toBe(400)
   })
 })
 

@@ -233,6 +233,9 @@ export const requireMediaStorage = Effect.flatMap(
   (storage) => storage.configured ? Effect.succeed(storage) : Effect.fail(new MediaStorageUnavailable())
 )
 
+/** A ticket is "upl_" and a uuid's 32 hex digits (issueUploadTicket): a token of any other shape cannot be one. */
+const ticketShape = /^upl_[0-9a-f]{32}$/i
+
 /** POST /media/ticket. */
 export const issueUploadTicket = traced("issueUploadTicket")(function*(principal: Principal) {
   yield* requireScope(principal, "posts:write")
@@ -258,6 +261,8 @@ export const issueUploadTicket = traced("issueUploadTicket")(function*(principal
  * unexpired. The attach URL asks before reading the body.
  */
 export const openTicket = traced("openTicket")(function*(token: string, projectId: ProjectId | null) {
+  // Not looked up: storage need not take any string a URL can carry (a NUL, 10,000 characters).
+  if (!ticketShape.test(token)) return yield* new TicketNotFound({ reason: "unknown" })
   const found = yield* (yield* UploadTickets).find(token)
   if (Option.isNone(found) || (projectId !== null && found.value.projectId !== projectId)) {
     return yield* new TicketNotFound({ reason: "unknown" })
