@@ -1,6 +1,7 @@
 import { HttpApiBuilder, HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
   AccountStore,
+  checkStoredText,
   DecisionBody,
   decidePostByLink,
   type Media,
@@ -133,6 +134,9 @@ const decide = Effect.gen(function*() {
     HttpIncomingMessage.withMaxBodySize(Option.some(16 * 1024)),
     Effect.option
   )
+  const check = Option.map(form, (fields) => checkStoredText(fields))
+  const refused = Option.isSome(check) && check.value._tag === "Checked" ? check.value.violations[0] : undefined
+  if (refused !== undefined) return message("Not decided", `The ${refused.field} ${refused.message}; remove it and try again.`, 400)
   const body = Option.flatMap(form, (fields) =>
     Schema.decodeUnknownOption(DecisionBody)({
       decision: fields.decision,

@@ -2,6 +2,7 @@ import { HttpIncomingMessage, type HttpServerRequest, Multipart } from "@effect/
 import { MediaStaging, maxMediaBytes, type MediaDetails, MediaTooLarge, type StagedFile } from "@herald/core"
 import { Effect, Option, ParseResult, Schema, type Scope, Stream } from "effect"
 import { BadRequest, invalidRequest, PayloadTooLarge } from "../HttpErrors.js"
+import { checkParsedBody } from "../RequestBody.js"
 import { MediaFormFields, MediaJsonBody } from "./MediaApi.js"
 
 /** Room for the multipart framing and text fields around a file of the largest size. */
@@ -33,7 +34,8 @@ export const drainRest = (request: HttpServerRequest.HttpServerRequest) =>
   )
 
 const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
-  Schema.decodeUnknown(schema)(input).pipe(
+  checkParsedBody(input).pipe(
+    Effect.zipRight(Schema.decodeUnknown(schema)(input)),
     Effect.catchTag("ParseError", (error) =>
       Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) => Effect.fail(invalidRequest(issues))))
   )
