@@ -2,7 +2,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
-import { Effect, ManagedRuntime, Option } from "effect"
+import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
@@ -17,9 +17,10 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
 
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
- * a fresh data directory, after its first start (demo project, keys, credentials.json).
+ * a fresh data directory (or the PostgreSQL database at databaseUrl), after its first start (demo
+ * project, keys, credentials.json).
  */
-export const startHerald = async (options: { readonly workers?: boolean } = {}) => {
+export const startHerald = async (options: { readonly workers?: boolean; readonly databaseUrl?: string } = {}) => {
   const dataDir = tempDataDir()
   const config: HeraldConfig = {
     env: "development",
@@ -27,7 +28,7 @@ export const startHerald = async (options: { readonly workers?: boolean } = {}) 
     port: 0,
     publicUrl: Option.none(),
     dataDir,
-    databaseUrl: Option.none(),
+    databaseUrl: Option.map(Option.fromNullable(options.databaseUrl), Redacted.make),
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
     simulatorUrl: Option.none(),
