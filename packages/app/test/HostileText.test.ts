@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseUrl, scratchDatabase } from "./TestDatabase.js"
+import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { json, startHerald, type TestHerald } from "./TestHerald.js"
 
 /**
@@ -107,5 +107,5 @@ const hostileSuite = (name: string, databaseOf: () => Promise<{ readonly url?: s
 hostileSuite("on the embedded database", async () => ({ drop: async () => {} }))
 
 describe.skipIf(databaseUrl === "")("on PostgreSQL (skipped without DATABASE_URL)", () => {
-  hostileSuite("a scratch database", () => scratchDatabase("herald_hostile"))
+  hostileSuite("a throwaway schema", () => throwawaySchema("herald_hostile"))
 })

@@ -17,10 +17,13 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
 
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
- * a fresh data directory (or the PostgreSQL database at databaseUrl), after its first start (demo
- * project, keys, credentials.json).
+ * a fresh data directory (or the PostgreSQL database `databaseUrl` names, which must be empty),
+ * after its first start (demo project, keys, credentials.json). It publishes to a simulator it
+ * starts itself, or to the one `simulatorUrl` names (the test's own, whose calls it reads).
  */
-export const startHerald = async (options: { readonly workers?: boolean; readonly databaseUrl?: string } = {}) => {
+export const startHerald = async (
+  options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
+) => {
   const dataDir = tempDataDir()
   const config: HeraldConfig = {
     env: "development",
@@ -31,7 +34,7 @@ export const startHerald = async (options: { readonly workers?: boolean; readonl
     databaseUrl: Option.map(Option.fromNullable(options.databaseUrl), Redacted.make),
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
-    simulatorUrl: Option.none(),
+    simulatorUrl: Option.fromNullable(options.simulatorUrl),
     outboundAllowLoopback: false,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultDispatcherOptions().concurrency

@@ -6,7 +6,7 @@ import {
   decidePostByLink,
   type Media,
   MediaLibrary,
-  type Platform,
+  platformRegistry,
   type Post,
   PostStore,
   printedText,
@@ -15,18 +15,6 @@ import {
 } from "@herald/core"
 import { Effect, Option, Schema } from "effect"
 import { approvalPath, HttpApiConfig, readApprovalToken } from "./ApprovalLinks.js"
-
-const platformLook: Record<Platform, { readonly name: string; readonly color: string }> = {
-  x: { name: "X", color: "#000000" },
-  instagram: { name: "Instagram", color: "#c13584" },
-  facebook: { name: "Facebook", color: "#1877f2" },
-  threads: { name: "Threads", color: "#101010" },
-  pinterest: { name: "Pinterest", color: "#e60023" },
-  tiktok: { name: "TikTok", color: "#25f4ee" },
-  youtube: { name: "YouTube", color: "#ff0000" },
-  linkedin: { name: "LinkedIn", color: "#0a66c2" },
-  bluesky: { name: "Bluesky", color: "#1185fe" }
-}
 
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[char]!)
@@ -52,7 +40,7 @@ const invalidLink = message("Link not valid", "This approval link is not valid. 
 
 /** One card per target: the post as that platform would print it (caption with signature, media placeholders). */
 const card = (post: Post, account: SocialAccount, targets: ReadonlyArray<SocialAccount>, media: ReadonlyArray<Media>) => {
-  const look = platformLook[account.platform]
+  const { look } = platformRegistry[account.platform]
   const text = printedText(
     { caption: post.caption, signature: post.signature, accounts: targets, media, platformConfigurations: post.platformConfigurations },
     account
@@ -143,7 +131,7 @@ const decide = Effect.gen(function*() {
       ...(fields.reason === undefined || fields.reason.trim() === "" ? {} : { reason: fields.reason.trim() })
     }))
   if (Option.isNone(body)) return message("Not decided", "Choose Approve or Reject (a reason is at most 2000 characters).", 400)
-  return yield* decidePostByLink(grant.projectId, grant.postId, body.value).pipe(
+  return yield* decidePostByLink(grant, body.value).pipe(
     Effect.flatMap((record) =>
       Effect.map(renderPost(token, record.post, false, null), (html) => page("Decided", html))
     ),

@@ -173,7 +173,7 @@ describe("POST /media (JSON url)", () => {
     expect([text.status, (await text.json()).code]).toEqual([400, "media_unsupported"])
   })
 
-  it("refuses loopback, private, link-local and metadata destinations before connecting (400 saying why)", async () => {
+  it("refuses loopback, private, link-local, metadata and IPv4-carrying IPv6 destinations before connecting (400 saying why)", async () => {
     lookups.length = 0
     const port = trap.port
     const cases: Record<string, string> = {
@@ -182,7 +182,11 @@ describe("POST /media (JSON url)", () => {
       "https://10.0.0.1/a.png": "10.0.0.1 is a private address",
       "https://169.254.169.254/latest/meta-data/": "169.254.169.254 is the cloud metadata address",
       [`https://[::1]:${port}/a.png`]: "::1 is a loopback address",
-      [`https://[::ffff:127.0.0.1]:${port}/a.png`]: "::ffff:7f00:1 is a loopback address",
+      [`https://[::ffff:127.0.0.1]:${port}/a.png`]: "::ffff:7f00:1 is an IPv4-mapped address",
+      "https://[::127.0.0.1]/a.png": "::7f00:1 is an IPv4-compatible address",
+      [`https://[::127.0.0.1]:${port}/a.png`]: "::7f00:1 is an IPv4-compatible address",
+      [`https://[64:ff9b::127.0.0.1]:${port}/a.png`]: "64:ff9b::7f00:1 is a NAT64 address",
+      [`https://[2002:7f00:1::1]:${port}/a.png`]: "2002:7f00:1::1 is a 6to4 address",
       [`https://loopback.test:${port}/a.png`]: "loopback.test resolves to 127.0.0.1, a loopback address",
       [`${assets.origin}/to-loopback`]: `127.0.0.1 is a loopback address`,
       [`${assets.origin}/to-loopback-name`]: "loopback.test resolves to 127.0.0.1, a loopback address",

@@ -32,10 +32,10 @@ import {
   RecordingPublisher
 } from "@herald/core/memory"
 import { displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "@herald/http-api"
-import { OutboundGuard, type ResolveHost } from "@herald/webhooks"
+import { type BucketConfig, MediaLive } from "@herald/media"
+import { OutboundGuard, type ResolveHost } from "@herald/outbound"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { RandomIds } from "../../src/Engine.js"
-import { type BucketConfig, MediaLive } from "../../src/media/index.js"
 
 export const tempDir = (prefix: string) => Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
 

@@ -2,7 +2,7 @@ import { Context, type Effect, type Option, Schema } from "effect"
 import type { SocialAccount } from "../Account.js"
 import { DeliveryError, type DeliveryNote } from "../Delivery.js"
 import type { Media } from "../Media.js"
-import type { PlatformConfigurations } from "../PlatformConfiguration.js"
+import type { PlatformConfigurations } from "../platforms/Registry.js"
 
 /** Everything a publisher needs to put one delivery on its platform. */
 export interface PublishRequest {
@@ -33,6 +33,14 @@ export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("Outcom
   detail: Schema.String
 }) {}
 
+/**
+ * A takedown found no live post with that id: removed on the platform already, perhaps by an
+ * earlier call whose answer was lost.
+ */
+export class AlreadyGone extends Schema.TaggedError<AlreadyGone>()("AlreadyGone", {
+  detail: Schema.String
+}) {}
+
 export interface PublisherCapabilities {
   readonly publish: true
   readonly delete: boolean
@@ -47,7 +55,10 @@ export interface Publisher {
   readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishFailed | OutcomeUnknown>
   /** Finds the post carrying the marker, if the platform holds one. */
   readonly reconcile: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
-  readonly takedown: (account: SocialAccount, platformPostId: string) => Effect.Effect<void, PublishFailed | OutcomeUnknown>
+  readonly takedown: (
+    account: SocialAccount,
+    platformPostId: string
+  ) => Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone>
   /**
    * The handles among `handles` the platform does not know (people tags are confirmed before a
    * photo is stored with them). Present exactly when capabilities.peopleTagCheck is true.

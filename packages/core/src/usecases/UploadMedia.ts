@@ -4,7 +4,7 @@ import { requireScope } from "../Authorization.js"
 import type { MissingScope } from "../Errors.js"
 import { MediaId, type ProjectId } from "../Ids.js"
 import { Media, type MediaKind, maxMediaBytes } from "../Media.js"
-import { capabilitiesFor } from "../PlatformRules.js"
+import { capabilitiesFor } from "../platforms/Registry.js"
 import type { Principal } from "../Principal.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -25,16 +25,6 @@ import { inSpan, traced } from "../Tracing.js"
 
 /** How long an upload slot lasts. */
 export const ticketLifetimeSeconds = 600
-
-/** An instagram handle as instagram spells them: letters, digits, dots and underscores, up to 30. */
-export const PeopleTagHandle = Schema.String.pipe(
-  Schema.pattern(/^@?[A-Za-z0-9._]{1,30}$/, {
-    message: () => "an instagram handle: 1 to 30 letters, digits, dots or underscores (a leading @ is allowed)"
-  })
-)
-
-/** Instagram takes up to 20 people tags on a photo. */
-export const PeopleTags = Schema.Array(PeopleTagHandle).pipe(Schema.maxItems(20))
 
 /** What POST /media may say about the file besides its bytes. */
 export interface MediaDetails {

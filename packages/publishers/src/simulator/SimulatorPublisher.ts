@@ -1,4 +1,5 @@
 import {
+  AlreadyGone,
   type DeliveryError,
   type FailureCategory,
   Media,
@@ -121,7 +122,12 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
     const takedown = (account: SocialAccount, platformPostId: string) =>
       Effect.flatMap(
         call(account, "DELETE", `${posts(account.platform)}/${encodeURIComponent(platformPostId)}`),
-        (answer) => answer.status === 204 ? Effect.void : Effect.fail(refusal(account, answer))
+        (answer): Effect.Effect<void, PublishFailed | AlreadyGone> =>
+          answer.status === 204
+            ? Effect.void
+            : answer.status === 404
+            ? Effect.fail(new AlreadyGone({ detail: `${account.platform} holds no live post ${platformPostId}` }))
+            : Effect.fail(refusal(account, answer))
       )
 
     /** Engagement so far (for the metrics sync). */
