@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { quote } from "./Echo.js"
 
 /** One reason a create or edit was refused; field is a path such as platform_configurations.x.thread[2]. */
 export const Violation = Schema.Struct({
@@ -112,7 +113,7 @@ export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReuse
   key: Schema.String
 }) {
   override get message(): string {
-    return `idempotency_key ${JSON.stringify(this.key)} was already used with a different request body`
+    return `idempotency_key ${quote(this.key)} was already used with a different request body`
   }
 }
 

@@ -4,6 +4,7 @@ import { type DomainError, errorCode } from "../ErrorCode.js"
 import { GuardrailViolation, ValidationFailed, Violation } from "../Errors.js"
 import { type CreatePostBody, PostStatus, ScheduledAtInput } from "../Post.js"
 import type { Principal } from "../Principal.js"
+import { refuseStoredText } from "../StoredText.js"
 import { MediaIngest } from "../ports/MediaIngest.js"
 import { createPost } from "./CreatePost.js"
 import { traced } from "../Tracing.js"
@@ -50,8 +51,10 @@ const ingest = (principal: Principal, urls: ReadonlyArray<string>) =>
       ))
   ))
 
-const rowBody = (principal: Principal, row: BulkRow) =>
+const rowBody = (principal: Principal, row: BulkRow, index: number) =>
   Effect.gen(function*() {
+    // Before any media is fetched: a row with text that cannot be stored fails on its own.
+    yield* refuseStoredText(row, ["rows", index])
     const fetched = yield* ingest(principal, row.media_urls ?? [])
     const violations = fetched.flatMap((result) => result._tag === "Left" ? result.left : [])
     if (violations.length > 0) return yield* new ValidationFailed({ violations })
@@ -77,12 +80,13 @@ const failed = (row: number, error: DomainError): BulkRowResult => ({
 
 /**
  * POST /posts/bulk: each row runs the whole single-post path on its own (guardrails, caps,
- * approval, idempotency) and gets its own result; one row's failure never touches another.
+ * approval, idempotency) and gets its own result; one row's failure never touches another. Each
+ * row's text is judged here (the body guard leaves it to this), its fields named rows[i].
  */
 export const bulkCreate = traced("bulkCreate")(function*(principal: Principal, rows: ReadonlyArray<BulkRow>) {
   yield* requireScope(principal, "posts:write")
   const results = yield* Effect.forEach(rows, (row, index) =>
-    rowBody(principal, row).pipe(
+    rowBody(principal, row, index).pipe(
       Effect.flatMap((body) => createPost(principal, body)),
       Effect.map((created): BulkRowResult => ({
         row: index,

@@ -3,7 +3,7 @@ import { MediaStaging, maxMediaBytes, type MediaDetails, MediaTooLarge, type Sta
 import { Cause, Effect, Option, ParseResult, Schema, type Scope, Stream } from "effect"
 import { dropRest } from "../BodyDrain.js"
 import { BadRequest, invalidRequest, PayloadTooLarge } from "../HttpErrors.js"
-import { readJson } from "../RequestBody.js"
+import { checkParsedBody, readJson } from "../RequestBody.js"
 import { MediaFormFields, MediaJsonBody } from "./MediaApi.js"
 
 /** Room for the multipart framing and text fields around a file of the largest size. */
@@ -32,7 +32,8 @@ const maxDrainBytes = 2 * maxMediaBytes
 export const drainRest = (request: HttpServerRequest.HttpServerRequest) => dropRest(request, maxDrainBytes)
 
 const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
-  Schema.decodeUnknown(schema)(input).pipe(
+  checkParsedBody(input).pipe(
+    Effect.zipRight(Schema.decodeUnknown(schema)(input)),
     Effect.catchTag("ParseError", (error) =>
       Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) => Effect.fail(invalidRequest(issues))))
   )
