@@ -2,7 +2,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
-import { Effect, ManagedRuntime, Option } from "effect"
+import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
@@ -17,9 +17,13 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
 
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
- * a fresh data directory, after its first start (demo project, keys, credentials.json).
+ * a fresh data directory (or over `databaseUrl`, which should name a fresh database or schema),
+ * after its first start (demo project, keys, credentials.json). Its simulator runs in this
+ * process unless `simulatorUrl` names one the test started (to watch the platform calls).
  */
-export const startHerald = async (options: { readonly workers?: boolean } = {}) => {
+export const startHerald = async (
+  options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
+) => {
   const dataDir = tempDataDir()
   const config: HeraldConfig = {
     env: "development",
@@ -27,10 +31,10 @@ export const startHerald = async (options: { readonly workers?: boolean } = {}) 
     port: 0,
     publicUrl: Option.none(),
     dataDir,
-    databaseUrl: Option.none(),
+    databaseUrl: Option.map(Option.fromNullable(options.databaseUrl), Redacted.make),
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
-    simulatorUrl: Option.none(),
+    simulatorUrl: Option.fromNullable(options.simulatorUrl),
     outboundAllowLoopback: false,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultDispatcherOptions().concurrency
