@@ -257,8 +257,9 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
         yield* Effect.flatMap(WebhookEndpoints, (store) => store.setEnabled(path.project_id, path.webhook_id, payload.enabled)).pipe(
           Effect.catchTag("WebhookEndpointNotFound", () => Effect.fail(notFound("webhook_endpoint", path.webhook_id)))
         )
+        // A DELETE that lands between the update and this read leaves what a later caller gets: 404.
         const endpoint = (yield* listWebhooks(path.project_id)).find((candidate) => candidate.id === path.webhook_id)
-        return endpoint === undefined ? yield* Effect.dieMessage(`webhook endpoint ${path.webhook_id} vanished`) : webhookView(endpoint)
+        return endpoint === undefined ? yield* Effect.fail(notFound("webhook_endpoint", path.webhook_id)) : webhookView(endpoint)
       }))
     .handle("remove", ({ path }) =>
       Effect.gen(function*() {
