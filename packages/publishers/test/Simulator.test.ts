@@ -92,7 +92,7 @@ layer(simulator)("the simulator route", (it) => {
         expect(tooLong._tag === "PublishFailed" && tooLong.error.message).toContain("x prints at most 280 characters")
         const instagram = account("instagram")
         const textOnly = yield* Effect.flip((yield* publisherFor(instagram)).publish(request(instagram, "words only")))
-        expect(textOnly).toMatchObject({ error: { category: "media_invalid", code: "invalid_media" } })
+        expect(textOnly).toMatchObject({ error: { category: "media_rejected", code: "invalid_media" } })
         const story = yield* (yield* publisherFor(instagram)).publish(
           request(instagram, null, { media: [media("image")], configuration: { placement: "stories" } })
         )
@@ -103,7 +103,7 @@ layer(simulator)("the simulator route", (it) => {
       Effect.gen(function*() {
         const direct = account("x", "acme", "direct")
         const failure = yield* Effect.flip((yield* publisherFor(direct)).publish(request(direct, "hi")))
-        expect(failure).toMatchObject({ transient: false, error: { category: "platform_error", code: "route_unavailable" } })
+        expect(failure).toMatchObject({ transient: false, error: { category: "permission_missing", code: "route_unavailable" } })
       }))
   })
 
@@ -123,7 +123,7 @@ layer(simulator)("the simulator route", (it) => {
         const x = account("x")
         const publisher = yield* publisherFor(x)
         const once = request(x, "hello #sim-5xx")
-        expect(yield* Effect.flip(publisher.publish(once))).toMatchObject({ transient: true, error: { category: "platform_error" } })
+        expect(yield* Effect.flip(publisher.publish(once))).toMatchObject({ transient: true, error: { category: "transient" } })
         yield* publisher.publish(once)
         const down = request(x, "hello #sim-down")
         for (let attempt = 0; attempt < 3; attempt++) {
@@ -146,7 +146,7 @@ layer(simulator)("the simulator route", (it) => {
         const restricted = account("x", "partial_fail")
         expect(yield* Effect.flip(publisher.publish(request(restricted, "hi")))).toMatchObject({
           transient: false,
-          error: { category: "platform_error", code: "account_restricted" }
+          error: { category: "permission_missing", code: "account_restricted" }
         })
         const expired = account("bluesky", "expired_bob")
         expect(yield* Effect.flip((yield* simulatorClient).probe(expired))).toMatchObject({ error: { category: "auth_expired" } })
@@ -189,7 +189,7 @@ layer(simulator)("the simulator route", (it) => {
         yield* Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
         const x = account("x")
         const failure = yield* Effect.flip((yield* makeSimulatorPublisher({ baseUrl: `http://127.0.0.1:${port}` })).publish(request(x, "hi")))
-        expect(failure).toMatchObject({ _tag: "PublishFailed", transient: true, error: { category: "platform_error", code: "network_unreachable" } })
+        expect(failure).toMatchObject({ _tag: "PublishFailed", transient: true, error: { category: "transient", code: "network_unreachable" } })
       }))
 
     it.scoped("a connection dropped after the request left is an unknown outcome, to be reconciled", () =>

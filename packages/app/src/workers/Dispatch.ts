@@ -172,7 +172,7 @@ const sendable = Effect.fnUntraced(function*(
     ))
   }
   if (prepared.missingMedia.length > 0) {
-    return Either.left(failure("media_invalid", "media_missing", `media ${prepared.missingMedia.join(", ")} no longer exists; attach it again in a new post`))
+    return Either.left(failure("media_rejected", "media_missing", `media ${prepared.missingMedia.join(", ")} no longer exists; attach it again in a new post`))
   }
   return Either.right(request)
 })
@@ -218,7 +218,7 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
   const error = outcome.left
   if (error._tag === "OutcomeUnknown") {
     yield* finish(AttemptResult.Unknown({
-      error: failure("unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
+      error: failure("outcome_unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
       recheckAt: DateTime.addDuration(now, policy.recheckMin)
     }), now)
     return "unknown" as const
@@ -248,7 +248,7 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   const who = `${delivery.platform}:${delivery.username}`
   if (Option.isNone(prepared.request)) {
     yield* finish(AttemptResult.Failed({
-      error: failure("unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`),
+      error: failure("outcome_unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`),
       retryAt: null
     }))
     return "failed" as const
@@ -260,13 +260,13 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
     const detail = lookup.left._tag === "OutcomeUnknown" ? lookup.left.detail : lookup.left.error.message
     if (Duration.greaterThan(unknownFor, policy.giveUpUnknownAfter)) {
       yield* finish(AttemptResult.Failed({
-        error: failure("unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`),
+        error: failure("outcome_unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`),
         retryAt: null
       }))
       return "failed" as const
     }
     yield* finish(AttemptResult.Unknown({
-      error: failure("unknown", "reconcile_failed", `the last call got no answer and looking the post up failed too (${detail}); Herald looks again later`),
+      error: failure("outcome_unknown", "reconcile_failed", `the last call got no answer and looking the post up failed too (${detail}); Herald looks again later`),
       recheckAt: DateTime.addDuration(now, recheckDelay(policy, unknownFor))
     }))
     return "unknown" as const
@@ -281,7 +281,7 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   // open; close it for what it was before the next one starts.
   if (delivery.status === "publishing") {
     const closed = yield* finish(AttemptResult.Failed({
-      error: failure("unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
+      error: failure("outcome_unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
       retryAt: now
     }))
     return yield* publishFresh(claim, context, closed, delivery)

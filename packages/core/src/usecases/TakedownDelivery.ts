@@ -41,7 +41,7 @@ export const takedownDelivery = traced("takedownDelivery")(function*(principal: 
     Effect.catchTags({
       PublishFailed: (failure) =>
         Effect.fail(new TakedownFailed({ deliveryId: id, category: failure.error.category, detail: failure.error.message })),
-      OutcomeUnknown: (unknown) => Effect.fail(new TakedownFailed({ deliveryId: id, category: "unknown", detail: unknown.detail }))
+      OutcomeUnknown: (unknown) => Effect.fail(new TakedownFailed({ deliveryId: id, category: "outcome_unknown", detail: unknown.detail }))
     })
   )
   const store = yield* PostStore
