@@ -1,38 +1,35 @@
+import { DateTime, Deferred, Duration, Effect, Either, FiberId, Option, Random } from "effect"
+import { SocialAccount } from "../Account.js"
+import { recheckDelay, retryDelay, type RetryPolicy } from "../Backoff.js"
+import { batching } from "../Batching.js"
+import type { Delivery } from "../Delivery.js"
+import type { DeliveryError } from "../DeliveryError.js"
+import { DeliveryNotFound } from "../Errors.js"
+import { accountData, makeEvent } from "../EventData.js"
+import { checkGuardrails } from "../Guardrails.js"
+import { outboundTexts } from "../guardrails/OutboundText.js"
+import type { ProjectId } from "../Ids.js"
+import type { PlatformCalls } from "../PlatformCalls.js"
+import { deliveryNote } from "../PlatformRules.js"
+import { AccountConnections } from "../ports/AccountConnections.js"
+import { AccountStore } from "../ports/AccountStore.js"
+import type { ClaimedDelivery } from "../ports/DeliveryQueue.js"
+import { MediaLibrary } from "../ports/MediaLibrary.js"
+import { type PostRecord, PostStore } from "../ports/PostStore.js"
+import type { ProjectStore } from "../ports/ProjectStore.js"
+import { type PublishRequest, Publishers } from "../ports/Publishers.js"
+import { printedText } from "../PostValidation.js"
+import type { Project } from "../Project.js"
 import {
-  AccountConnections,
-  accountData,
-  AccountStore,
   AttemptResult,
-  batching,
   type BeginItem,
   beginAttempts,
   type BegunAttempt,
-  checkGuardrails,
-  type ClaimedDelivery,
-  type Delivery,
-  type DeliveryError,
-  DeliveryNotFound,
-  deliveryNote,
   type FinishItem,
   finishAttempts,
-  loadProjectById,
-  makeEvent,
-  MediaLibrary,
-  outboundTexts,
-  type PostRecord,
-  PostStore,
-  printedText,
-  type Project,
-  type ProjectId,
-  type ProjectStore,
-  type PublishRequest,
-  Publishers,
-  SocialAccount,
   type StepAnswer
-} from "@herald/core"
-import { DateTime, Deferred, Duration, Effect, Either, FiberId, Option, Random } from "effect"
-import { recheckDelay, retryDelay, type RetryPolicy } from "./Backoff.js"
-import type { PlatformCalls } from "./PlatformCalls.js"
+} from "./DeliveryAttempt.js"
+import { loadProjectById } from "./ProjectContext.js"
 
 export interface DispatchPolicy extends RetryPolicy {
   /** A platform call without an answer by then is an unknown outcome. */
