@@ -1,52 +1,10 @@
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  AccountId,
-  Media,
-  MediaId,
-  type Platform,
-  platforms,
-  type PlatformConfigurations,
-  ProjectId,
-  Publishers,
-  SocialAccount
-} from "@herald/core"
-import { DateTime, Effect, Either, Option, TestServices } from "effect"
-import { randomUUID } from "node:crypto"
+import { type Platform, platforms } from "@herald/core"
+import { Effect, Either, Option, TestServices } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { makeSimulatorPublisher, Simulator, SimulatorServer } from "../src/index.js"
-
-const projectId = ProjectId.make(randomUUID())
-
-const account = (platform: Platform, username = `acme_${platform}`, route: SocialAccount["route"] = "simulator") =>
-  new SocialAccount({ id: AccountId.make(randomUUID()), projectId, platform, username, route, status: "active" })
-
-const media = (kind: "image" | "video", durationSeconds: number | null = null) =>
-  new Media({
-    id: MediaId.make(randomUUID()),
-    projectId,
-    kind,
-    mime: kind === "image" ? "image/jpeg" : "video/mp4",
-    bytes: 1000,
-    filename: null,
-    width: 1080,
-    height: 1080,
-    durationSeconds,
-    codec: kind === "image" ? "mjpeg" : "h264",
-    altText: null,
-    peopleTags: [],
-    thumbnailTimestampMs: null,
-    storageKey: "k",
-    createdAt: DateTime.unsafeMake("2030-01-01T00:00:00Z")
-  })
-
-const request = (
-  target: SocialAccount,
-  text: string | null,
-  options: { media?: ReadonlyArray<Media>; configuration?: PlatformConfigurations[Platform] } = {}
-) => ({ account: target, text, media: options.media ?? [], configuration: options.configuration, marker: randomUUID() })
-
-const publisherFor = (target: SocialAccount) => Effect.map(Publishers, (publishers) => publishers.forAccount(target))
+import { account, media, publisherFor, request } from "./fixtures.js"
 
 /** The simulator's own client, with the metrics and probe calls beyond the Publisher port (it.scoped: its connections close with the test). */
 const simulatorClient = Effect.flatMap(SimulatorServer, (server) => makeSimulatorPublisher({ baseUrl: server.url }))

@@ -1,62 +1,29 @@
 import { describe, expect, layer } from "@effect/vitest"
 import {
-  AccountId,
   ConnectionProbes,
   type DeliveryErrorCategory,
-  Media,
-  MediaId,
+  type Media,
   MetricsSources,
   missingPermissions,
-  type Platform,
   platforms,
-  ProjectId,
-  Publishers,
   type PublishRequest,
-  SocialAccount
+  type SocialAccount
 } from "@herald/core"
 import { DateTime, Effect, Option, TestServices } from "effect"
-import { randomUUID } from "node:crypto"
 import { Simulator, SimulatorServer, triggers, triggerUsernames } from "../src/index.js"
+import { account, media, publisherFor, request } from "./fixtures.js"
 
-const projectId = ProjectId.make(randomUUID())
-
-const account = (platform: Platform, username = `acme_${platform}`, route: SocialAccount["route"] = "simulator") =>
-  new SocialAccount({ id: AccountId.make(randomUUID()), projectId, platform, username, route, status: "active" })
-
-const media = (kind: "image" | "video") =>
-  new Media({
-    id: MediaId.make(randomUUID()),
-    projectId,
-    kind,
-    mime: kind === "image" ? "image/jpeg" : "video/mp4",
-    bytes: 1000,
-    filename: null,
-    width: 1080,
-    height: 1080,
-    durationSeconds: kind === "video" ? 30 : null,
-    codec: kind === "image" ? "mjpeg" : "h264",
-    altText: null,
-    peopleTags: [],
-    thumbnailTimestampMs: null,
-    storageKey: "k",
-    createdAt: DateTime.unsafeMake("2030-01-01T00:00:00Z")
+/** A post the target's platform accepts, or one with the media given. */
+const post = (target: SocialAccount, text: string | null, attached?: ReadonlyArray<Media>): PublishRequest =>
+  request(target, text, {
+    media: attached ??
+      (target.platform === "instagram" || target.platform === "pinterest"
+        ? [media("image")]
+        : target.platform === "youtube" || target.platform === "tiktok"
+        ? [media("video", 30)]
+        : [])
   })
 
-/** A post each platform accepts. */
-const request = (target: SocialAccount, text: string | null, attached?: ReadonlyArray<Media>): PublishRequest => ({
-  account: target,
-  text,
-  media: attached ??
-    (target.platform === "instagram" || target.platform === "pinterest"
-      ? [media("image")]
-      : target.platform === "youtube" || target.platform === "tiktok"
-      ? [media("video")]
-      : []),
-  configuration: undefined,
-  marker: randomUUID()
-})
-
-const publisherFor = (target: SocialAccount) => Effect.map(Publishers, (publishers) => publishers.forAccount(target))
 const metricsFor = (target: SocialAccount) => Effect.map(MetricsSources, (sources) => sources.forAccount(target))
 const probeFor = (target: SocialAccount) => Effect.map(ConnectionProbes, (probes) => probes.forAccount(target))
 
@@ -72,17 +39,17 @@ layer(Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, timeoutHoldMs: 400 
       Effect.gen(function*() {
         const x = account("x")
         const cases: ReadonlyArray<readonly [string, PublishRequest, DeliveryErrorCategory]> = [
-          ["401 token_expired", request(x, `hi ${triggers.tokenExpired}`), "auth_expired"],
-          ["401 on every call of an expired_ account", request(account("x", `${triggerUsernames.expiredPrefix}amy`), "hi"), "auth_expired"],
-          ["403 account_restricted", request(account("x", triggerUsernames.restricted), "hi"), "permission_missing"],
-          ["403 missing_permission", request(account("x", `${triggerUsernames.readOnlyPrefix}bob`), "hi"), "permission_missing"],
-          ["a route this build does not serve", request(account("x", "acme", "direct"), "hi"), "permission_missing"],
-          ["429 rate_limited", request(x, `hi ${triggers.rateLimit}`), "rate_limited"],
-          ["422 content_rejected", request(x, `hi ${triggers.reject}`), "content_rejected"],
-          ["400 invalid_post", request(x, "a".repeat(281)), "content_rejected"],
-          ["400 invalid_media", request(account("instagram"), "words only", []), "media_rejected"],
-          ["503 once", request(x, `hi ${triggers.serverError}`), "transient"],
-          ["503 always", request(x, `hi ${triggers.down}`), "transient"]
+          ["401 token_expired", post(x, `hi ${triggers.tokenExpired}`), "auth_expired"],
+          ["401 on every call of an expired_ account", post(account("x", `${triggerUsernames.expiredPrefix}amy`), "hi"), "auth_expired"],
+          ["403 account_restricted", post(account("x", triggerUsernames.restricted), "hi"), "permission_missing"],
+          ["403 missing_permission", post(account("x", `${triggerUsernames.readOnlyPrefix}bob`), "hi"), "permission_missing"],
+          ["a route this build does not serve", post(account("x", "acme", "direct"), "hi"), "permission_missing"],
+          ["429 rate_limited", post(x, `hi ${triggers.rateLimit}`), "rate_limited"],
+          ["422 content_rejected", post(x, `hi ${triggers.reject}`), "content_rejected"],
+          ["400 invalid_post", post(x, "a".repeat(281)), "content_rejected"],
+          ["400 invalid_media", post(account("instagram"), "words only", []), "media_rejected"],
+          ["503 once", post(x, `hi ${triggers.serverError}`), "transient"],
+          ["503 always", post(x, `hi ${triggers.down}`), "transient"]
         ]
         for (const [what, sent, category] of cases) expect(yield* refusedAs(sent), what).toBe(category)
       }))
@@ -91,9 +58,9 @@ layer(Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, timeoutHoldMs: 400 
       Effect.gen(function*() {
         const x = account("x")
         const publisher = yield* publisherFor(x)
-        const late = yield* publisher.publish(request(x, `slow ${triggers.timeout}`)).pipe(Effect.timeoutOption("150 millis"), TestServices.provideLive)
+        const late = yield* publisher.publish(post(x, `slow ${triggers.timeout}`)).pipe(Effect.timeoutOption("150 millis"), TestServices.provideLive)
         expect(Option.isNone(late)).toBe(true)
-        const published = yield* publisher.publish(request(x, "to be removed twice"))
+        const published = yield* publisher.publish(post(x, "to be removed twice"))
         yield* publisher.takedown(x, published.platformPostId)
         const again = yield* Effect.flip(publisher.takedown(x, published.platformPostId))
         expect(again).toMatchObject({ _tag: "PublishFailed", transient: false, error: { category: "not_found", code: "not_found" } })
@@ -105,7 +72,7 @@ layer(Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, timeoutHoldMs: 400 
       Effect.gen(function*() {
         for (const platform of platforms) {
           const target = account(platform)
-          const published = yield* Effect.flatMap(publisherFor(target), (publisher) => publisher.publish(request(target, "counted")))
+          const published = yield* Effect.flatMap(publisherFor(target), (publisher) => publisher.publish(post(target, "counted")))
           const source = Option.getOrThrow(yield* metricsFor(target))
           const reading = yield* source.fetch({ account: target, platformPostId: published.platformPostId })
           expect(reading._tag, platform).toBe("Reported")
@@ -119,7 +86,7 @@ layer(Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, timeoutHoldMs: 400 
         }
         const bluesky = account("bluesky")
         const publisher = yield* publisherFor(bluesky)
-        const published = yield* publisher.publish(request(bluesky, "short lived"))
+        const published = yield* publisher.publish(post(bluesky, "short lived"))
         yield* publisher.takedown(bluesky, published.platformPostId)
         const source = Option.getOrThrow(yield* metricsFor(bluesky))
         expect(yield* source.fetch({ account: bluesky, platformPostId: published.platformPostId })).toMatchObject({

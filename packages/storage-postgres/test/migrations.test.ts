@@ -1,27 +1,15 @@
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import { type FailureCategory, PostStore, toReceiptRow } from "@herald/core"
-import { Effect, Layer, Option, Redacted } from "effect"
-import { StorageLive } from "../src/index.js"
+import { Effect, Layer } from "effect"
 import deliveryErrorCategories from "../src/migrations/0011_delivery_error_categories.js"
-import { credentialsKey, newPost, newProject, throwawaySchema } from "./fixtures.js"
+import { newPost, newProject, storageOnThrowawaySchema } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL ?? ""
 
 describe.skipIf(url === "")("migration 0011 on PostgreSQL (needs DATABASE_URL)", () => {
-  const { schema, url: scoped } = throwawaySchema(url)
-  const schemaLife = Layer.scopedDiscard(
-    Effect.acquireRelease(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`),
-      () => Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`).pipe(Effect.orDie)
-    )
-  ).pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
-  const storage = StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped)), dataDir: "unused", credentialsKey }).pipe(
-    Layer.provide(schemaLife)
-  )
-
-  layer(storage, { timeout: 30_000 })((it) => {
+  // Built only when the suite runs: without a URL there is no schema to make.
+  layer(Layer.suspend(() => storageOnThrowawaySchema(url)), { timeout: 30_000 })((it) => {
     it.effect("maps each stored category to its finer one, and receipts still show the old one", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
