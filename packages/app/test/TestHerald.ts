@@ -1,8 +1,12 @@
+import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
-import { Effect, ManagedRuntime, Option } from "effect"
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { afterAll, describe } from "vitest"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
@@ -15,11 +19,37 @@ export const json = async (reply: Response): Promise<any> => reply.json()
 
 export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-test-"))
 
+/** The PostgreSQL server the suites may use (DATABASE_URL); empty: none, PostgreSQL suites are skipped. */
+export const databaseUrl = process.env.DATABASE_URL ?? ""
+
+const onServer = (statement: string) =>
+  Effect.runPromise(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
+      Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 }))
+    )
+  )
+
+/**
+ * A database of its own on DATABASE_URL's server, for a test whose server must start on an empty
+ * one (the demo project and keys are made on a first start).
+ */
+export const scratchDatabase = async (prefix: string) => {
+  const name = `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 12)}`
+  await onServer(`CREATE DATABASE ${name}`)
+  const url = new URL(databaseUrl)
+  url.pathname = `/${name}`
+  return { url: url.href, drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+}
+
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
- * a fresh data directory, after its first start (demo project, keys, credentials.json).
+ * a fresh data directory (or the PostgreSQL database `databaseUrl` names, which must be empty),
+ * after its first start (demo project, keys, credentials.json). It publishes to a simulator it
+ * starts itself, or to the one `simulatorUrl` names (the test's own, whose calls it reads).
  */
-export const startHerald = async (options: { readonly workers?: boolean } = {}) => {
+export const startHerald = async (
+  options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
+) => {
   const dataDir = tempDataDir()
   const config: HeraldConfig = {
     env: "development",
@@ -27,10 +57,10 @@ export const startHerald = async (options: { readonly workers?: boolean } = {}) 
     port: 0,
     publicUrl: Option.none(),
     dataDir,
-    databaseUrl: Option.none(),
+    databaseUrl: Option.map(Option.fromNullable(options.databaseUrl), Redacted.make),
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
-    simulatorUrl: Option.none(),
+    simulatorUrl: Option.fromNullable(options.simulatorUrl),
     outboundAllowLoopback: false,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultDispatcherOptions().concurrency
@@ -63,3 +93,22 @@ export const startHerald = async (options: { readonly workers?: boolean } = {}) 
   }
 }
 export type TestHerald = Awaited<ReturnType<typeof startHerald>>
+
+/**
+ * The suite once on the embedded database and once on a scratch PostgreSQL database (skipped,
+ * saying so, without DATABASE_URL); `start` starts its server (without workers).
+ */
+export const onEachDatabase = (name: string, suite: (start: () => Promise<TestHerald>) => void) => {
+  describe(`${name} on the embedded database`, () => {
+    suite(() => startHerald({ workers: false }))
+  })
+  describe.skipIf(databaseUrl === "")(`${name} on PostgreSQL (skipped without DATABASE_URL: needs PostgreSQL)`, () => {
+    let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined
+    // Registered first, so it runs after the suite's own afterAll (which closes the server).
+    afterAll(() => database?.drop())
+    suite(async () => {
+      database = await scratchDatabase("herald_test")
+      return startHerald({ workers: false, databaseUrl: database.url })
+    })
+  })
+}

@@ -41,6 +41,11 @@ export const Attempt = Schema.Struct({
 })
 export type Attempt = typeof Attempt.Type
 
+/**
+ * Who took the post down and when, on a taken_down delivery. On a success delivery: a takedown
+ * under way (recorded before the platform call), which holds the delivery against other takedowns
+ * until the platform answers or the intent's lease lapses (usecases/TakedownDelivery.ts).
+ */
 export const Takedown = Schema.Struct({ by: ApiKeyId, at: Schema.DateTimeUtc })
 
 export class Delivery extends Schema.Class<Delivery>("Delivery")({

@@ -66,8 +66,9 @@ export const toReceiptRow = (delivery: Delivery): ReceiptRow => ({
     outcome: attempt.outcome,
     error: attempt.error === null ? null : toWireError(attempt.error)
   })),
-  taken_down_at: iso(delivery.takedown?.at ?? null),
-  taken_down_by: delivery.takedown?.by ?? null
+  // A takedown still under way is not shown: the post is live until the platform confirms.
+  taken_down_at: delivery.status === "taken_down" ? iso(delivery.takedown?.at ?? null) : null,
+  taken_down_by: delivery.status === "taken_down" ? delivery.takedown?.by ?? null : null
 })
 
 export const toReceipt = ({ deliveries, post }: PostRecord, approvalUrl: string): Receipt => ({

@@ -6,7 +6,6 @@ export * from "./Event.js"
 export * from "./Ids.js"
 export * from "./Media.js"
 export * from "./Platform.js"
-export * from "./PlatformConfiguration.js"
 export * from "./Post.js"
 export * from "./Principal.js"
 export * from "./Project.js"
@@ -31,7 +30,27 @@ export * from "./ports/RateLimitStore.js"
 export * from "./ports/WebhookEndpoints.js"
 export * from "./ports/WorkerHeartbeats.js"
 export * from "./Signature.js"
-export * from "./PlatformRules.js"
+export * from "./platforms/Registry.js"
+export {
+  type IdMint,
+  type MediaRules,
+  type MediaSplit,
+  type Metric,
+  type OptionSpec,
+  type PlatformModule,
+  PostingOptionKind,
+  type RouteCapability
+} from "./platforms/PlatformModule.js"
+export * from "./platforms/DeliveryNote.js"
+export { BlueskyConfiguration } from "./platforms/bluesky.js"
+export { FacebookConfiguration } from "./platforms/facebook.js"
+export { InstagramConfiguration, maxPeopleTags, PeopleTagHandle, PeopleTags } from "./platforms/instagram.js"
+export { LinkedinConfiguration } from "./platforms/linkedin.js"
+export { PinterestConfiguration } from "./platforms/pinterest.js"
+export { ThreadsConfiguration, ThreadsReplyControl } from "./platforms/threads.js"
+export { TiktokConfiguration, TiktokPrivacyStatus } from "./platforms/tiktok.js"
+export { XConfiguration, XReplySettings } from "./platforms/x.js"
+export { YoutubeConfiguration } from "./platforms/youtube.js"
 export * from "./PostValidation.js"
 export * from "./ScheduledAt.js"
 export * from "./PostingRules.js"

@@ -6,6 +6,7 @@ import {
 } from "@effect/platform"
 import { Effect, Layer, Option, Stream } from "effect"
 import { HeraldApi, RequestBodyGuard } from "./Api.js"
+import { dropRest, readBounded } from "./BodyDrain.js"
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
 
 /** The largest body each content type may carry: a JSON post is small; a bulk CSV of 100 rows of 10,000 characters is not. */
@@ -38,35 +39,44 @@ const malformed = (error: string) => new BadRequest({ error, code: "malformed_bo
 const tooLarge = (limit: number) =>
   new PayloadTooLarge({ error: `the request body is larger than ${limit} bytes`, code: "body_too_large" })
 
-interface Read {
-  readonly chunks: Array<Uint8Array>
-  readonly size: number
-}
-
 /**
- * How far past its limit a body is still read (and dropped) so the 413 reaches a client that is
- * still sending; a client that goes on beyond this has its connection cut.
+ * How far past its limit a body is still read (and dropped) before the 413 is written, so it
+ * reaches a client that reads nothing until it has sent everything; past that the 413 is written
+ * at once and the rest dropped for a while (BodyDrain).
  */
 const drainFactor = 4
+
+const declaredLength = (request: HttpServerRequest.HttpServerRequest) =>
+  Option.fromNullable(request.headers["content-length"]).pipe(Option.map(Number))
 
 /**
  * The body, or a 413 once it is known to be over the limit. A declared length within the limit
  * bounds the body (the HTTP framing holds it to that length), so such a body is read in one go;
- * any other is read chunk by chunk, stopping once it is too far past the limit.
+ * any other is read chunk by chunk up to drainFactor times the limit, and one declared past that
+ * is not read before the 413.
  */
-const readBody = (request: HttpServerRequest.HttpServerRequest, limit: number, declared: Option.Option<number>) =>
-  (Option.isSome(declared) && declared.value <= limit
-    ? Effect.map(request.arrayBuffer, (buffer): Read => ({ chunks: [new Uint8Array(buffer)], size: buffer.byteLength }))
-    : Stream.runFoldEffect(request.stream, { chunks: [], size: 0 } as Read, (read: Read, chunk: Uint8Array) => {
-      const size = read.size + chunk.length
-      if (size > limit * drainFactor) return Effect.fail(tooLarge(limit))
-      if (size <= limit) read.chunks.push(chunk)
-      return Effect.succeed({ chunks: read.chunks, size })
-    })).pipe(
-      Effect.mapError((error) => error instanceof PayloadTooLarge ? error : malformed("the request body could not be read")),
-      Effect.filterOrFail(({ size }) => size <= limit, () => tooLarge(limit)),
-      Effect.map(({ chunks }) => chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
-    )
+const readWithin = (request: HttpServerRequest.HttpServerRequest, limit: number) => {
+  const declared = declaredLength(request)
+  if (Option.isSome(declared) && declared.value <= limit) {
+    return Effect.mapBoth(request.arrayBuffer, {
+      onFailure: () => malformed("the request body could not be read"),
+      onSuccess: (buffer) => new Uint8Array(buffer)
+    })
+  }
+  if (Option.isSome(declared) && declared.value > limit * drainFactor) {
+    return Effect.zipRight(dropRest(request, 0), Effect.fail(tooLarge(limit)))
+  }
+  const chunks: Array<Uint8Array> = []
+  let kept = 0
+  return readBounded(request, limit * drainFactor, (chunk) => {
+    kept += chunk.byteLength
+    if (kept <= limit) chunks.push(chunk)
+  }).pipe(
+    Effect.mapError(() => malformed("the request body could not be read")),
+    Effect.filterOrFail((read) => read <= limit, () => tooLarge(limit)),
+    Effect.map(() => chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+  )
+}
 
 /** One decoder for every body: without `stream`, each decode starts afresh. */
 const utf8 = new TextDecoder("utf-8", { fatal: true })
@@ -82,6 +92,26 @@ const parseJson = (text: string) =>
     try: (): unknown => JSON.parse(text),
     catch: (error) => malformed(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   })
+
+const nonEmpty = (type: string) => (bytes: Uint8Array) =>
+  bytes.length === 0
+    ? Effect.fail(new BadRequest({ error: `the request body is empty; send ${type}`, code: "invalid_request" }))
+    : Effect.succeed(bytes)
+
+/** A body of at most `limit` bytes as text, read and refused as guardBodies does: for a route that reads its own body. */
+export const readText = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
+  Effect.flatMap(readWithin(request, limit), decodeUtf8)
+
+/**
+ * A JSON body of at most `limit` bytes, parsed, read and refused as guardBodies does: for a
+ * handler that reads its own body (POST /media takes JSON or a streamed file).
+ */
+export const readJson = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
+  readWithin(request, limit).pipe(
+    Effect.flatMap(nonEmpty("application/json")),
+    Effect.flatMap(decodeUtf8),
+    Effect.flatMap(parseJson)
+  )
 
 /**
  * The same request with its checked body: the text (and, for JSON, the value it parses to) served
@@ -134,13 +164,7 @@ export const guardBodies = (api: HttpApi.HttpApi.Any, limits: Readonly<Record<st
     if (charset !== null && charset !== "utf-8" && charset !== "utf8") {
       return yield* Effect.fail(new UnsupportedMediaType({ error: `charset ${charset} is not accepted; send UTF-8`, code: "unsupported_media_type" }))
     }
-    const limit = limits[type]!
-    const declared = Option.fromNullable(request.headers["content-length"]).pipe(Option.map(Number))
-    if (Option.isSome(declared) && declared.value > limit * drainFactor) return yield* Effect.fail(tooLarge(limit))
-    const bytes = yield* readBody(request, limit, declared)
-    if (bytes.length === 0) {
-      return yield* Effect.fail(new BadRequest({ error: `the request body is empty; send ${type}`, code: "invalid_request" }))
-    }
+    const bytes = yield* Effect.flatMap(readWithin(request, limits[type]!), nonEmpty(type))
     if (type === "multipart/form-data") return withMultipart(request, bytes)
     const text = yield* decodeUtf8(bytes)
     const json = type === "application/json" ? Option.some(yield* parseJson(text)) : Option.none()

@@ -10,7 +10,7 @@ import {
   type SocialAccount
 } from "@herald/core"
 import { DateTime, Effect, Option, TestServices } from "effect"
-import { Simulator, SimulatorServer, triggers, triggerUsernames } from "../src/index.js"
+import { makeSimulatorPublisher, Simulator, SimulatorServer, triggers, triggerUsernames } from "../src/index.js"
 import { account, media, publisherFor, request } from "./fixtures.js"
 
 /** A post the target's platform accepts, or one with the media given. */
@@ -54,16 +54,24 @@ layer(Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, timeoutHoldMs: 400 
         for (const [what, sent, category] of cases) expect(yield* refusedAs(sent), what).toBe(category)
       }))
 
-    it.effect("a call answered too late is an unknown outcome; a takedown of a post the platform no longer holds is not_found", () =>
+    it.effect("a call answered too late is an unknown outcome", () =>
       Effect.gen(function*() {
         const x = account("x")
         const publisher = yield* publisherFor(x)
         const late = yield* publisher.publish(post(x, `slow ${triggers.timeout}`)).pipe(Effect.timeoutOption("150 millis"), TestServices.provideLive)
         expect(Option.isNone(late)).toBe(true)
-        const published = yield* publisher.publish(post(x, "to be removed twice"))
-        yield* publisher.takedown(x, published.platformPostId)
-        const again = yield* Effect.flip(publisher.takedown(x, published.platformPostId))
-        expect(again).toMatchObject({ _tag: "PublishFailed", transient: false, error: { category: "not_found", code: "not_found" } })
+      }))
+
+    it.scoped("a 404 from the platform is not_found", () =>
+      Effect.gen(function*() {
+        const server = yield* SimulatorServer
+        const x = account("x")
+        const lost = yield* makeSimulatorPublisher({ baseUrl: `${server.url}/nowhere` })
+        expect(yield* Effect.flip(lost.publish(post(x, "hi")))).toMatchObject({
+          _tag: "PublishFailed",
+          transient: false,
+          error: { category: "not_found", code: "not_found" }
+        })
       }))
   })
 

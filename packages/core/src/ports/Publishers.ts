@@ -3,7 +3,7 @@ import type { SocialAccount } from "../Account.js"
 import type { DeliveryNote } from "../Delivery.js"
 import { DeliveryError } from "../DeliveryError.js"
 import type { Media } from "../Media.js"
-import type { PlatformConfigurations } from "../PlatformConfiguration.js"
+import type { PlatformConfigurations } from "../platforms/Registry.js"
 import { byRoute, type RouteAdapters } from "./RouteAdapters.js"
 
 /** Everything a publisher needs to put one delivery on its platform. */
@@ -35,6 +35,14 @@ export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("Outcom
   detail: Schema.String
 }) {}
 
+/**
+ * A takedown found no live post with that id: removed on the platform already, perhaps by an
+ * earlier call whose answer was lost.
+ */
+export class AlreadyGone extends Schema.TaggedError<AlreadyGone>()("AlreadyGone", {
+  detail: Schema.String
+}) {}
+
 export interface PublisherCapabilities {
   readonly publish: true
   readonly delete: boolean
@@ -48,7 +56,10 @@ export interface Publisher {
   readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishFailed | OutcomeUnknown>
   /** Finds the post carrying the marker, if the platform holds one. */
   readonly reconcile: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
-  readonly takedown: (account: SocialAccount, platformPostId: string) => Effect.Effect<void, PublishFailed | OutcomeUnknown>
+  readonly takedown: (
+    account: SocialAccount,
+    platformPostId: string
+  ) => Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone>
   /**
    * The handles among `handles` the platform does not know (people tags are confirmed before a
    * photo is stored with them). Present exactly when capabilities.peopleTagCheck is true.

@@ -1,4 +1,5 @@
 import {
+  AlreadyGone,
   ConnectionHealth,
   type ConnectionProbe,
   type DeliveryError,
@@ -177,7 +178,12 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
     const takedown = (account: SocialAccount, platformPostId: string) =>
       Effect.flatMap(
         call(account, "DELETE", `${posts(account.platform)}/${encodeURIComponent(platformPostId)}`),
-        (answer) => answer.status === 204 ? Effect.void : Effect.fail(publishFailure(account, answer))
+        (answer): Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone> =>
+          answer.status === 204
+            ? Effect.void
+            : answer.status === 404
+            ? Effect.fail(new AlreadyGone({ detail: `${account.platform} holds no live post ${platformPostId}` }))
+            : Effect.fail(publishFailure(account, answer))
       )
 
     /** The post's engagement so far; a post the network no longer holds is not_found. */
