@@ -1,10 +1,21 @@
-import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, inSpan, WorkerHeartbeats } from "@herald/core"
+import {
+  type ClaimedDelivery,
+  defaultRetryPolicy,
+  type DeliveryId,
+  DeliveryQueue,
+  type DispatchContext,
+  type Dispatched,
+  dispatchDelivery,
+  type DispatchPolicy,
+  dispatchStore,
+  inSpan,
+  platformCalls,
+  projectViews,
+  WorkerHeartbeats
+} from "@herald/core"
 import { Cause, DateTime, Duration, Effect, FiberHandle, FiberSet, Option, Queue, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
-import { defaultRetryPolicy } from "./Backoff.js"
-import { type DispatchContext, type Dispatched, dispatchDelivery, type DispatchPolicy, dispatchStore, projectViews } from "./Dispatch.js"
-import { platformCalls } from "./PlatformCalls.js"
 
 export interface DispatcherOptions extends DispatchPolicy {
   /** This worker's name in leases and heartbeats; unique per process. */
