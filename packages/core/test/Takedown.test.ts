@@ -91,7 +91,7 @@ describe("takedown: the intent is recorded before the platform call", () => {
       const first = yield* Effect.fork(takedown())
       yield* Queue.take(calls)
       yield* TestClock.adjust(takedownCallLimit)
-      expect(yield* Effect.flip(Fiber.join(first))).toMatchObject({ _tag: "TakedownFailed", category: "unknown" })
+      expect(yield* Effect.flip(Fiber.join(first))).toMatchObject({ _tag: "TakedownFailed", category: "outcome_unknown" })
       expect(stored()).toMatchObject({ status: "success", takedown: null })
       const second = yield* Effect.fork(takedown())
       yield* Deferred.fail(yield* Queue.take(calls), new AlreadyGone({ detail: "no live post x-1" }))

@@ -52,9 +52,9 @@ const queryMemoCapacity = 1_000
 
 /**
  * A query struct reporting every invalid parameter, decoded once per distinct query. HttpApiBuilder
- * decodes a request's query on every request, and that decode was about a twentieth of a cached
- * GET's CPU. Decoding is pure, so a query seen before gets the same value, or the same issues,
- * again. Unknown parameters never reach it: RequestUrlGuard refuses them on every endpoint, from
+ * decodes a request's query on every request, and with the strict options that decode showed in a
+ * cached GET's CPU (bench/README.md, HTTP: "Query structs"). Decoding is pure, so a query seen
+ * before gets the same value, or the same issues, again. Unknown parameters never reach it: RequestUrlGuard refuses them on every endpoint, from
  * the parameters this struct declares. It is declared with the struct's own JSON schema: OpenAPI
  * lists the same parameters (query structs stay anonymous: OpenAPI lists their fields as
  * parameters only when they are inlined).
@@ -94,9 +94,9 @@ const query = <A, I extends Readonly<Record<string, unknown>>>(struct: Schema.Sc
  * The caller behind the request's API key, which Authentication sets for the rest of the request's
  * fiber (and the fibers it forks). It is not a service the middleware provides: HttpApiBuilder
  * provides one by copying the request's whole context and running the rest of the request inside a
- * region that swaps it in and out (when requests still carried the engine's fifty services, about
- * a tenth of a cached GET's CPU). The price is that nothing checks at compile time that an endpoint
- * reading it declares Authentication: one that did not would die (a 500), never run as nobody.
+ * region that swaps it in and out, on every request (bench/README.md, HTTP: "The principal is no
+ * longer a service"). The price is that nothing checks at compile time that an endpoint reading it
+ * declares Authentication: one that did not would die (a 500), never run as nobody.
  */
 const currentPrincipal = FiberRef.unsafeMake<Option.Option<Principal>>(Option.none())
 
@@ -173,8 +173,7 @@ export const ListPostsParams = query(
     status: Schema.optional(StatusFilter),
     // Exact and without a default (the handler applies defaultListLimit): the platform decodes the
     // query on every request, and a default makes the whole struct a transformation, decoded on
-    // both sides, which took a tenth of a cached GET's CPU. The title is the one the default's
-    // form gave the document.
+    // both sides each time. The title is the one the default's form gave the document.
     limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), { exact: true })
       .annotations({ title: "between(1, 100)", description: `1 to 100, default ${defaultListLimit}.` })
   })

@@ -139,7 +139,8 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       CurrentPrincipal.pipe(
         Effect.flatMap((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit ?? defaultListLimit })),
         // Sent as is: encoding PostList is the identity (AsIs), and re-checking every row's ids and
-        // literals, which the domain types already guarantee, was a sixth of the request's CPU.
+        // literals, which the domain types already guarantee, showed in the request's CPU
+        // (bench/README.md, HTTP: GET /posts sent as is).
         Effect.map((list: AsIs<typeof PostList>) => HttpServerResponse.uint8Array(listBody(list), { contentType: "application/json" })),
         Effect.catchAll(failWith)
       ))

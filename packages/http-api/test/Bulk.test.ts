@@ -34,6 +34,13 @@ describe("POST /posts/bulk", () => {
     expect(body.results[3].violations[0].field).toBe("social_accounts[0]")
     const again = await (await bulk(server.tokens.agent.key, JSON.stringify({ rows: [rows[4]] }), "application/json")).json()
     expect(again.results[0]).toMatchObject({ code: "repeated", repeated: true, id: body.results[4].id })
+    const single = await server.call("/api/v1/posts", {
+      method: "POST",
+      key: server.tokens.agent.key,
+      body: JSON.stringify({ caption: "bulk json two", social_accounts: ["bluesky:acme"], idempotency_key: "bulk-k" }),
+      headers: { "content-type": "application/json" }
+    })
+    expect([single.status, await single.json()]).toMatchObject([200, { repeated: true, id: body.results[4].id }])
   })
 
   it("raw CSV with quoted fields and pipe-separated accounts", async () => {

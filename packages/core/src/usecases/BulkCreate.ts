@@ -61,7 +61,9 @@ const rowBody = (principal: Principal, row: BulkRow, index: number) =>
     const body: CreatePostBody = {
       caption: row.caption,
       social_accounts: row.accounts,
-      media_ids: fetched.flatMap((result) => result._tag === "Right" ? [result.right.id] : []),
+      // Only a row with media names media_ids: the idempotency fingerprint of a row without any is
+      // then that of the same POST /posts body, so the two may share an idempotency_key.
+      ...(row.media_urls === undefined ? {} : { media_ids: fetched.flatMap((result) => result._tag === "Right" ? [result.right.id] : []) }),
       ...(row.scheduled_at === undefined ? {} : { scheduled_at: row.scheduled_at }),
       ...(row.idempotency_key === undefined ? {} : { idempotency_key: row.idempotency_key })
     }

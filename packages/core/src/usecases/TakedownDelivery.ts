@@ -87,7 +87,7 @@ const removeFromPlatform = (projectId: ProjectId, { delivery, platformPostId }: 
         AlreadyGone: () => Effect.void,
         PublishFailed: (failure) =>
           Effect.fail(new TakedownFailed({ deliveryId: delivery.id, category: failure.error.category, detail: failure.error.message })),
-        OutcomeUnknown: (unknown) => Effect.fail(new TakedownFailed({ deliveryId: delivery.id, category: "unknown", detail: unknown.detail }))
+        OutcomeUnknown: (unknown) => Effect.fail(new TakedownFailed({ deliveryId: delivery.id, category: "outcome_unknown", detail: unknown.detail }))
       })
     )
   })
