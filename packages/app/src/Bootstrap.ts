@@ -2,24 +2,18 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { SqlClient } from "@effect/sql"
 import {
-  AccountAdmin,
-  AccountId,
   type ActorKind,
-  ApiKeyId,
-  ApiKeyStore,
-  defaultRateLimitPerMinute,
-  IdGenerator,
+  connectAccount,
+  createApiKey,
+  createProject,
   inSpan,
-  noGuardrails,
+  listProjects,
   platforms,
-  Project,
-  ProjectAdmin,
-  ProjectId,
-  type Scope,
-  SocialAccount
+  type ProjectId,
+  type Scope
 } from "@herald/core"
-import { AdminTokens, displayPrefix, generateAdminToken, generateApiKey, hashApiKey } from "@herald/http-api"
-import { DateTime, Effect, Option } from "effect"
+import { AdminTokens, generateAdminToken, hashApiKey } from "@herald/http-api"
+import { Effect, Option, Redacted } from "effect"
 
 /** What the first start hands out, as written to `<data dir>/credentials.json`. */
 export interface DemoCredentials {
@@ -34,52 +28,12 @@ export const credentialsFile = (dataDir: string) => Path.join(dataDir, "credenti
 export const demoUsername = "herald_demo"
 
 const newKey = (projectId: ProjectId, name: string, kind: ActorKind, scopes: ReadonlyArray<Scope>) =>
-  Effect.gen(function*() {
-    const key = generateApiKey(kind)
-    yield* Effect.flatMap(ApiKeyStore, (store) =>
-      Effect.flatMap(IdGenerator, (ids) => ids.uuid).pipe(
-        Effect.zip(DateTime.now),
-        Effect.flatMap(([id, now]) =>
-          store.create({
-            id: ApiKeyId.make(id),
-            projectId,
-            name,
-            hash: hashApiKey(key),
-            prefix: displayPrefix(key),
-            kind,
-            scopes,
-            rateLimitPerMinute: defaultRateLimitPerMinute,
-            dailyPostCap: null,
-            createdAt: now
-          })
-        )
-      ))
-    return key
-  })
+  Effect.map(createApiKey(projectId, { name, kind, scopes }), ({ key }) => Redacted.value(key))
 
 const createDemo = Effect.gen(function*() {
-  const ids = yield* IdGenerator
-  const project = new Project({
-    id: ProjectId.make(yield* ids.uuid),
-    name: "Demo",
-    timezone: "UTC",
-    approval: "copilot",
-    signature: "",
-    guardrails: noGuardrails,
-    plan: "active"
-  })
-  yield* Effect.flatMap(ProjectAdmin, (admin) => admin.create(project))
-  const accounts = yield* AccountAdmin
+  const project = yield* createProject({ name: "Demo", timezone: "UTC", approval: "copilot", signature: "", plan: "active" })
   for (const platform of platforms) {
-    const account = new SocialAccount({
-      id: AccountId.make(yield* ids.uuid),
-      projectId: project.id,
-      platform,
-      username: demoUsername,
-      route: "simulator",
-      status: "active"
-    })
-    yield* accounts.connect(account, {})
+    yield* connectAccount(project.id, { platform, username: demoUsername, route: "simulator" })
   }
   const adminToken = generateAdminToken()
   yield* Effect.flatMap(AdminTokens, (tokens) => tokens.add(hashApiKey(adminToken)))
@@ -101,7 +55,7 @@ export const bootstrapDemo = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return yield* sql.withTransaction(Effect.gen(function*() {
     yield* sql`SELECT pg_advisory_xact_lock(hashtext('herald-bootstrap'))`
-    const projects = yield* Effect.flatMap(ProjectAdmin, (admin) => admin.list)
+    const projects = yield* listProjects
     return projects.length > 0 ? Option.none<DemoCredentials>() : Option.some(yield* createDemo)
   }))
 }).pipe(Effect.orDie, inSpan("bootstrapDemo"))

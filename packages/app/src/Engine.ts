@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { ClassifiersUnavailable, IdGenerator, PeopleTagCheck } from "@herald/core"
-import { HttpApiConfig } from "@herald/http-api"
+import { HttpApiConfig, NodeSecretMint } from "@herald/http-api"
 import { type MediaConfig, MediaLive } from "@herald/media"
 import { OutboundGuard } from "@herald/outbound"
 import { Simulator, SimulatorPublishers } from "@herald/publishers"
@@ -40,7 +40,7 @@ export const simulatorPublishers = (simulatorUrl: Option.Option<string>) =>
 
 /**
  * Everything the use cases, the REST and admin APIs and the workers need, without HTTP: storage
- * (migrated), admin tokens, ids, the simulator's publishers, classifiers reported unavailable
+ * (migrated), admin tokens, ids, new keys and webhook secrets, the simulator's publishers, classifiers reported unavailable
  * (guardrails skip the topic and tone rules), media (fails to start without ffprobe) with
  * people_tags handles confirmed through each account's publisher, and the outbound guard with the
  * webhook URL check.
@@ -55,6 +55,7 @@ export const engineLayer = (options: EngineOptions) => {
   return Layer.mergeAll(
     PostgresAdminTokens,
     RandomIds,
+    NodeSecretMint,
     ClassifiersUnavailable,
     (options.media === undefined ? mediaFromEnv(options.dataDir) : MediaLive(options.media)).pipe(
       Layer.provide(RandomIds)

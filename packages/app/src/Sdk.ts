@@ -1,15 +1,14 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import {
-  ApiKeyStore,
   CreatePostBody,
   createPost,
   decidePost,
   DecisionBody,
   listPosts,
+  makeAuthenticator,
   PostId,
   type PostRow,
   PostStatus,
-  type Principal,
   refuseStoredText
 } from "@herald/core"
 import { AdminApiLive, hashApiKey, HmacApprovalLinks, HttpApiLive } from "@herald/http-api"
@@ -84,13 +83,16 @@ export interface Herald {
   readonly close: () => Promise<void>
 }
 
+/**
+ * The key's principal through core's authenticator, its failures told as InvalidApiKey (the SDK's
+ * own error). Identified only: the SDK counts no rate limit.
+ */
 const principalOf = (apiKey: string) =>
-  Effect.flatMap(ApiKeyStore, (keys) => keys.findByHash(hashApiKey(apiKey.trim()))).pipe(
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.fail(new InvalidApiKey({ reason: "invalid" })),
-      onSome: (match): Effect.Effect<Principal, InvalidApiKey> =>
-        match.revoked ? Effect.fail(new InvalidApiKey({ reason: "revoked" })) : Effect.succeed(match.principal)
-    }))
+  Effect.flatMap(makeAuthenticator, ({ identify }) => identify(hashApiKey(apiKey.trim()))).pipe(
+    Effect.catchTags({
+      ApiKeyUnknown: () => Effect.fail(new InvalidApiKey({ reason: "invalid" })),
+      ApiKeyRevoked: () => Effect.fail(new InvalidApiKey({ reason: "revoked" }))
+    })
   )
 
 /**

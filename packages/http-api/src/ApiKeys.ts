@@ -1,5 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from "node:crypto"
-import { type ActorKind, ApiKeyHash } from "@herald/core"
+import { type ActorKind, ApiKeyHash, SecretMint } from "@herald/core"
+import { Effect, Layer, Redacted } from "effect"
 
 /**
  * API keys: `hk_<kind>_<40 base62 characters>`. The kind is readable in the key so a person can
@@ -37,3 +38,19 @@ export const displayPrefix = (key: string): string => {
 
 /** Constant-time equality of two secrets (lengths are not secret here: both sides are fixed-size MACs or hashes). */
 export const secretsEqual = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && timingSafeEqual(a, b)
+
+/** A webhook signing secret: `whsec_` and 256 random bits in base64url. */
+const generateWebhookSecret = () => `whsec_${randomBytes(32).toString("base64url")}`
+
+/** SecretMint over node:crypto: the keys and webhook secrets the admin operations hand out. */
+export const NodeSecretMint = Layer.succeed(
+  SecretMint,
+  SecretMint.of({
+    apiKey: (kind) =>
+      Effect.sync(() => {
+        const key = generateApiKey(kind)
+        return { key: Redacted.make(key), hash: hashApiKey(key), prefix: displayPrefix(key) }
+      }),
+    webhookSecret: Effect.sync(() => Redacted.make(generateWebhookSecret()))
+  })
+)

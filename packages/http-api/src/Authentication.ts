@@ -1,6 +1,6 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { ApiKeyStore, type Principal, RateLimitStore, type RateLimitVerdict } from "@herald/core"
-import { DateTime, Effect, Layer, Option, Redacted } from "effect"
+import { type ApiKeyRevoked, type ApiKeyUnknown, makeAuthenticator, type RateLimited, type RateLimitVerdict } from "@herald/core"
+import { DateTime, Effect, Layer, Redacted } from "effect"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
 import { authenticateAs, Authentication } from "./Api.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
@@ -39,59 +39,34 @@ const rateLimitHeaders = (verdict: RateLimitVerdict) =>
     )
   )
 
-const rateLimited = (verdict: RateLimitVerdict, now: DateTime.Utc) => {
-  const seconds = Math.max(Math.ceil(DateTime.distance(now, verdict.resetAt) / 1000), 1)
-  return Effect.zipRight(
-    retryAfter(seconds),
-    Effect.fail(
-      new TooManyRequests({
-        error: `rate limit of ${verdict.limit} requests a minute reached; retry in ${seconds} s`,
-        code: "rate_limited",
-        retry_after: seconds
-      })
-    )
+/** 429 with Retry-After; the X-RateLimit-* headers are set by the caller, as on every reply. */
+const rateLimited = (refused: RateLimited) =>
+  Effect.zipRight(
+    retryAfter(refused.retryAfterSeconds),
+    Effect.fail(new TooManyRequests({ error: refused.message, code: "rate_limited", retry_after: refused.retryAfterSeconds }))
   )
-}
+
+const refused = (failure: ApiKeyUnknown | ApiKeyRevoked | RateLimited) =>
+  failure._tag === "RateLimited"
+    ? Effect.zipRight(rateLimitHeaders(failure.verdict), rateLimited(failure))
+    : Effect.fail(refusal(failure._tag === "ApiKeyRevoked" ? "revoked_api_key" : "invalid_api_key", failure.message))
 
 /**
- * The bearer key: its SHA-256 is the lookup (nothing secret is compared, so there is no timing
- * oracle), a revoked key is told apart from an unknown one, and every accepted request counts
- * against the key's per-minute limit.
- *
- * It runs on every request, and what it needs is in memory nearly always (the key through the
- * store's cache, the rate limit through this process's share of the window): so it is a short
- * chain of steps, each synchronous work inside, rather than a generator of a step per value.
+ * The bearer key, checked by core's authenticator (see makeAuthenticator): here only what is HTTP's
+ * (the header's shape, the key's format, the 401/429 replies and the X-RateLimit-* headers).
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.gen(function*() {
-    const keys = yield* ApiKeyStore
-    const limits = yield* RateLimitStore
-
-    const admit = (principal: Principal, rateLimitPerMinute: number) =>
-      Effect.clockWith((clock) => {
-        const now = DateTime.unsafeMake(clock.unsafeCurrentTimeMillis())
-        // Best effort and cheap (PostgreSQL writes it at most once a minute per key): no fiber of its own.
-        return keys.touch(principal.keyId, now).pipe(
-          Effect.zipRight(limits.hit(principal.keyId, rateLimitPerMinute, now)),
-          Effect.flatMap((verdict) =>
-            Effect.zipRight(rateLimitHeaders(verdict), verdict.allowed ? authenticateAs(principal) : rateLimited(verdict, now))
-          )
-        )
-      })
-
-    return Authentication.of({
+  Effect.map(makeAuthenticator, ({ authenticate }) =>
+    Authentication.of({
       bearer: (presented) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           const key = presentedKey(request.headers.authorization, presented)
           if (typeof key !== "string") return Effect.fail(key)
-          return Effect.flatMap(keys.findByHash(hashApiKey(key)), (found) =>
-            Option.isNone(found)
-              ? Effect.fail(refusal("invalid_api_key", "invalid API key"))
-              : found.value.revoked
-              ? Effect.fail(refusal("revoked_api_key", "this API key was revoked"))
-              : admit(found.value.principal, found.value.rateLimitPerMinute))
+          return Effect.matchEffect(authenticate(hashApiKey(key)), {
+            onFailure: refused,
+            onSuccess: ({ principal, verdict }) => Effect.zipRight(rateLimitHeaders(verdict), authenticateAs(principal))
+          })
         })
-    })
-  })
+    }))
 )

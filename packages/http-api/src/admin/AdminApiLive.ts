@@ -8,7 +8,7 @@ import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
  * with the public API's error classes, so the server's error encoding (HeraldApi's) and its
  * failure shaping (a 400 for a request that does not decode, a bare 500 for a defect) cover them.
  * Needs ProjectAdmin, ProjectStore, ApiKeyStore, AccountStore, AccountAdmin, WebhookEndpoints,
- * WebhookDeliveryLog, IdGenerator and AdminTokens.
+ * WebhookDeliveryLog, WebhookDestinations, IdGenerator, SecretMint and AdminTokens.
  */
 export const AdminApiLive = Layer.mergeAll(
   AdminProjectsLive,

@@ -1,0 +1,82 @@
+import { Effect, Layer, Redacted } from "effect"
+import { SocialAccount } from "../Account.js"
+import { AccountAdmin, AccountNotFound } from "../ports/AccountAdmin.js"
+import { ApiKeyHash } from "../ports/ApiKeyStore.js"
+import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
+import { SecretMint } from "../ports/SecretMint.js"
+import { WebhookDestinationRefused, WebhookDestinations } from "../ports/WebhookDestinations.js"
+import { WebhookEndpoint, WebhookEndpointNotFound, WebhookEndpoints } from "../ports/WebhookEndpoints.js"
+import type { InMemoryData } from "./InMemoryStores.js"
+
+/** The admin ports over the same data the in-memory stores read, with the Postgres adapters' semantics. */
+export const makeInMemoryAdmin = (data: InMemoryData) => {
+  const webhooks = new Map<string, { endpoint: WebhookEndpoint; readonly secret: Redacted.Redacted<string> }>()
+  const ownedWebhook = (projectId: string, id: string) => {
+    const stored = webhooks.get(id)
+    return stored !== undefined && stored.endpoint.projectId === projectId ? stored : undefined
+  }
+  return Layer.mergeAll(
+    Layer.succeed(ProjectAdmin, ProjectAdmin.of({
+      create: (project) => Effect.sync(() => void data.projects.set(project.id, project)),
+      update: (project) =>
+        data.projects.has(project.id)
+          ? Effect.sync(() => void data.projects.set(project.id, project))
+          : Effect.fail(new ProjectNotFound({ projectId: project.id })),
+      list: Effect.sync(() => [...data.projects.values()])
+    })),
+    Layer.succeed(AccountAdmin, AccountAdmin.of({
+      connect: (account) => Effect.sync(() => void data.accounts.set(account.id, account)),
+      setStatus: (id, status) =>
+        Effect.suspend(() => {
+          const account = data.accounts.get(id)
+          return account === undefined
+            ? Effect.fail(new AccountNotFound({ accountId: id }))
+            : Effect.sync(() => void data.accounts.set(id, new SocialAccount({ ...account, status })))
+        }),
+      credentialsFor: () => Effect.dieMessage("the in-memory AccountAdmin keeps no credentials")
+    })),
+    Layer.succeed(WebhookEndpoints, WebhookEndpoints.of({
+      create: (endpoint, secret) => Effect.sync(() => void webhooks.set(endpoint.id, { endpoint, secret })),
+      list: (projectId) =>
+        Effect.sync(() => [...webhooks.values()].map(({ endpoint }) => endpoint).filter((endpoint) => endpoint.projectId === projectId)),
+      setEnabled: (projectId, id, enabled) =>
+        Effect.suspend(() => {
+          const stored = ownedWebhook(projectId, id)
+          if (stored === undefined) return Effect.fail(new WebhookEndpointNotFound({ endpointId: id }))
+          stored.endpoint = new WebhookEndpoint({
+            ...stored.endpoint,
+            enabled,
+            consecutiveFailures: enabled ? 0 : stored.endpoint.consecutiveFailures
+          })
+          return Effect.void
+        }),
+      remove: (projectId, id) =>
+        ownedWebhook(projectId, id) === undefined
+          ? Effect.fail(new WebhookEndpointNotFound({ endpointId: id }))
+          : Effect.sync(() => void webhooks.delete(id))
+    }))
+  )
+}
+
+/** Keys `hk_<kind>_` then a counter over 40 digits, their hash the counter in hex, webhook secrets `whsec_<n>`: reproducible. */
+export const sequentialSecrets = (): Layer.Layer<SecretMint> => {
+  let next = 0
+  return Layer.succeed(SecretMint, SecretMint.of({
+    apiKey: (kind) =>
+      Effect.sync(() => {
+        const n = ++next
+        const key = `hk_${kind}_${String(n).padStart(40, "0")}`
+        return { key: Redacted.make(key), hash: ApiKeyHash.make(n.toString(16).padStart(64, "0")), prefix: key.slice(0, kind.length + 8) }
+      }),
+    webhookSecret: Effect.sync(() => Redacted.make(`whsec_${++next}`))
+  }))
+}
+
+/** Refuses a webhook URL whose host is in `refusedHosts`, as the real check refuses a private address. */
+export const webhookDestinationsRefusing = (refusedHosts: ReadonlyArray<string>): Layer.Layer<WebhookDestinations> =>
+  Layer.succeed(WebhookDestinations, WebhookDestinations.of({
+    check: (url) =>
+      refusedHosts.includes(new URL(url).hostname)
+        ? Effect.fail(new WebhookDestinationRefused({ url, reason: `${new URL(url).hostname} is not a public address` }))
+        : Effect.void
+  }))

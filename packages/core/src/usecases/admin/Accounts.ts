@@ -1,0 +1,50 @@
+import { Effect, Schema } from "effect"
+import { type AccountStatus, type ConnectionRoute, SocialAccount } from "../../Account.js"
+import { AccountId, type ProjectId } from "../../Ids.js"
+import type { Platform } from "../../Platform.js"
+import { AccountAdmin, AccountNotFound } from "../../ports/AccountAdmin.js"
+import { AccountStore } from "../../ports/AccountStore.js"
+import { IdGenerator } from "../../ports/IdGenerator.js"
+import { getProject } from "./Projects.js"
+
+/** Only simulator accounts can be connected until the real networks' publishers exist. */
+export class AccountRouteNotSupported extends Schema.TaggedError<AccountRouteNotSupported>()("AccountRouteNotSupported", {
+  route: Schema.String
+}) {
+  override get message(): string {
+    return `route ${this.route} cannot be connected yet: only simulator accounts can be connected for now`
+  }
+}
+
+export interface AccountToConnect {
+  readonly platform: Platform
+  /** A leading @ is dropped. */
+  readonly username: string
+  readonly route: ConnectionRoute
+}
+
+export const listAccounts = (projectId: ProjectId) =>
+  Effect.zipRight(getProject(projectId), Effect.flatMap(AccountStore, (store) => store.list(projectId)))
+
+export const connectAccount = Effect.fnUntraced(function*(projectId: ProjectId, connection: AccountToConnect) {
+  yield* getProject(projectId)
+  if (connection.route !== "simulator") return yield* Effect.fail(new AccountRouteNotSupported({ route: connection.route }))
+  const account = new SocialAccount({
+    id: AccountId.make(yield* Effect.flatMap(IdGenerator, (ids) => ids.uuid)),
+    projectId,
+    platform: connection.platform,
+    username: connection.username.replace(/^@/, ""),
+    route: connection.route,
+    status: "active"
+  })
+  yield* Effect.flatMap(AccountAdmin, (admin) => admin.connect(account, {}))
+  return account
+})
+
+/** The account with its new status; AccountNotFound when it is not this project's. */
+export const setAccountStatus = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId, status: AccountStatus) {
+  const account = (yield* Effect.flatMap(AccountStore, (store) => store.list(projectId))).find((candidate) => candidate.id === id)
+  if (account === undefined) return yield* Effect.fail(new AccountNotFound({ accountId: id }))
+  yield* Effect.flatMap(AccountAdmin, (admin) => admin.setStatus(account.id, status))
+  return new SocialAccount({ ...account, status })
+})

@@ -1,0 +1,4 @@
+export * from "./Accounts.js"
+export * from "./ApiKeys.js"
+export * from "./Projects.js"
+export * from "./Webhooks.js"
