@@ -1457,7 +1457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1505,7 +1505,7 @@ export interface operations {
                     "application/json": components["schemas"]["GuardrailBlockedError"];
                 };
             };
-            /** @description The key's daily post cap is reached; see Retry-After. */
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1688,7 +1688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1700,7 +1700,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description No post with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1800,7 +1800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1812,7 +1812,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description No post with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1948,7 +1948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1960,7 +1960,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description No post with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2092,7 +2092,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
-            /** @description No post with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2176,7 +2176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2284,7 +2284,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
