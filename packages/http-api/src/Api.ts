@@ -243,6 +243,19 @@ export const DecidedPost = Schema.Struct({
 
 const postIdPath = Schema.Struct({ id: PostId })
 
+/**
+ * What a change to a post by id (PATCH, DELETE, approve) can answer, beside an endpoint's own
+ * refusals: the lifecycle's refusals and the post lookup's. Each member keeps its own status.
+ */
+const PostChangeRefused = Schema.Union(
+  NotEditableError,
+  MissingScopeError,
+  AgentCannotApproveError,
+  PostNotFoundError,
+  PostSupersededError,
+  StateConflictError
+)
+
 export class PostsGroup extends HttpApiGroup.make("posts")
   .add(
     HttpApiEndpoint.get("list", "/posts")
@@ -280,12 +293,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .setPayload(request(PatchPostBody, "PatchPostBody", "Fields to change; omitted fields are kept."))
       .addSuccess(EditedPost)
       .addError(ValidationFailedError)
-      .addError(NotEditableError)
-      .addError(MissingScopeError)
-      .addError(AgentCannotApproveError)
-      .addError(PostNotFoundError)
-      .addError(PostSupersededError)
-      .addError(StateConflictError)
+      .addError(PostChangeRefused)
       .addError(GuardrailBlockedError)
       .middleware(RequestBodyGuard)
       .annotate(OpenApi.Summary, "Edit a post that has not gone out (a new post supersedes it)")
@@ -294,12 +302,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
     HttpApiEndpoint.del("remove", "/posts/:id")
       .setPath(postIdPath)
       .addSuccess(DeletedPost)
-      .addError(NotEditableError)
-      .addError(MissingScopeError)
-      .addError(AgentCannotApproveError)
-      .addError(PostNotFoundError)
-      .addError(PostSupersededError)
-      .addError(StateConflictError)
+      .addError(PostChangeRefused)
       .annotate(OpenApi.Summary, "Delete a post that never went out, or unschedule a scheduled one")
   )
   .add(
@@ -307,12 +310,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .setPath(postIdPath)
       .setPayload(request(DecisionBody, "DecisionBody", "approve or reject, with an optional reason."))
       .addSuccess(DecidedPost)
-      .addError(NotEditableError)
-      .addError(MissingScopeError)
-      .addError(AgentCannotApproveError)
-      .addError(PostNotFoundError)
-      .addError(PostSupersededError)
-      .addError(StateConflictError)
+      .addError(PostChangeRefused)
       .middleware(RequestBodyGuard)
       .annotate(OpenApi.Summary, "Approve or reject a held post (human keys with posts:approve)")
   )
@@ -341,6 +339,15 @@ export const TakenDownDelivery = Schema.Struct({
 
 const deliveryIdPath = Schema.Struct({ id: DeliveryId })
 
+/** What a change to a delivery by id (retry, takedown) can answer: the lifecycle's refusals and the delivery lookup's. */
+const DeliveryChangeRefused = Schema.Union(
+  NotEditableError,
+  MissingScopeError,
+  AgentCannotApproveError,
+  DeliveryNotFoundError,
+  StateConflictError
+)
+
 export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
   .add(
     HttpApiEndpoint.get("results", "/post-results")
@@ -355,22 +362,14 @@ export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
     HttpApiEndpoint.post("retry", "/post-results/:id/retry")
       .setPath(deliveryIdPath)
       .addSuccess(RetriedDelivery)
-      .addError(NotEditableError)
-      .addError(MissingScopeError)
-      .addError(AgentCannotApproveError)
-      .addError(DeliveryNotFoundError)
-      .addError(StateConflictError)
+      .addError(DeliveryChangeRefused)
       .annotate(OpenApi.Summary, "Queue a failed delivery again")
   )
   .add(
     HttpApiEndpoint.post("takedown", "/post-results/:id/takedown")
       .setPath(deliveryIdPath)
       .addSuccess(TakenDownDelivery)
-      .addError(NotEditableError)
-      .addError(MissingScopeError)
-      .addError(AgentCannotApproveError)
-      .addError(DeliveryNotFoundError)
-      .addError(StateConflictError)
+      .addError(DeliveryChangeRefused)
       .addError(TakedownFailedError)
       .annotate(OpenApi.Summary, "Remove a delivered post from its platform (irreversible)")
   )

@@ -92,51 +92,30 @@ export const internalError = new InternalError({ error: "internal error", code: 
  * place a domain error's status is written; its code comes from core's errorCodes.
  */
 const domain = <Code extends Schema.Schema.Any>(code: Code) => ({ error: Schema.String, code })
+/** The reply class of a domain error that carries nothing beside { error, code }. */
+const domainReply = <Self>() => <const Code extends string>(identifier: string, code: Code, status: number, description: string) =>
+  Schema.Class<Self>(identifier)(domain(Schema.Literal(code)), HttpApiSchema.annotations({ status, description }))
 
 export class ValidationFailedError extends Schema.Class<ValidationFailedError>("ValidationFailedError")({
   ...domain(Schema.Literal(errorCodes.ValidationFailed)),
   violations: Schema.Array(Violation)
 }, HttpApiSchema.annotations({ status: 400, description: "The post is refused; violations names every field at fault." })) {}
 
-export class IdempotencyKeyReusedError extends Schema.Class<IdempotencyKeyReusedError>("IdempotencyKeyReusedError")(
-  domain(Schema.Literal(errorCodes.IdempotencyKeyReused)),
-  HttpApiSchema.annotations({ status: 400, description: "The idempotency_key was already used with a different body." })
-) {}
+export class IdempotencyKeyReusedError extends domainReply<IdempotencyKeyReusedError>()("IdempotencyKeyReusedError", errorCodes.IdempotencyKeyReused, 400, "The idempotency_key was already used with a different body.") {}
 
-export class NotEditableError extends Schema.Class<NotEditableError>("NotEditableError")(
-  domain(Schema.Literal(errorCodes.NotEditable)),
-  HttpApiSchema.annotations({ status: 400, description: "The post has gone out or was already tried; retry a failed delivery instead." })
-) {}
+export class NotEditableError extends domainReply<NotEditableError>()("NotEditableError", errorCodes.NotEditable, 400, "The post has gone out or was already tried; retry a failed delivery instead.") {}
 
-export class MissingScopeError extends Schema.Class<MissingScopeError>("MissingScopeError")(
-  domain(Schema.Literal(errorCodes.MissingScope)),
-  HttpApiSchema.annotations({ status: 403, description: "The key lacks the scope named in error." })
-) {}
+export class MissingScopeError extends domainReply<MissingScopeError>()("MissingScopeError", errorCodes.MissingScope, 403, "The key lacks the scope named in error.") {}
 
-export class AgentCannotApproveError extends Schema.Class<AgentCannotApproveError>("AgentCannotApproveError")(
-  domain(Schema.Literal(errorCodes.AgentCannotApprove)),
-  HttpApiSchema.annotations({ status: 403, description: "Agent keys never approve or reject; a person decides with a human key." })
-) {}
+export class AgentCannotApproveError extends domainReply<AgentCannotApproveError>()("AgentCannotApproveError", errorCodes.AgentCannotApprove, 403, "Agent keys never approve or reject; a person decides with a human key.") {}
 
-export class PlanInactiveError extends Schema.Class<PlanInactiveError>("PlanInactiveError")(
-  domain(Schema.Literal(errorCodes.PlanInactive)),
-  HttpApiSchema.annotations({ status: 403, description: "The project has no active plan." })
-) {}
+export class PlanInactiveError extends domainReply<PlanInactiveError>()("PlanInactiveError", errorCodes.PlanInactive, 403, "The project has no active plan.") {}
 
-export class PostNotFoundError extends Schema.Class<PostNotFoundError>("PostNotFoundError")(
-  domain(Schema.Literal(errorCodes.PostNotFound)),
-  HttpApiSchema.annotations({ status: 404, description: "No post with this id in this key's project." })
-) {}
+export class PostNotFoundError extends domainReply<PostNotFoundError>()("PostNotFoundError", errorCodes.PostNotFound, 404, "No post with this id in this key's project.") {}
 
-export class PostSupersededError extends Schema.Class<PostSupersededError>("PostSupersededError")(
-  domain(Schema.Literal(errorCodes.PostSuperseded)),
-  HttpApiSchema.annotations({ status: 404, description: "An edit replaced this post; error names the successor's id." })
-) {}
+export class PostSupersededError extends domainReply<PostSupersededError>()("PostSupersededError", errorCodes.PostSuperseded, 404, "An edit replaced this post; error names the successor's id.") {}
 
-export class DeliveryNotFoundError extends Schema.Class<DeliveryNotFoundError>("DeliveryNotFoundError")(
-  domain(Schema.Literal(errorCodes.DeliveryNotFound)),
-  HttpApiSchema.annotations({ status: 404, description: "No delivery with this id in this key's project." })
-) {}
+export class DeliveryNotFoundError extends domainReply<DeliveryNotFoundError>()("DeliveryNotFoundError", errorCodes.DeliveryNotFound, 404, "No delivery with this id in this key's project.") {}
 
 export class StateConflictError extends Schema.Class<StateConflictError>("StateConflictError")(
   domain(StateConflictCode),
@@ -153,10 +132,7 @@ export class DailyCapReachedError extends Schema.Class<DailyCapReachedError>("Da
   retry_after: Schema.Int.annotations({ description: "Seconds until the cap resets, as in the Retry-After header." })
 }, HttpApiSchema.annotations({ status: 429, description: "The key's daily post cap is reached; see Retry-After." })) {}
 
-export class TakedownFailedError extends Schema.Class<TakedownFailedError>("TakedownFailedError")(
-  domain(Schema.Literal(errorCodes.TakedownFailed)),
-  HttpApiSchema.annotations({ status: 502, description: "The platform refused or failed to remove the post; the receipt stays as it was." })
-) {}
+export class TakedownFailedError extends domainReply<TakedownFailedError>()("TakedownFailedError", errorCodes.TakedownFailed, 502, "The platform refused or failed to remove the post; the receipt stays as it was.") {}
 
 /** Each domain error's reply class, by the error's tag. */
 export const domainReplies = {
