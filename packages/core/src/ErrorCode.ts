@@ -10,6 +10,7 @@ import type {
   PostNotFound,
   PostSuperseded,
   StateConflict,
+  StateConflictCode,
   TakedownFailed,
   ValidationFailed
 } from "./Errors.js"
@@ -31,36 +32,27 @@ export type DomainError =
   | ValidationFailed
 
 /**
- * The stable machine-readable code of each error, the same on REST, MCP, bulk rows and webhooks.
- * docs/api.md lists them.
+ * The stable machine-readable code of each error kind, the same on REST, MCP, bulk rows and
+ * webhooks (docs/api.md lists them). A StateConflict carries its own code (StateConflictCode).
  */
-export const errorCode = (error: DomainError): string => {
-  switch (error._tag) {
-    case "AgentCannotApprove":
-      return "agent_cannot_approve"
-    case "DailyCapReached":
-      return "daily_cap_reached"
-    case "DeliveryNotFound":
-      return "delivery_not_found"
-    case "GuardrailBlocked":
-      return "guardrail_blocked"
-    case "IdempotencyKeyReused":
-      return "idempotency_key_reused"
-    case "MissingScope":
-      return "missing_scope"
-    case "NotEditable":
-      return "post_not_editable"
-    case "PlanInactive":
-      return "no_active_plan"
-    case "PostNotFound":
-      return "post_not_found"
-    case "PostSuperseded":
-      return "post_superseded"
-    case "StateConflict":
-      return error.code
-    case "TakedownFailed":
-      return "takedown_failed"
-    case "ValidationFailed":
-      return "validation_failed"
-  }
-}
+export const errorCodes = {
+  AgentCannotApprove: "agent_cannot_approve",
+  DailyCapReached: "daily_cap_reached",
+  DeliveryNotFound: "delivery_not_found",
+  GuardrailBlocked: "guardrail_blocked",
+  IdempotencyKeyReused: "idempotency_key_reused",
+  MissingScope: "missing_scope",
+  NotEditable: "post_not_editable",
+  PlanInactive: "no_active_plan",
+  PostNotFound: "post_not_found",
+  PostSuperseded: "post_superseded",
+  TakedownFailed: "takedown_failed",
+  ValidationFailed: "validation_failed"
+} as const satisfies Record<Exclude<DomainError, StateConflict>["_tag"], string>
+
+/** The codes an error of type E can carry, as a type: clients discriminate on them. */
+export type ErrorCodeOf<E extends DomainError> = E extends StateConflict ? StateConflictCode
+  : typeof errorCodes[Exclude<E, StateConflict>["_tag"]]
+
+export const errorCode = <E extends DomainError>(error: E): ErrorCodeOf<E> =>
+  (error._tag === "StateConflict" ? error.code : errorCodes[error._tag]) as ErrorCodeOf<E>

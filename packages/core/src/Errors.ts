@@ -90,9 +90,31 @@ export class NotEditable extends Schema.TaggedError<NotEditable>()("NotEditable"
   }
 }
 
+/**
+ * The stable codes of a state that forbids an operation (docs/api.md lists those a client can
+ * meet; already_exists, no_such_post, not_processing, not_scheduled and delivery_not_due are the
+ * lifecycle's and the workers' own). None is another error's code, so a client tells them apart.
+ */
+export const StateConflictCode = Schema.Literal(
+  "already_exists",
+  "approval_link_outdated",
+  "concurrent_update",
+  "delivery_never_went_out",
+  "delivery_not_due",
+  "delivery_not_failed",
+  "delivery_taken_down",
+  "no_such_post",
+  "not_processing",
+  "not_scheduled",
+  "post_approved",
+  "post_not_deletable",
+  "post_not_pending_approval"
+)
+export type StateConflictCode = typeof StateConflictCode.Type
+
 /** A state that forbids the operation (409): approve of a decided post, delete of a published one, ... */
 export class StateConflict extends Schema.TaggedError<StateConflict>()("StateConflict", {
-  code: Schema.String,
+  code: StateConflictCode,
   detail: Schema.String
 }) {
   override get message(): string {

@@ -1,4 +1,5 @@
 import { Data, Either } from "effect"
+import type { StateConflictCode } from "./Errors.js"
 import type { ApprovalMode } from "./Project.js"
 import type { PostStatus } from "./Post.js"
 import type { ActorKind } from "./Principal.js"
@@ -49,7 +50,7 @@ export type Refusal = Data.TaggedEnum<{
   /** 403: agent keys never decide. */
   AgentCannotDecide: {}
   /** 409 with a stable code. */
-  Conflict: { readonly code: string; readonly detail: string }
+  Conflict: { readonly code: StateConflictCode; readonly detail: string }
 }>
 export const Refusal = Data.taggedEnum<Refusal>()
 
@@ -65,7 +66,7 @@ export const needsApproval = (author: ActorKind, mode: ApprovalMode): boolean =>
 const status = (next: PostStatus, decision: LifecycleState["decision"]): Either.Either<Outcome, Refusal> =>
   Either.right({ _tag: "Status", status: next, decision })
 
-const conflict = (code: string, detail: string) => Either.left(Refusal.Conflict({ code, detail }))
+const conflict = (code: StateConflictCode, detail: string) => Either.left(Refusal.Conflict({ code, detail }))
 
 const released = (due: boolean): PostStatus => (due ? "processing" : "scheduled")
 
@@ -81,7 +82,7 @@ export const transition = (
         event.draft ? "draft" : needsApproval(actor, mode) ? "pending_approval" : released(event.due),
         null
       )
-      : conflict("post_not_found", "there is no post to apply this to")
+      : conflict("no_such_post", "there is no post to apply this to")
   }
   return LifecycleEvent.$match(event, {
     Create: () => conflict("already_exists", "the post already exists"),

@@ -28,17 +28,25 @@ import {
 } from "@herald/core"
 import { Context, Effect, type Either, FiberRef, JSONSchema, Option, ParseResult, Schema } from "effect"
 import {
-  BadGateway,
+  AgentCannotApproveError,
   BadRequest,
-  Conflict,
-  Forbidden,
-  GuardrailRefusal,
+  DailyCapReachedError,
+  DeliveryNotFoundError,
+  GuardrailBlockedError,
+  IdempotencyKeyReusedError,
   InternalError,
-  NotFound,
+  MissingScopeError,
+  NotEditableError,
   PayloadTooLarge,
+  PlanInactiveError,
+  PostNotFoundError,
+  PostSupersededError,
+  StateConflictError,
+  TakedownFailedError,
   TooManyRequests,
   Unauthorized,
-  UnsupportedMediaType
+  UnsupportedMediaType,
+  ValidationFailedError
 } from "./HttpErrors.js"
 import { finishDocument } from "./OpenApiDocument.js"
 import { MediaAttachGroup, MediaGroup } from "./media/MediaApi.js"
@@ -235,12 +243,25 @@ export const DecidedPost = Schema.Struct({
 
 const postIdPath = Schema.Struct({ id: PostId })
 
+/**
+ * What a change to a post by id (PATCH, DELETE, approve) can answer, beside an endpoint's own
+ * refusals: the lifecycle's refusals and the post lookup's. Each member keeps its own status.
+ */
+const PostChangeRefused = Schema.Union(
+  NotEditableError,
+  MissingScopeError,
+  AgentCannotApproveError,
+  PostNotFoundError,
+  PostSupersededError,
+  StateConflictError
+)
+
 export class PostsGroup extends HttpApiGroup.make("posts")
   .add(
     HttpApiEndpoint.get("list", "/posts")
       .setUrlParams(ListPostsParams)
       .addSuccess(PostList)
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .annotate(OpenApi.Summary, "List posts, newest first")
   )
   .add(
@@ -248,8 +269,12 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .setPayload(request(CreatePostBody, "CreatePostBody", "A post to create."))
       .addSuccess(CreatedPost, { status: 201 })
       .addSuccess(RepeatedPost)
-      .addError(Forbidden)
-      .addError(GuardrailRefusal)
+      .addError(ValidationFailedError)
+      .addError(IdempotencyKeyReusedError)
+      .addError(MissingScopeError)
+      .addError(PlanInactiveError)
+      .addError(GuardrailBlockedError)
+      .addError(DailyCapReachedError)
       .middleware(RequestBodyGuard)
       .annotate(OpenApi.Summary, "Create a post")
   )
@@ -257,7 +282,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
     HttpApiEndpoint.post("bulk", "/posts/bulk")
       .setPayload(Schema.Union(request(BulkBody, "BulkBody", "1 to 100 rows."), BulkCsv, BulkMultipart))
       .addSuccess(BulkResult)
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .middleware(RequestBodyGuard)
       .annotate(StoredTextPerItem, true)
       .annotate(OpenApi.Summary, "Create up to 100 posts (JSON, raw CSV or multipart CSV)")
@@ -267,10 +292,9 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .setPath(postIdPath)
       .setPayload(request(PatchPostBody, "PatchPostBody", "Fields to change; omitted fields are kept."))
       .addSuccess(EditedPost)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
-      .addError(GuardrailRefusal)
+      .addError(ValidationFailedError)
+      .addError(PostChangeRefused)
+      .addError(GuardrailBlockedError)
       .middleware(RequestBodyGuard)
       .annotate(OpenApi.Summary, "Edit a post that has not gone out (a new post supersedes it)")
   )
@@ -278,9 +302,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
     HttpApiEndpoint.del("remove", "/posts/:id")
       .setPath(postIdPath)
       .addSuccess(DeletedPost)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(PostChangeRefused)
       .annotate(OpenApi.Summary, "Delete a post that never went out, or unschedule a scheduled one")
   )
   .add(
@@ -288,9 +310,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .setPath(postIdPath)
       .setPayload(request(DecisionBody, "DecisionBody", "approve or reject, with an optional reason."))
       .addSuccess(DecidedPost)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(PostChangeRefused)
       .middleware(RequestBodyGuard)
       .annotate(OpenApi.Summary, "Approve or reject a held post (human keys with posts:approve)")
   )
@@ -319,32 +339,38 @@ export const TakenDownDelivery = Schema.Struct({
 
 const deliveryIdPath = Schema.Struct({ id: DeliveryId })
 
+/** What a change to a delivery by id (retry, takedown) can answer: the lifecycle's refusals and the delivery lookup's. */
+const DeliveryChangeRefused = Schema.Union(
+  NotEditableError,
+  MissingScopeError,
+  AgentCannotApproveError,
+  DeliveryNotFoundError,
+  StateConflictError
+)
+
 export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
   .add(
     HttpApiEndpoint.get("results", "/post-results")
       .setUrlParams(query(Schema.Struct({ post_id: PostId })))
       .addSuccess(Receipt.annotations({ identifier: "Receipt" }))
-      .addError(Forbidden)
-      .addError(NotFound)
+      .addError(MissingScopeError)
+      .addError(PostNotFoundError)
+      .addError(PostSupersededError)
       .annotate(OpenApi.Summary, "Delivery receipt of a post, one row per targeted account")
   )
   .add(
     HttpApiEndpoint.post("retry", "/post-results/:id/retry")
       .setPath(deliveryIdPath)
       .addSuccess(RetriedDelivery)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(DeliveryChangeRefused)
       .annotate(OpenApi.Summary, "Queue a failed delivery again")
   )
   .add(
     HttpApiEndpoint.post("takedown", "/post-results/:id/takedown")
       .setPath(deliveryIdPath)
       .addSuccess(TakenDownDelivery)
-      .addError(Forbidden)
-      .addError(NotFound)
-      .addError(Conflict)
-      .addError(BadGateway)
+      .addError(DeliveryChangeRefused)
+      .addError(TakedownFailedError)
       .annotate(OpenApi.Summary, "Remove a delivered post from its platform (irreversible)")
   )
   .middlewareEndpoints(Authentication)
@@ -391,20 +417,20 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(
     HttpApiEndpoint.get("socialAccounts", "/social-accounts")
       .addSuccess(AccountList)
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .annotate(OpenApi.Summary, "Connected social accounts with their limits and capabilities")
   )
   .add(
     HttpApiEndpoint.get("postingRules", "/posting-rules")
       .setUrlParams(PostingRulesParams)
       .addSuccess(PostingRulesList)
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .annotate(OpenApi.Summary, "Every platform_configurations key each account accepts")
   )
   .add(
     HttpApiEndpoint.get("project", "/project")
       .addSuccess(ProjectRules)
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .annotate(OpenApi.Summary, "The project's rules and this key's posts today")
   )
   .add(
@@ -415,7 +441,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
         "The text to check."
       ))
       .addSuccess(GuardrailVerdict.annotations({ identifier: "GuardrailVerdict" }))
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .middleware(RequestBodyGuard)
       .annotate(OpenApi.Summary, "Check a caption against the guardrails without creating a post")
   )

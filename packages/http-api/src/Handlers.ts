@@ -44,7 +44,7 @@ import {
   RequestBodyGuard,
   RequestUrlGuard
 } from "./Api.js"
-import { BadRequest, failWith, invalidRequest } from "./HttpErrors.js"
+import { BadRequest, failWith, invalidRequest, ValidationFailedError } from "./HttpErrors.js"
 import { groupContext } from "./RequestContext.js"
 
 /** The approval page of a held post; absent on every other status. */
@@ -267,7 +267,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
             message: failure.message
           }))
           return yield* Effect.fail(
-            new BadRequest({ error: violations.map((v) => v.message).join("; "), code: "validation_failed", violations })
+            new ValidationFailedError({ error: violations.map((v) => v.message).join("; "), code: "validation_failed", violations })
           )
         }
         // No board lookup is configured yet, so pinterest accounts answer boards: null.

@@ -1,123 +1,173 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { HttpApiSchema } from "@effect/platform"
 import {
-  type AgentCannotApprove,
-  type DailyCapReached,
-  type DeliveryNotFound,
   describeViolation,
   type DomainError,
   errorCode,
+  type ErrorCodeOf,
+  errorCodes,
   excerpt,
   fieldPath,
-  type GuardrailBlocked,
   GuardrailViolation,
-  type IdempotencyKeyReused,
-  type MissingScope,
-  type NotEditable,
-  type PlanInactive,
-  type PostNotFound,
-  type PostSuperseded,
-  type StateConflict,
-  type TakedownFailed,
-  type ValidationFailed,
+  StateConflictCode,
   Violation
 } from "@herald/core"
 import { DateTime, Effect, Schema } from "effect"
 
 /**
  * The error replies of the REST API. Every body is { error, code }: error is a sentence for a
- * person, code a stable machine-readable name (docs/api.md lists them). One class per status, so
- * the OpenAPI document and the typed client know each endpoint's failures.
+ * person, code a stable machine-readable name (docs/api.md lists them). A domain error has a class
+ * of its own (domainReplies); the classes below are the replies Herald's HTTP layer itself gives.
  */
-const body = { error: Schema.String, code: Schema.String }
+/** Fields of a reply whose code is one of these (an enum in the document). */
+const body = <const Codes extends ReadonlyArray<string>>(...codes: Codes) => ({ error: Schema.String, code: Schema.Literal(...codes) })
 
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")({
-  ...body,
+  ...body(
+    "invalid_request",
+    "malformed_body",
+    "body_too_deep",
+    "invalid_csv",
+    "media_unfetchable",
+    "media_unsupported",
+    "ticket_expired",
+    "webhook_url_refused",
+    "route_not_supported"
+  ),
   /** Every invalid field at once: the body path (or query parameter), the account when one is at fault, why. */
   violations: Schema.optional(Schema.Array(Violation))
 }, HttpApiSchema.annotations({ status: 400, description: "The request is invalid; violations names every invalid field." })) {}
 
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
-  body,
+  // code stays a string until Authentication's key check declares its failure type: it returns a
+  // 401 or a 429 from one branch, which compiles only while a 429 is also a 401 by shape.
+  { error: Schema.String, code: Schema.String },
   HttpApiSchema.annotations({ status: 401, description: "Missing, invalid or revoked API key." })
 ) {}
 
-export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
-  body,
-  HttpApiSchema.annotations({
-    status: 403,
-    description: "The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan."
-  })
-) {}
-
 export class NotFound extends Schema.Class<NotFound>("NotFound")(
-  body,
+  body(
+    "ticket_not_found",
+    "ticket_empty",
+    "ticket_claimed",
+    "project_not_found",
+    "api_key_not_found",
+    "account_not_found",
+    "webhook_endpoint_not_found",
+    "webhook_send_not_found"
+  ),
   HttpApiSchema.annotations({ status: 404, description: "Not found in this key's project." })
 ) {}
 
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
-  body,
+  body("people_tags_unavailable", "webhook_send_not_given_up"),
   HttpApiSchema.annotations({ status: 409, description: "The current state forbids this operation." })
 ) {}
 
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
-  body,
+  body("body_too_large", "media_too_large"),
   HttpApiSchema.annotations({ status: 413, description: "The request body is larger than this endpoint accepts." })
 ) {}
 
 export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
-  body,
+  body("unsupported_media_type"),
   HttpApiSchema.annotations({ status: 415, description: "The Content-Type is not one this endpoint accepts." })
 ) {}
 
-export class GuardrailRefusal extends Schema.Class<GuardrailRefusal>("GuardrailRefusal")({
-  ...body,
-  violations: Schema.Array(GuardrailViolation)
-}, HttpApiSchema.annotations({ status: 422, description: "Blocked by the project's guardrails; rewrite to comply." })) {}
-
 export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")({
-  ...body,
+  ...body("rate_limited"),
   retry_after: Schema.Int.annotations({ description: "Seconds to wait, as in the Retry-After header." })
 }, HttpApiSchema.annotations({ status: 429, description: "Rate limit or the key's daily post cap reached; see Retry-After." })) {}
 
-export class BadGateway extends Schema.Class<BadGateway>("BadGateway")(
-  body,
-  HttpApiSchema.annotations({ status: 502, description: "The platform refused or failed the operation." })
-) {}
-
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
-  body,
+  body("internal_error"),
   HttpApiSchema.annotations({ status: 500, description: "Herald failed; nothing about the failure is disclosed." })
 ) {}
 
 export const internalError = new InternalError({ error: "internal error", code: "internal_error" })
 
+/**
+ * The reply of each domain error: its own class, status and `code` (a literal, so the document
+ * lists each response's codes as an enum and a typed client can tell them apart). This is the one
+ * place a domain error's status is written; its code comes from core's errorCodes.
+ */
+const domain = <Code extends Schema.Schema.Any>(code: Code) => ({ error: Schema.String, code })
+/** The reply class of a domain error that carries nothing beside { error, code }. */
+const domainReply = <Self>() => <const Code extends string>(identifier: string, code: Code, status: number, description: string) =>
+  Schema.Class<Self>(identifier)(domain(Schema.Literal(code)), HttpApiSchema.annotations({ status, description }))
+
+export class ValidationFailedError extends Schema.Class<ValidationFailedError>("ValidationFailedError")({
+  ...domain(Schema.Literal(errorCodes.ValidationFailed)),
+  violations: Schema.Array(Violation)
+}, HttpApiSchema.annotations({ status: 400, description: "The post is refused; violations names every field at fault." })) {}
+
+export class IdempotencyKeyReusedError extends domainReply<IdempotencyKeyReusedError>()("IdempotencyKeyReusedError", errorCodes.IdempotencyKeyReused, 400, "The idempotency_key was already used with a different body.") {}
+
+export class NotEditableError extends domainReply<NotEditableError>()("NotEditableError", errorCodes.NotEditable, 400, "The post has gone out or was already tried; retry a failed delivery instead.") {}
+
+export class MissingScopeError extends domainReply<MissingScopeError>()("MissingScopeError", errorCodes.MissingScope, 403, "The key lacks the scope named in error.") {}
+
+export class AgentCannotApproveError extends domainReply<AgentCannotApproveError>()("AgentCannotApproveError", errorCodes.AgentCannotApprove, 403, "Agent keys never approve or reject; a person decides with a human key.") {}
+
+export class PlanInactiveError extends domainReply<PlanInactiveError>()("PlanInactiveError", errorCodes.PlanInactive, 403, "The project has no active plan.") {}
+
+export class PostNotFoundError extends domainReply<PostNotFoundError>()("PostNotFoundError", errorCodes.PostNotFound, 404, "No post with this id in this key's project.") {}
+
+export class PostSupersededError extends domainReply<PostSupersededError>()("PostSupersededError", errorCodes.PostSuperseded, 404, "An edit replaced this post; error names the successor's id.") {}
+
+export class DeliveryNotFoundError extends domainReply<DeliveryNotFoundError>()("DeliveryNotFoundError", errorCodes.DeliveryNotFound, 404, "No delivery with this id in this key's project.") {}
+
+export class StateConflictError extends Schema.Class<StateConflictError>("StateConflictError")(
+  domain(StateConflictCode),
+  HttpApiSchema.annotations({ status: 409, description: "The current state forbids this operation." })
+) {}
+
+export class GuardrailBlockedError extends Schema.Class<GuardrailBlockedError>("GuardrailBlockedError")({
+  ...domain(Schema.Literal(errorCodes.GuardrailBlocked)),
+  violations: Schema.Array(GuardrailViolation)
+}, HttpApiSchema.annotations({ status: 422, description: "Blocked by the project's guardrails; rewrite to comply." })) {}
+
+export class DailyCapReachedError extends Schema.Class<DailyCapReachedError>("DailyCapReachedError")({
+  ...domain(Schema.Literal(errorCodes.DailyCapReached)),
+  retry_after: Schema.Int.annotations({ description: "Seconds until the cap resets, as in the Retry-After header." })
+}, HttpApiSchema.annotations({ status: 429, description: "The key's daily post cap is reached; see Retry-After." })) {}
+
+export class TakedownFailedError extends domainReply<TakedownFailedError>()("TakedownFailedError", errorCodes.TakedownFailed, 502, "The platform refused or failed to remove the post; the receipt stays as it was.") {}
+
+/** Each domain error's reply class, by the error's tag. */
+export const domainReplies = {
+  ValidationFailed: ValidationFailedError,
+  IdempotencyKeyReused: IdempotencyKeyReusedError,
+  NotEditable: NotEditableError,
+  MissingScope: MissingScopeError,
+  AgentCannotApprove: AgentCannotApproveError,
+  PlanInactive: PlanInactiveError,
+  PostNotFound: PostNotFoundError,
+  PostSuperseded: PostSupersededError,
+  DeliveryNotFound: DeliveryNotFoundError,
+  StateConflict: StateConflictError,
+  GuardrailBlocked: GuardrailBlockedError,
+  DailyCapReached: DailyCapReachedError,
+  TakedownFailed: TakedownFailedError
+} as const satisfies {
+  // Each reply's code is exactly its error's (core's errorCodes): a mismatch does not compile.
+  readonly [Tag in DomainError["_tag"]]: new(fields: never) => { readonly code: ErrorCodeOf<Extract<DomainError, { _tag: Tag }>> }
+}
+
 /** Every error reply this package answers with. */
 export const httpErrorClasses = [
   BadRequest,
   Unauthorized,
-  Forbidden,
   NotFound,
   Conflict,
   PayloadTooLarge,
   UnsupportedMediaType,
-  GuardrailRefusal,
   TooManyRequests,
-  BadGateway,
-  InternalError
+  InternalError,
+  ...Object.values(domainReplies)
 ] as const
 export type HttpError = InstanceType<typeof httpErrorClasses[number]>
 export const isHttpError = (u: unknown): u is HttpError => httpErrorClasses.some((c) => u instanceof c)
-
-/** The reply each domain error gets, as a type: handlers declare exactly the statuses they can answer. */
-export type HttpErrorOf<E> = E extends ValidationFailed | IdempotencyKeyReused | NotEditable ? BadRequest
-  : E extends MissingScope | AgentCannotApprove | PlanInactive ? Forbidden
-  : E extends PostNotFound | PostSuperseded | DeliveryNotFound ? NotFound
-  : E extends StateConflict ? Conflict
-  : E extends GuardrailBlocked ? GuardrailRefusal
-  : E extends DailyCapReached ? TooManyRequests
-  : E extends TakedownFailed ? BadGateway
-  : never
 
 /** Retry-After (seconds) on a 429, success and error replies alike. */
 export const retryAfter = (seconds: number) =>
@@ -128,42 +178,28 @@ export const retryAfter = (seconds: number) =>
 const secondsUntil = (instant: DateTime.Utc) =>
   Effect.map(DateTime.now, (now) => Math.max(Math.ceil(DateTime.distance(now, instant) / 1000), 1))
 
-/**
- * The one mapping from a domain error to its HTTP reply: status by error kind, code from the
- * core's errorCode, the error's own message, violations where the kind has them.
- */
-export const failWith = <E extends DomainError>(error: E): Effect.Effect<never, HttpErrorOf<E>> => {
-  const fields = { error: error.message, code: errorCode(error) }
-  const reply = (): Effect.Effect<HttpError> => {
-    switch (error._tag) {
-      case "ValidationFailed":
-        return Effect.succeed(new BadRequest({ ...fields, violations: error.violations }))
-      case "IdempotencyKeyReused":
-      case "NotEditable":
-        return Effect.succeed(new BadRequest(fields))
-      case "MissingScope":
-      case "AgentCannotApprove":
-      case "PlanInactive":
-        return Effect.succeed(new Forbidden(fields))
-      case "PostNotFound":
-      case "PostSuperseded":
-      case "DeliveryNotFound":
-        return Effect.succeed(new NotFound(fields))
-      case "StateConflict":
-        return Effect.succeed(new Conflict(fields))
-      case "GuardrailBlocked":
-        return Effect.succeed(new GuardrailRefusal({ ...fields, violations: error.violations }))
-      case "DailyCapReached":
-        return secondsUntil(error.resetAt).pipe(
-          Effect.tap(retryAfter),
-          Effect.map((seconds) => new TooManyRequests({ ...fields, retry_after: seconds }))
-        )
-      case "TakedownFailed":
-        return Effect.succeed(new BadGateway(fields))
-    }
+/** The reply of a domain error of type E, as a type: handlers declare exactly the replies they can answer. */
+export type HttpErrorOf<E extends DomainError> = InstanceType<typeof domainReplies[E["_tag"]]>
+
+/** What a reply carries beside { error, code }: the violations, or the seconds until the daily cap resets. */
+const extraFields = (error: DomainError) => {
+  switch (error._tag) {
+    case "ValidationFailed":
+    case "GuardrailBlocked":
+      return Effect.succeed({ violations: error.violations })
+    case "DailyCapReached":
+      return secondsUntil(error.resetAt).pipe(Effect.tap(retryAfter), Effect.map((seconds) => ({ retry_after: seconds })))
+    default:
+      return Effect.succeed({})
   }
-  return Effect.flatMap(reply(), Effect.fail) as Effect.Effect<never, HttpErrorOf<E>>
 }
+
+/** A domain error as its reply (domainReplies): status and code by its kind, its own message. */
+export const failWith = <E extends DomainError>(error: E): Effect.Effect<never, HttpErrorOf<E>> =>
+  Effect.flatMap(extraFields(error), (extra) => {
+    const Reply = domainReplies[error._tag] as unknown as new(fields: object) => HttpErrorOf<E>
+    return Effect.fail(new Reply({ error: error.message, code: errorCode(error), ...extra }))
+  })
 
 /** Characters of a value a schema message may repeat (longer ones are described, not echoed). */
 const maxActual = 80
@@ -205,7 +241,7 @@ const sentence = (violations: ReadonlyArray<Violation>): string => {
 }
 
 /** A 400 naming each field at fault (messages capped); `invalid_request` unless told. */
-export const refusedFields = (violations: ReadonlyArray<Violation>, code = "invalid_request"): BadRequest => {
+export const refusedFields = (violations: ReadonlyArray<Violation>, code: BadRequest["code"] = "invalid_request"): BadRequest => {
   const capped = violations.map((violation) => ({ ...violation, message: capMessage(violation.message) }))
   return new BadRequest({ error: sentence(capped), code, violations: capped })
 }
@@ -213,7 +249,7 @@ export const refusedFields = (violations: ReadonlyArray<Violation>, code = "inva
 /** A 400 naming every invalid field of a request that did not match its schema. */
 export const invalidRequest = (
   issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>,
-  code = "invalid_request"
+  code: BadRequest["code"] = "invalid_request"
 ): BadRequest => {
   const all = issues.map((issue) => ({ field: fieldPath(issue.path), account: null, message: issue.message }))
   // An optional field that fails reports its undefined alternative too; that one says nothing.

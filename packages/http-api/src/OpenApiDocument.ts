@@ -4,6 +4,8 @@
  * - 400 answers with BadRequest only (the platform's own HttpApiDecodeError is reshaped into
  *   BadRequest before it leaves the server, see Failures.ts);
  * - no 413/415 on operations that take no body (the body guard never runs for them);
+ * - a description that fits every reply of a status several error classes share (HttpApi takes
+ *   the first class's), each class keeping its own on its schema;
  * - no `$id` markers that Effect puts on `unknown` schemas (the same $id at many places is invalid
  *   JSON Schema), and no component schema that nothing references (query structs are inlined).
  */
@@ -42,8 +44,27 @@ const withoutDecodeError = (schema: Json): Json => {
   return members === null ? schema : members.length === 1 ? members[0] : { ...schema, anyOf: members }
 }
 
+/** The description of a status whose replies are several error classes. */
+const sharedStatusDescriptions: Readonly<Record<string, string>> = {
+  "403": "The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan.",
+  "404": "Not found in this key's project; code says what.",
+  "409": "The current state forbids this operation; code says which.",
+  "413": "The request body is larger than this endpoint accepts.",
+  "422": "Refused as sent; code says why.",
+  "429": "Rate limit or the key's daily post cap reached; see Retry-After."
+}
+
+const errorMembers = (response: Json): number => response.content?.["application/json"]?.schema?.anyOf?.length ?? 1
+
 const finishOperation = (operation: Json): Json => {
-  const responses: Json = { ...operation.responses }
+  const responses: Json = Object.fromEntries(
+    Object.entries(operation.responses as Json).map(([status, response]) => [
+      status,
+      errorMembers(response) > 1 && sharedStatusDescriptions[status] !== undefined
+        ? { ...response, description: sharedStatusDescriptions[status] }
+        : response
+    ])
+  )
   const badRequest = responses["400"]
   if (badRequest?.content?.["application/json"] !== undefined) {
     responses["400"] = {

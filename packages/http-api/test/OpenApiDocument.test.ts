@@ -91,6 +91,28 @@ describe("the served OpenAPI document", () => {
       .toEqual(["application/json", "multipart/form-data", "text/csv"])
   })
 
+  it("gives every error reply but the 401 (see Unauthorized) a code enum, and each status the codes of exactly the errors the endpoint can answer", () => {
+    const schemaOf = (ref: string) => document.components.schemas[ref.slice("#/components/schemas/".length)]
+    const codes = (method: string, path: string, status: string): Array<string> => {
+      const schema = document.paths[path][method].responses[status].content["application/json"].schema
+      return (schema.anyOf ?? [schema]).flatMap((member: Json) => schemaOf(member.$ref).properties.code.enum ?? ["<any string>"]).sort()
+    }
+    for (const { method, operation, path } of operations()) {
+      for (const status of Object.keys(operation.responses as Json).filter((status) => !status.startsWith("2") && status !== "401")) {
+        expect(codes(method, path, status), `${method} ${path} ${status}`).not.toContain("<any string>")
+      }
+    }
+    for (const method of ["patch", "delete"]) {
+      expect(codes(method, "/api/v1/posts/{id}", "404")).toEqual(["post_not_found", "post_superseded"])
+    }
+    expect(codes("post", "/api/v1/post-results/{id}/retry", "404")).toEqual(["delivery_not_found"])
+    expect(codes("post", "/api/v1/posts", "403")).toEqual(["missing_scope", "no_active_plan"])
+    expect(codes("post", "/api/v1/posts", "429")).toEqual(["daily_cap_reached", "rate_limited"])
+    expect(codes("post", "/api/v1/post-results/{id}/takedown", "502")).toEqual(["takedown_failed"])
+    expect(codes("get", "/api/v1/posts", "403")).toEqual(["missing_scope"])
+    expect(codes("post", "/api/v1/posts/{id}/approve", "409")).toEqual(expect.arrayContaining(["post_not_pending_approval", "concurrent_update"]))
+  })
+
   it("passes @seriousme/openapi-schema-validator", async () => {
     const result = await new Validator().validate(document)
     expect(result.errors).toBeUndefined()

@@ -1,24 +1,25 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { maxPeopleTags, MediaKind, PeopleTags, platformRegistry, platforms, platformsWith } from "@herald/core"
 import { Schema } from "effect"
-import { Conflict, Forbidden, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
+import { Conflict, MissingScopeError, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 
-const body = { error: Schema.String, code: Schema.String }
+/** Fields of a media reply with its one code (an enum in the document). */
+const body = <const Code extends string>(code: Code) => ({ error: Schema.String, code: Schema.Literal(code) })
 
 /** 422: instagram could not confirm some people_tags handles; nothing was stored. */
 export class PeopleTagsRefused extends Schema.Class<PeopleTagsRefused>("PeopleTagsRefused")({
-  ...body,
+  ...body("people_tags_unconfirmed"),
   unknown: Schema.Array(Schema.String).annotations({ description: "The handles that could not be confirmed." })
 }, HttpApiSchema.annotations({ status: 422, description: "A people_tags handle cannot be confirmed; retry without the handles in unknown." })) {}
 
 /** 400 that still stored the file: people_tags were sent with a video or PDF. */
 export class TagsNeedImage extends Schema.Class<TagsNeedImage>("TagsNeedImage")({
-  ...body,
+  ...body("people_tags_need_image"),
   id: Schema.UUID.annotations({ description: "The stored media (without tags), usable as is." })
 }, HttpApiSchema.annotations({ status: 400, description: "people_tags go on images only; the file was stored without them as id." })) {}
 
 export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
-  body,
+  body("media_storage_unavailable"),
   HttpApiSchema.annotations({ status: 503, description: "Media storage (local or bucket) is not configured on this instance." })
 ) {}
 
@@ -92,7 +93,7 @@ export class MediaGroup extends HttpApiGroup.make("media")
       .setPayload(Schema.Union(MediaJsonBody, MediaMultipart))
       .addSuccess(UploadedMedia)
       .addError(TagsNeedImage)
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .addError(NotFound)
       .addError(Conflict)
       .addError(PayloadTooLarge)
@@ -104,7 +105,7 @@ export class MediaGroup extends HttpApiGroup.make("media")
   .add(
     HttpApiEndpoint.post("ticket", "/media/ticket")
       .addSuccess(UploadTicketReply)
-      .addError(Forbidden)
+      .addError(MissingScopeError)
       .addError(ServiceUnavailable)
       .annotate(OpenApi.Summary, "Open an upload slot (for browsers and large files)")
   )

@@ -10,6 +10,7 @@ import {
   MediaSource,
   MediaStaging,
   MediaStorage,
+  type MissingScope,
   openTicket,
   PeopleTagCheck,
   requireMediaStorage,
@@ -26,7 +27,7 @@ import {
   Conflict,
   errorResponse,
   failWith,
-  Forbidden,
+  MissingScopeError,
   type HttpError,
   isHttpError,
   NotFound,
@@ -37,14 +38,16 @@ import { groupContext } from "../RequestContext.js"
 import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
 import { checkDeclaredLength, contentTypeOf, drainRest, readJsonBody, readMultipart } from "./MediaRequest.js"
 
-type MediaReply = HttpError | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
+/** The shared replies a media refusal gets; a missing scope only where the use case checks one. */
+type SharedReply<E> = BadRequest | NotFound | Conflict | PayloadTooLarge | UnsupportedMediaType | (E extends MissingScope ? MissingScopeError : never)
+type MediaReply = SharedReply<UploadMediaError> | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
 
 /** The reply each media refusal gets (the contract's media status table). */
 const replyOf = (error: UploadMediaError): MediaReply => {
   const error_ = error.message
   switch (error._tag) {
     case "MissingScope":
-      return new Forbidden({ error: error_, code: errorCode(error) })
+      return new MissingScopeError({ error: error_, code: errorCode(error) })
     case "MediaRejected":
       return new BadRequest({ error: error_, code: "media_unfetchable" })
     case "UnsupportedMedia":
@@ -81,12 +84,12 @@ const isMediaReply = (error: UploadMediaError | MediaReply): error is MediaReply
  * the stored id, 503) are answered here with errorResponse, which only reads a class's schema
  * and status.
  */
-const replying = <A, R>(
-  effect: Effect.Effect<A, UploadMediaError | MediaReply, R>
-): Effect.Effect<A | HttpServerResponse.HttpServerResponse, HttpError, R> =>
+const replying = <A, E extends UploadMediaError | MediaReply, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A | HttpServerResponse.HttpServerResponse, SharedReply<E>, R> =>
   Effect.catchAll(effect, (error) => {
     const reply = isMediaReply(error) ? error : replyOf(error)
-    return isHttpError(reply) ? Effect.fail(reply) : Effect.succeed(errorResponse(reply as unknown as HttpError))
+    return isHttpError(reply) ? Effect.fail(reply as SharedReply<E>) : Effect.succeed(errorResponse(reply as unknown as HttpError))
   })
 
 /**

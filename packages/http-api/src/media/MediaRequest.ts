@@ -10,7 +10,7 @@ import { MediaFormFields, MediaJsonBody } from "./MediaApi.js"
 const multipartSlack = 1024 * 1024
 const maxJsonBytes = 64 * 1024
 
-const badRequest = (error: string, code = "invalid_request") => new BadRequest({ error, code })
+const badRequest = (error: string, code: BadRequest["code"] = "invalid_request") => new BadRequest({ error, code })
 const tooLarge = () => new PayloadTooLarge({ error: new MediaTooLarge({ maxBytes: maxMediaBytes }).message, code: "media_too_large" })
 
 export const contentTypeOf = (request: HttpServerRequest.HttpServerRequest) =>

@@ -508,7 +508,8 @@ export interface components {
         /** @description The request is invalid; violations names every invalid field. */
         BadRequest: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "invalid_request" | "malformed_body" | "body_too_deep" | "invalid_csv" | "media_unfetchable" | "media_unsupported" | "ticket_expired" | "webhook_url_refused" | "route_not_supported";
             violations?: {
                 field: string;
                 account: string | null;
@@ -518,12 +519,14 @@ export interface components {
         /** @description Herald failed; nothing about the failure is disclosed. */
         InternalError: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "internal_error";
         };
-        /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
-        Forbidden: {
+        /** @description The key lacks the scope named in error. */
+        MissingScopeError: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "missing_scope";
         };
         /** @description Missing, invalid or revoked API key. */
         Unauthorized: {
@@ -533,7 +536,8 @@ export interface components {
         /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
         TooManyRequests: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "rate_limited";
             /**
              * int
              * @description Seconds to wait, as in the Retry-After header.
@@ -673,24 +677,61 @@ export interface components {
             /** @enum {boolean} */
             repeated: true;
         };
-        /** @description Blocked by the project's guardrails; rewrite to comply. */
-        GuardrailRefusal: {
+        /** @description The post is refused; violations names every field at fault. */
+        ValidationFailedError: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "validation_failed";
+            violations: {
+                field: string;
+                account: string | null;
+                message: string;
+            }[];
+        };
+        /** @description The idempotency_key was already used with a different body. */
+        IdempotencyKeyReusedError: {
+            error: string;
+            /** @enum {string} */
+            code: "idempotency_key_reused";
+        };
+        /** @description The project has no active plan. */
+        PlanInactiveError: {
+            error: string;
+            /** @enum {string} */
+            code: "no_active_plan";
+        };
+        /** @description Blocked by the project's guardrails; rewrite to comply. */
+        GuardrailBlockedError: {
+            error: string;
+            /** @enum {string} */
+            code: "guardrail_blocked";
             violations: {
                 rule: string;
                 detail: string;
             }[];
         };
+        /** @description The key's daily post cap is reached; see Retry-After. */
+        DailyCapReachedError: {
+            error: string;
+            /** @enum {string} */
+            code: "daily_cap_reached";
+            /**
+             * int
+             * @description Seconds until the cap resets, as in the Retry-After header.
+             */
+            retry_after: number;
+        };
         /** @description The request body is larger than this endpoint accepts. */
         PayloadTooLarge: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "body_too_large" | "media_too_large";
         };
         /** @description The Content-Type is not one this endpoint accepts. */
         UnsupportedMediaType: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "unsupported_media_type";
         };
         /** @description 1 to 100 rows. */
         BulkBody: {
@@ -877,15 +918,35 @@ export interface components {
             message: string;
             approval_url?: string;
         };
-        /** @description Not found in this key's project. */
-        NotFound: {
+        /** @description The post has gone out or was already tried; retry a failed delivery instead. */
+        NotEditableError: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "post_not_editable";
+        };
+        /** @description Agent keys never approve or reject; a person decides with a human key. */
+        AgentCannotApproveError: {
+            error: string;
+            /** @enum {string} */
+            code: "agent_cannot_approve";
+        };
+        /** @description No post with this id in this key's project. */
+        PostNotFoundError: {
+            error: string;
+            /** @enum {string} */
+            code: "post_not_found";
+        };
+        /** @description An edit replaced this post; error names the successor's id. */
+        PostSupersededError: {
+            error: string;
+            /** @enum {string} */
+            code: "post_superseded";
         };
         /** @description The current state forbids this operation. */
-        Conflict: {
+        StateConflictError: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "already_exists" | "approval_link_outdated" | "concurrent_update" | "delivery_never_went_out" | "delivery_not_due" | "delivery_not_failed" | "delivery_taken_down" | "no_such_post" | "not_processing" | "not_scheduled" | "post_approved" | "post_not_deletable" | "post_not_pending_approval";
         };
         DeletedPost: {
             id: components["schemas"]["UUID"];
@@ -965,6 +1026,12 @@ export interface components {
             /** @enum {string} */
             post_status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
         };
+        /** @description No delivery with this id in this key's project. */
+        DeliveryNotFoundError: {
+            error: string;
+            /** @enum {string} */
+            code: "delivery_not_found";
+        };
         TakenDownDelivery: {
             id: components["schemas"]["UUID"];
             /** @enum {string} */
@@ -974,10 +1041,11 @@ export interface components {
             post_status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
             taken_down_at: string;
         };
-        /** @description The platform refused or failed the operation. */
-        BadGateway: {
+        /** @description The platform refused or failed to remove the post; the receipt stays as it was. */
+        TakedownFailedError: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "takedown_failed";
         };
         AccountList: {
             data: components["schemas"]["AccountRow"][];
@@ -1151,24 +1219,39 @@ export interface components {
         /** @description people_tags go on images only; the file was stored without them as id. */
         TagsNeedImage: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "people_tags_need_image";
             /**
              * Format: uuid
              * @description The stored media (without tags), usable as is.
              */
             id: string;
         };
+        /** @description Not found in this key's project. */
+        NotFound: {
+            error: string;
+            /** @enum {string} */
+            code: "ticket_not_found" | "ticket_empty" | "ticket_claimed" | "project_not_found" | "api_key_not_found" | "account_not_found" | "webhook_endpoint_not_found" | "webhook_send_not_found";
+        };
+        /** @description The current state forbids this operation. */
+        Conflict: {
+            error: string;
+            /** @enum {string} */
+            code: "people_tags_unavailable" | "webhook_send_not_given_up";
+        };
         /** @description A people_tags handle cannot be confirmed; retry without the handles in unknown. */
         PeopleTagsRefused: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "people_tags_unconfirmed";
             /** @description The handles that could not be confirmed. */
             unknown: string[];
         };
         /** @description Media storage (local or bucket) is not configured on this instance. */
         ServiceUnavailable: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "media_storage_unavailable";
         };
         UploadTicketReply: {
             ticket: string;
@@ -1267,7 +1350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1276,7 +1359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -1362,7 +1445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"] | components["schemas"]["IdempotencyKeyReusedError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -1383,7 +1466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -1419,7 +1502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GuardrailRefusal"];
+                    "application/json": components["schemas"]["GuardrailBlockedError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -1432,7 +1515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TooManyRequests"];
+                    "application/json": components["schemas"]["DailyCapReachedError"] | components["schemas"]["TooManyRequests"];
                 };
             };
             /** @description Herald failed; nothing about the failure is disclosed. */
@@ -1497,7 +1580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1506,7 +1589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -1593,7 +1676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["NotEditableError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -1614,10 +1697,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1626,7 +1709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -1638,7 +1721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Conflict"];
+                    "application/json": components["schemas"]["StateConflictError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -1705,7 +1788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"] | components["schemas"]["NotEditableError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -1726,10 +1809,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1738,7 +1821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -1750,7 +1833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Conflict"];
+                    "application/json": components["schemas"]["StateConflictError"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -1786,7 +1869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GuardrailRefusal"];
+                    "application/json": components["schemas"]["GuardrailBlockedError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -1853,7 +1936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["NotEditableError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -1874,10 +1957,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1886,7 +1969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -1898,7 +1981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Conflict"];
+                    "application/json": components["schemas"]["StateConflictError"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -1997,7 +2080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2006,10 +2089,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2018,7 +2101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2081,7 +2164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["NotEditableError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2102,10 +2185,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description No delivery with this id in this key's project. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2114,7 +2197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["DeliveryNotFoundError"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2126,7 +2209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Conflict"];
+                    "application/json": components["schemas"]["StateConflictError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2189,7 +2272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["NotEditableError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2210,10 +2293,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description No delivery with this id in this key's project. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2222,7 +2305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["DeliveryNotFoundError"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2234,7 +2317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Conflict"];
+                    "application/json": components["schemas"]["StateConflictError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2262,7 +2345,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The platform refused or failed the operation. */
+            /** @description The platform refused or failed to remove the post; the receipt stays as it was. */
             502: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2271,7 +2354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadGateway"];
+                    "application/json": components["schemas"]["TakedownFailedError"];
                 };
             };
         };
@@ -2318,7 +2401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2327,7 +2410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2402,7 +2485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2411,7 +2494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2483,7 +2566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2492,7 +2575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2568,7 +2651,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2577,7 +2660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -2678,7 +2761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2687,7 +2770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Not found in this key's project. */
@@ -2831,7 +2914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Unauthorized"];
                 };
             };
-            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            /** @description The key lacks the scope named in error. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2840,7 +2923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Forbidden"];
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
