@@ -7,7 +7,7 @@ import {
 import { Effect, Layer, Option, Stream } from "effect"
 import { HeraldApi, RequestBodyGuard } from "./Api.js"
 import { dropRest, readBounded } from "./BodyDrain.js"
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
+import { BadRequest, malformedBody, PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
 
 /** The largest body each content type may carry: a JSON post is small; a bulk CSV of 100 rows of 10,000 characters is not. */
 export const bodyLimits: Readonly<Record<string, number>> = {
@@ -34,8 +34,6 @@ const mediaType = (header: string | undefined) => (header ?? "").split(";")[0]!.
 
 const charsetOf = (header: string | undefined) => /;\s*charset="?([^";]+)"?/i.exec(header ?? "")?.[1]?.toLowerCase() ?? null
 
-const malformed = (error: string) => new BadRequest({ error, code: "malformed_body" })
-
 const tooLarge = (limit: number) =>
   new PayloadTooLarge({ error: `the request body is larger than ${limit} bytes`, code: "body_too_large" })
 
@@ -59,7 +57,7 @@ const readWithin = (request: HttpServerRequest.HttpServerRequest, limit: number)
   const declared = declaredLength(request)
   if (Option.isSome(declared) && declared.value <= limit) {
     return Effect.mapBoth(request.arrayBuffer, {
-      onFailure: () => malformed("the request body could not be read"),
+      onFailure: () => malformedBody("the request body could not be read"),
       onSuccess: (buffer) => new Uint8Array(buffer)
     })
   }
@@ -68,11 +66,12 @@ const readWithin = (request: HttpServerRequest.HttpServerRequest, limit: number)
   }
   const chunks: Array<Uint8Array> = []
   let kept = 0
-  return readBounded(request, limit * drainFactor, (chunk) => {
-    kept += chunk.byteLength
-    if (kept <= limit) chunks.push(chunk)
-  }).pipe(
-    Effect.mapError(() => malformed("the request body could not be read")),
+  return readBounded(request, limit * drainFactor, (chunk) =>
+    Effect.sync(() => {
+      kept += chunk.byteLength
+      if (kept <= limit) chunks.push(chunk)
+    })).pipe(
+    Effect.mapError(() => malformedBody("the request body could not be read")),
     Effect.filterOrFail((read) => read <= limit, () => tooLarge(limit)),
     Effect.map(() => chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
   )
@@ -84,13 +83,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 const decodeUtf8 = (bytes: Uint8Array) =>
   Effect.try({
     try: () => utf8.decode(bytes),
-    catch: () => malformed("the request body is not valid UTF-8")
+    catch: () => malformedBody("the request body is not valid UTF-8")
   })
 
 const parseJson = (text: string) =>
   Effect.try({
     try: (): unknown => JSON.parse(text),
-    catch: (error) => malformed(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+    catch: (error) => malformedBody(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   })
 
 const nonEmpty = (type: string) => (bytes: Uint8Array) =>
