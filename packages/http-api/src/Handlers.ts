@@ -35,6 +35,7 @@ import {
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import { Authentication, CreatedPost, CurrentPrincipal, defaultListLimit, HeraldApi, PostList, RepeatedPost, RequestBodyGuard } from "./Api.js"
 import { BadRequest, failWith, invalidRequest, malformedBody } from "./HttpErrors.js"
+import { refusingUnreadableNames } from "./MultipartFraming.js"
 import { groupContext } from "./RequestContext.js"
 
 /** The approval page of a held post; absent on every other status. */
@@ -71,6 +72,7 @@ const multipartCsv = (request: HttpServerRequest.HttpServerRequest) =>
         ? Effect.catchAll(part.value.contentEffect, () => Effect.fail(malformedBody("the file field could not be read")))
         : Effect.fail(new BadRequest({ error: "the multipart body needs the CSV in a file field named file", code: "invalid_request" }))
     ),
+    refusingUnreadableNames,
     Effect.flatMap((bytes) =>
       Effect.try({
         try: () => new TextDecoder("utf-8", { fatal: true }).decode(bytes),

@@ -4,10 +4,11 @@ import {
   HttpRouter,
   HttpServerRequest
 } from "@effect/platform"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Either, Layer, Option, Stream } from "effect"
 import { HeraldApi, RequestBodyGuard } from "./Api.js"
 import { dropRest, readBounded } from "./BodyDrain.js"
 import { BadRequest, malformedBody, PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
+import { boundaryOf, contentTypeFor, framedBody } from "./MultipartFraming.js"
 
 /** The largest body each content type may carry: a JSON post is small; a bulk CSV of 100 rows of 10,000 characters is not. */
 export const bodyLimits: Readonly<Record<string, number>> = {
@@ -125,15 +126,26 @@ const withText = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Arra
     stream: { value: Stream.succeed(bytes) }
   }) as HttpServerRequest.HttpServerRequest
 
-/** A multipart body goes back through a web Request, whose parser the multipart accessors use. */
-const withMultipart = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array) =>
-  HttpServerRequest.fromWeb(
-    new Request(new URL(request.url, "http://herald.internal"), {
-      method: request.method,
-      headers: Object.entries(request.headers).filter(([name]) => name !== "content-length" && name !== "transfer-encoding"),
-      body: bytes
-    })
-  )
+/**
+ * A multipart body goes back through a web Request, whose parser the multipart accessors use:
+ * only once its framing holds (MultipartFraming), and with the Content-Type naming the boundary
+ * that was checked.
+ */
+const withMultipart = (request: HttpServerRequest.HttpServerRequest, header: string | undefined, bytes: Uint8Array) =>
+  Either.flatMap(boundaryOf(header ?? ""), (boundary) =>
+    Either.map(framedBody(boundary, bytes), (framed) =>
+      HttpServerRequest.fromWeb(
+        new Request(new URL(request.url, "http://herald.internal"), {
+          method: request.method,
+          headers: [
+            ...Object.entries(request.headers).filter(([name]) =>
+              name !== "content-length" && name !== "transfer-encoding" && name !== "content-type"
+            ),
+            ["content-type", contentTypeFor(boundary)]
+          ],
+          body: framed
+        })
+      )))
 
 /**
  * The body guard of an API: for each endpoint that takes a body, the content types its payload
@@ -164,7 +176,7 @@ export const guardBodies = (api: HttpApi.HttpApi.Any, limits: Readonly<Record<st
       return yield* Effect.fail(new UnsupportedMediaType({ error: `charset ${charset} is not accepted; send UTF-8`, code: "unsupported_media_type" }))
     }
     const bytes = yield* Effect.flatMap(readWithin(request, limits[type]!), nonEmpty(type))
-    if (type === "multipart/form-data") return withMultipart(request, bytes)
+    if (type === "multipart/form-data") return yield* withMultipart(request, header, bytes)
     const text = yield* decodeUtf8(bytes)
     const json = type === "application/json" ? Option.some(yield* parseJson(text)) : Option.none()
     return withText(request, bytes, text, json)
