@@ -3,7 +3,8 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listening, runHerald, stopHerald } from "./HeraldProcess.js"
-import { databaseUrl, json, scratchDatabase, tempDataDir } from "./TestHerald.js"
+import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
+import { json, tempDataDir } from "./TestHerald.js"
 
 /**
  * The scale-out shape: API processes with HERALD_WORKERS=false and a separate `herald work`
@@ -12,20 +13,20 @@ import { databaseUrl, json, scratchDatabase, tempDataDir } from "./TestHerald.js
  */
 const running: Array<ChildProcess> = []
 const dataDir = tempDataDir()
-let database: Awaited<ReturnType<typeof scratchDatabase>>
 
 describe.skipIf(databaseUrl === "")("API and workers in separate processes (skipped without DATABASE_URL: needs PostgreSQL)", () => {
+  let schema: Awaited<ReturnType<typeof throwawaySchema>>
   beforeAll(async () => {
-    database = await scratchDatabase("herald_scaleout")
+    schema = await throwawaySchema("herald_scaleout")
   })
   afterAll(async () => {
     await Promise.all(running.map(stopHerald))
-    await database?.drop()
+    await schema?.drop()
     Fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
   it("an API-only server leaves publishing to `herald work`, which publishes and beats", async () => {
-    const env = { DATABASE_URL: database.url, HERALD_DATA_DIR: dataDir, PORT: "0" }
+    const env = { DATABASE_URL: schema.url, HERALD_DATA_DIR: dataDir, PORT: "0" }
     const api = await runHerald("serve", { ...env, HERALD_WORKERS: "false" }, listening)
     running.push(api.child)
     const origin = `http://127.0.0.1:${api.ready}`

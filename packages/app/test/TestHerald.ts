@@ -1,15 +1,13 @@
-import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
+import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { serverLayer } from "../src/Server.js"
 import { defaultDispatcherOptions } from "../src/workers/index.js"
 
@@ -18,28 +16,6 @@ import { defaultDispatcherOptions } from "../src/workers/index.js"
 export const json = async (reply: Response): Promise<any> => reply.json()
 
 export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-test-"))
-
-/** The PostgreSQL server the suites may use (DATABASE_URL); empty: none, PostgreSQL suites are skipped. */
-export const databaseUrl = process.env.DATABASE_URL ?? ""
-
-const onServer = (statement: string) =>
-  Effect.runPromise(
-    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 }))
-    )
-  )
-
-/**
- * A database of its own on DATABASE_URL's server, for a test whose server must start on an empty
- * one (the demo project and keys are made on a first start).
- */
-export const scratchDatabase = async (prefix: string) => {
-  const name = `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 12)}`
-  await onServer(`CREATE DATABASE ${name}`)
-  const url = new URL(databaseUrl)
-  url.pathname = `/${name}`
-  return { url: url.href, drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
-}
 
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
@@ -95,7 +71,7 @@ export const startHerald = async (
 export type TestHerald = Awaited<ReturnType<typeof startHerald>>
 
 /**
- * The suite once on the embedded database and once on a scratch PostgreSQL database (skipped,
+ * The suite once on the embedded database and once in a throwaway PostgreSQL schema (skipped,
  * saying so, without DATABASE_URL); `start` starts its server (without workers).
  */
 export const onEachDatabase = (name: string, suite: (start: () => Promise<TestHerald>) => void) => {
@@ -103,12 +79,12 @@ export const onEachDatabase = (name: string, suite: (start: () => Promise<TestHe
     suite(() => startHerald({ workers: false }))
   })
   describe.skipIf(databaseUrl === "")(`${name} on PostgreSQL (skipped without DATABASE_URL: needs PostgreSQL)`, () => {
-    let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined
+    let schema: Awaited<ReturnType<typeof throwawaySchema>> | undefined
     // Registered first, so it runs after the suite's own afterAll (which closes the server).
-    afterAll(() => database?.drop())
+    afterAll(() => schema?.drop())
     suite(async () => {
-      database = await scratchDatabase("herald_test")
-      return startHerald({ workers: false, databaseUrl: database.url })
+      schema = await throwawaySchema("herald_test")
+      return startHerald({ workers: false, databaseUrl: schema.url })
     })
   })
 }

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { DeliveryError } from "./DeliveryError.js"
 import { AccountId, ApiKeyId, DeliveryId, PostId, ProjectId } from "./Ids.js"
 import { Platform } from "./Platform.js"
 
@@ -21,23 +22,6 @@ export const DeliveryStatus = Schema.Literal(
   "taken_down"
 )
 export type DeliveryStatus = typeof DeliveryStatus.Type
-
-export const FailureCategory = Schema.Literal(
-  "auth_expired",
-  "content_rejected",
-  "media_invalid",
-  "rate_limited",
-  "platform_error",
-  "unknown"
-)
-export type FailureCategory = typeof FailureCategory.Type
-
-export const DeliveryError = Schema.Struct({
-  category: FailureCategory,
-  code: Schema.String,
-  message: Schema.String
-})
-export type DeliveryError = typeof DeliveryError.Type
 
 /** What the platform did with the post beyond publishing it. kind null: something was left behind. */
 export const DeliveryNote = Schema.Struct({

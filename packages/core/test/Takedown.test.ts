@@ -49,7 +49,7 @@ const delivered = Effect.gen(function*() {
 const refused = (code: string) => ({ _tag: "StateConflict", code })
 
 describe("takedown: the intent is recorded before the platform call", () => {
-  it.effect("a takedown during the first gets 409 takedown_in_progress, one after it delivery_taken_down; the platform gets one call", () =>
+  it.effect("a takedown during the first or after it gets 409 delivery_taken_down; the platform gets one call", () =>
     Effect.gen(function*() {
       const { calls, stored, takedown, world } = yield* delivered
       const first = yield* Effect.fork(takedown())
@@ -57,7 +57,7 @@ describe("takedown: the intent is recorded before the platform call", () => {
       expect(stored()).toMatchObject({ status: "success", takedown: { by: world.human.keyId } })
       // The receipt still shows the post live: it is, until the platform confirms.
       expect(toReceiptRow(stored())).toMatchObject({ status: "success", taken_down_at: null, taken_down_by: null })
-      expect(yield* Effect.flip(takedown(world.agent))).toMatchObject(refused("takedown_in_progress"))
+      expect(yield* Effect.flip(takedown(world.agent))).toMatchObject(refused("delivery_taken_down"))
       yield* Deferred.succeed(call, undefined)
       const done = yield* Fiber.join(first)
       expect(done.delivery).toMatchObject({ status: "taken_down", takedown: { by: world.human.keyId } })
@@ -91,7 +91,7 @@ describe("takedown: the intent is recorded before the platform call", () => {
       const first = yield* Effect.fork(takedown())
       yield* Queue.take(calls)
       yield* TestClock.adjust(takedownCallLimit)
-      expect(yield* Effect.flip(Fiber.join(first))).toMatchObject({ _tag: "TakedownFailed", category: "unknown" })
+      expect(yield* Effect.flip(Fiber.join(first))).toMatchObject({ _tag: "TakedownFailed", category: "outcome_unknown" })
       expect(stored()).toMatchObject({ status: "success", takedown: null })
       const second = yield* Effect.fork(takedown())
       yield* Deferred.fail(yield* Queue.take(calls), new AlreadyGone({ detail: "no live post x-1" }))
@@ -115,7 +115,7 @@ describe("takedown: the intent is recorded before the platform call", () => {
       }))
       expect(stored().takedown).toMatchObject({ by: world.agent.keyId })
       yield* TestClock.adjust(Duration.millis(Duration.toMillis(takedownLease) - 1))
-      expect(yield* Effect.flip(takedown())).toMatchObject(refused("takedown_in_progress"))
+      expect(yield* Effect.flip(takedown())).toMatchObject(refused("delivery_taken_down"))
       yield* TestClock.adjust("1 millis")
       const takeover = yield* Effect.fork(takedown())
       // The dead request's DELETE went through: the platform no longer holds the post.

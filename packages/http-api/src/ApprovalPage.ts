@@ -1,6 +1,7 @@
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import {
   AccountStore,
+  checkStoredText,
   DecisionBody,
   decidePostByLink,
   type Media,
@@ -128,6 +129,9 @@ const decide = Effect.gen(function*() {
     Either.getRight(text),
     (fields) => Schema.decodeUnknownOption(FormBody)(UrlParams.toRecord(UrlParams.fromInput(new URLSearchParams(fields))))
   )
+  const check = Option.map(form, (fields) => checkStoredText(fields))
+  const refused = Option.isSome(check) && check.value._tag === "Checked" ? check.value.violations[0] : undefined
+  if (refused !== undefined) return message("Not decided", `The ${refused.field} ${refused.message}; remove it and try again.`, 400)
   const body = Option.flatMap(form, (fields) =>
     Schema.decodeUnknownOption(DecisionBody)({
       decision: fields.decision,

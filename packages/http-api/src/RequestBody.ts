@@ -4,10 +4,11 @@ import {
   HttpRouter,
   HttpServerRequest
 } from "@effect/platform"
-import { Effect, Either, Layer, Option, Stream } from "effect"
-import { HeraldApi, RequestBodyGuard } from "./Api.js"
+import { checkStoredText, maxJsonDepth } from "@herald/core"
+import { Context, Effect, Either, Layer, Option, Stream } from "effect"
+import { HeraldApi, RequestBodyGuard, StoredTextPerItem } from "./Api.js"
 import { dropRest, readBounded } from "./BodyDrain.js"
-import { BadRequest, malformedBody, PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
+import { BadRequest, malformedBody, PayloadTooLarge, refusedFields, UnsupportedMediaType } from "./HttpErrors.js"
 import { boundaryOf, contentTypeFor, framedBody } from "./MultipartFraming.js"
 
 /** The largest body each content type may carry: a JSON post is small; a bulk CSV of 100 rows of 10,000 characters is not. */
@@ -17,18 +18,28 @@ export const bodyLimits: Readonly<Record<string, number>> = {
   "multipart/form-data": 4 * 1024 * 1024
 }
 
-/** "METHOD /path/:param" → the content types its payload schema accepts, read off the API itself. */
-const acceptedContentTypes = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, ReadonlyArray<string>> => {
-  const accepted = new Map<string, ReadonlyArray<string>>()
+interface BodyRules {
+  /** The content types its payload schema accepts. */
+  readonly types: ReadonlyArray<string>
+  /** Whether the guard judges the body's text (false where the use case does, item by item). */
+  readonly storedText: boolean
+}
+
+/** "METHOD /path/:param" → how its body is guarded, read off the API itself. */
+const bodyRules = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, BodyRules> => {
+  const rules = new Map<string, BodyRules>()
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, payloads }) => {
       if (HttpMethod.hasBody(endpoint.method) && payloads.size > 0) {
-        accepted.set(`${endpoint.method} ${endpoint.path}`, [...payloads.keys()])
+        rules.set(`${endpoint.method} ${endpoint.path}`, {
+          types: [...payloads.keys()],
+          storedText: Option.isNone(Context.getOption(endpoint.annotations, StoredTextPerItem))
+        })
       }
     }
   })
-  return accepted
+  return rules
 }
 
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0]!.trim().toLowerCase()
@@ -114,6 +125,23 @@ export const readJson = (request: HttpServerRequest.HttpServerRequest, limit: nu
   )
 
 /**
+ * A parsed body (JSON, or the fields of a form) judged before any schema sees it: nested deeper
+ * than maxJsonDepth (400 body_too_deep; the schema error of such a value would be formatted by
+ * recursion), or holding a string or key that cannot be stored (400 invalid_request naming each
+ * field) unless `storedText` is false.
+ */
+export const checkParsedBody = (value: unknown, storedText = true): Effect.Effect<void, BadRequest> => {
+  const check = checkStoredText(value)
+  if (check._tag === "TooDeep") {
+    return Effect.fail(new BadRequest({
+      error: `the JSON body nests objects and arrays deeper than ${maxJsonDepth} levels (at ${check.field})`,
+      code: "body_too_deep"
+    }))
+  }
+  return storedText && check.violations.length > 0 ? Effect.fail(refusedFields(check.violations)) : Effect.void
+}
+
+/**
  * The same request with its checked body: the text (and, for JSON, the value it parses to) served
  * from what the guard read. The node request's own accessors would read the spent stream again;
  * a web Request around the bytes costs more than the rest of a small request together.
@@ -150,15 +178,17 @@ const withMultipart = (request: HttpServerRequest.HttpServerRequest, header: str
 /**
  * The body guard of an API: for each endpoint that takes a body, the content types its payload
  * schema accepts (415 otherwise) and the size limit of each type (413 past it), UTF-8 and JSON
- * checked (400), then the request handed on with the checked bytes. The admin API uses it too.
+ * checked (400), JSON's depth and text too (checkParsedBody), then the request handed on with the
+ * checked bytes. The admin API uses it too.
  */
 export const guardBodies = (api: HttpApi.HttpApi.Any, limits: Readonly<Record<string, number>>) => {
-  const accepted = acceptedContentTypes(api)
+  const guarded = bodyRules(api)
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const { route } = yield* HttpRouter.RouteContext
-    const types = accepted.get(`${request.method} ${route.path}`)
-    if (types === undefined) return request
+    const rules = guarded.get(`${request.method} ${route.path}`)
+    if (rules === undefined) return request
+    const { types } = rules
     const header = request.headers["content-type"]
     const type = mediaType(header)
     if (!types.includes(type)) {
@@ -178,8 +208,10 @@ export const guardBodies = (api: HttpApi.HttpApi.Any, limits: Readonly<Record<st
     const bytes = yield* Effect.flatMap(readWithin(request, limits[type]!), nonEmpty(type))
     if (type === "multipart/form-data") return yield* withMultipart(request, header, bytes)
     const text = yield* decodeUtf8(bytes)
-    const json = type === "application/json" ? Option.some(yield* parseJson(text)) : Option.none()
-    return withText(request, bytes, text, json)
+    if (type !== "application/json") return withText(request, bytes, text, Option.none())
+    const json = yield* parseJson(text)
+    yield* checkParsedBody(json, rules.storedText)
+    return withText(request, bytes, text, Option.some(json))
   })
 }
 

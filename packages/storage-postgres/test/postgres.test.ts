@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it, layer } from "@effect/vitest"
 import {
   DeliveryId,
@@ -13,11 +12,10 @@ import {
   ProjectAdmin,
   WebhookEndpoints
 } from "@herald/core"
-import { DateTime, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, TestServices } from "effect"
+import { DateTime, Effect, Option, Redacted, Ref, Schedule, Stream, TestServices } from "effect"
 import { randomUUID } from "node:crypto"
-import { StorageLive } from "../src/index.js"
 import { storageContract } from "./contract.js"
-import { credentialsKey, newEndpoint, newPost, newProject, t0, throwawaySchema } from "./fixtures.js"
+import { newEndpoint, newPost, newProject, storageOnThrowawaySchema, t0 } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL
 
@@ -26,20 +24,6 @@ if (url === undefined || url === "") {
     it("skipped", () => {})
   })
 } else {
-  /** The storage on a schema of its own, dropped when the layer closes. */
-  const storageOnThrowawaySchema = (url: string) => {
-    const { schema, url: scoped } = throwawaySchema(url)
-    const schemaLife = Layer.scopedDiscard(
-      Effect.acquireRelease(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`),
-        () => Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`).pipe(Effect.orDie)
-      )
-    ).pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
-    return StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped)), dataDir: "unused", credentialsKey }).pipe(
-      Layer.provide(schemaLife)
-    )
-  }
-
   storageContract("PostgreSQL", storageOnThrowawaySchema(url))
 
   layer(storageOnThrowawaySchema(url), { timeout: 30_000 })("PostgreSQL claims", (it) => {

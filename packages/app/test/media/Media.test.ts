@@ -283,3 +283,31 @@ describe("no media storage configured", () => {
     }
   })
 })
+
+describe("hostile text and depth on POST /media", () => {
+  it("a NUL in alt_text (form or JSON) or in a ticket: 400 naming the field, nothing stored", async () => {
+    const before = storedFiles()
+    const form = await server.upload(server.tokens.writer, fixtures.png, { alt_text: "red\u0000square" })
+    expect(form.status).toBe(400)
+    expect((await form.json()).violations).toEqual([{ field: "alt_text", account: null, message: "contains a NUL character (U+0000)" }])
+    const json = await server.call("/api/v1/media", { method: "POST", key: server.tokens.writer, json: { ticket: "upl_\ud800" } })
+    expect(json.status).toBe(400)
+    expect((await json.json()).violations).toEqual([{ field: "ticket", account: null, message: "contains an unpaired surrogate (U+D800)" }])
+    expect(storedFiles()).toBe(before)
+  })
+
+  it("a 1,001-character alt_text is named by its length, not repeated back; JSON past 64 levels is 400 body_too_deep", async () => {
+    const alt = await server.upload(server.tokens.writer, fixtures.png, { alt_text: "x".repeat(1001) })
+    expect(alt.status).toBe(400)
+    const text = await alt.text()
+    expect(text).not.toContain("x".repeat(100))
+    expect(JSON.parse(text).violations).toEqual([{ field: "alt_text", account: null, message: expect.stringMatching(/, actual a string of 1001 characters$/) }])
+    const deep = await server.call("/api/v1/media", {
+      method: "POST",
+      key: server.tokens.writer,
+      headers: { "content-type": "application/json" },
+      body: `{"url":"https://example.com/a.png","alt_text":${"[".repeat(30_000)}${"]".repeat(30_000)}}`
+    })
+    expect([deep.status, (await deep.json()).code]).toEqual([400, "body_too_deep"])
+  })
+})

@@ -28,7 +28,7 @@ export const noMediaIngest: Layer.Layer<MediaIngest> = Layer.succeed(MediaIngest
 export class RecordingPublisher implements Publisher {
   readonly live = new Map<string, Published>()
   readonly takenDown: Array<string> = []
-  readonly capabilities = { publish: true, delete: true, reconcile: true, metrics: false, probe: false, peopleTagCheck: false } as const
+  readonly capabilities = { publish: true, delete: true, reconcile: true, peopleTagCheck: false } as const
   private next = 0
 
   readonly publish: Publisher["publish"] = (request) =>

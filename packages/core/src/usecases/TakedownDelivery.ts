@@ -54,7 +54,7 @@ const recordIntent = (principal: Principal, project: Project, id: DeliveryId) =>
       const now = yield* DateTime.now
       if (held(delivery, now)) {
         return yield* new StateConflict({
-          code: "takedown_in_progress",
+          code: "delivery_taken_down",
           detail: `delivery ${id} is being taken down by another request; its receipt shows the outcome`
         })
       }
@@ -87,7 +87,7 @@ const removeFromPlatform = (projectId: ProjectId, { delivery, platformPostId }: 
         AlreadyGone: () => Effect.void,
         PublishFailed: (failure) =>
           Effect.fail(new TakedownFailed({ deliveryId: delivery.id, category: failure.error.category, detail: failure.error.message })),
-        OutcomeUnknown: (unknown) => Effect.fail(new TakedownFailed({ deliveryId: delivery.id, category: "unknown", detail: unknown.detail }))
+        OutcomeUnknown: (unknown) => Effect.fail(new TakedownFailed({ deliveryId: delivery.id, category: "outcome_unknown", detail: unknown.detail }))
       })
     )
   })
@@ -133,7 +133,7 @@ const recordTakenDown = (principal: Principal, project: Project, id: DeliveryId)
 /**
  * POST /post-results/{id}/takedown: removes a live post from its platform through its publisher,
  * in two commits around the call, as publishing does: the intent before it (a concurrent takedown
- * gets 409 takedown_in_progress, and the platform sees one DELETE), the outcome after it. The
+ * gets 409 delivery_taken_down, and the platform sees one DELETE), the outcome after it. The
  * receipt row stays (status taken_down, who and when); it cannot be undone.
  */
 export const takedownDelivery = traced("takedownDelivery")(function*(principal: Principal, id: DeliveryId) {

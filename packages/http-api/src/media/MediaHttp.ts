@@ -19,7 +19,7 @@ import {
   UploadTickets
 } from "@herald/core"
 import { Effect, Option } from "effect"
-import { Authentication, CurrentPrincipal, HeraldApi } from "../Api.js"
+import { Authentication, CurrentPrincipal, HeraldApi, RequestUrlGuard } from "../Api.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
 import {
   BadRequest,
@@ -150,7 +150,7 @@ export const MediaHttpLive = HttpApiBuilder.group(HeraldApi, "media", (handlers)
           })
         }
       }).pipe(replying))
-).pipe(groupContext(Authentication, HttpApiConfig, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
+).pipe(groupContext(Authentication, RequestUrlGuard, HttpApiConfig, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
 
 /** A browser page on another origin posts here and reads the reply: the ticket is the credential. */
 const corsOpen = HttpApp.appendPreResponseHandler((_request, response) =>
@@ -171,4 +171,4 @@ export const MediaAttachHttpLive = HttpApiBuilder.group(HeraldApi, "mediaAttach"
       }))
       return { media_id: media.id }
     }).pipe(replying))
-).pipe(groupContext(IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
+).pipe(groupContext(RequestUrlGuard, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))

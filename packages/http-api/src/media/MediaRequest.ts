@@ -4,7 +4,7 @@ import { Effect, Either, Option, ParseResult, Schema, type Scope, Stream } from 
 import { dropRest } from "../BodyDrain.js"
 import { BadRequest, invalidRequest, malformedBody, PayloadTooLarge } from "../HttpErrors.js"
 import { boundaryOf, consumeParts } from "../MultipartFraming.js"
-import { readJson } from "../RequestBody.js"
+import { checkParsedBody, readJson } from "../RequestBody.js"
 import { MediaFormFields, MediaJsonBody } from "./MediaApi.js"
 
 /** Room for the multipart framing and text fields around a file of the largest size. */
@@ -24,7 +24,8 @@ export const contentTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
 const maxDrainBytes = 2 * maxMediaBytes
 
 const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
-  Schema.decodeUnknown(schema)(input).pipe(
+  checkParsedBody(input).pipe(
+    Effect.zipRight(Schema.decodeUnknown(schema)(input)),
     Effect.catchTag("ParseError", (error) =>
       Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) => Effect.fail(invalidRequest(issues))))
   )

@@ -13,7 +13,7 @@ import {
 } from "@herald/core"
 import { Either, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import type { PublishBody, SimError, SimMetrics, SimPost } from "./SimulatorWire.js"
+import { type PublishBody, type SimError, type SimMetrics, type SimPost, type SimProbe, simulatedPermissions } from "./SimulatorWire.js"
 
 export interface SimulatorOptions {
   /** Each answer waits a random time in this range. Default 120 to 600 ms; 0 for benchmarks. */
@@ -70,7 +70,11 @@ export const triggerUsernames = {
   /** Refuses every post (403 account_restricted): the account of a partial outcome. */
   restricted: "partial_fail",
   /** Any username starting with it has a dead token: 401 on every call and on probes. */
-  expiredPrefix: "expired_"
+  expiredPrefix: "expired_",
+  /** Any username starting with it never granted the publish permission: 403 on every post. */
+  readOnlyPrefix: "readonly_",
+  /** Any username starting with it has a token that expires an hour after each probe. */
+  expiringPrefix: "expiring_"
 } as const
 
 /** People-tag handles starting with it do not exist on the simulated network; every other one does. */
@@ -154,6 +158,9 @@ export class SimulatorNetwork {
     }
     if (account.username === triggerUsernames.restricted) {
       return error(403, "account_restricted", `${handle} is restricted from posting on ${account.platform}`)
+    }
+    if (account.username.startsWith(triggerUsernames.readOnlyPrefix)) {
+      return error(403, "missing_permission", `${handle} has not granted the publish permission on ${account.platform}`)
     }
     if (hasTag(text, triggers.reject)) {
       return error(422, "content_rejected", `${account.platform} rejected the post under its community standards`)
@@ -245,10 +252,19 @@ export class SimulatorNetwork {
       : { status: 200, body: { username: handle } }
   }
 
-  probe(platform: string, username: string): Answer {
-    return username.startsWith(triggerUsernames.expiredPrefix)
-      ? error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
-      : { status: 200, body: { username, status: "ok" } }
+  probe(platform: string, username: string, nowMs: number): Answer {
+    if (username.startsWith(triggerUsernames.expiredPrefix)) {
+      return error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
+    }
+    const body: typeof SimProbe.Encoded = {
+      username,
+      status: "ok",
+      permissions: username.startsWith(triggerUsernames.readOnlyPrefix)
+        ? simulatedPermissions.filter((permission) => permission !== "publish")
+        : [...simulatedPermissions],
+      expires_at: username.startsWith(triggerUsernames.expiringPrefix) ? new Date(nowMs + 3_600_000).toISOString() : null
+    }
+    return { status: 200, body }
   }
 
   post(id: string): SimPost | undefined {
