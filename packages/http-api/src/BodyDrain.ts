@@ -10,7 +10,8 @@ export const lingerMillis = 5_000
 
 /**
  * Reads a request's body, handing `take` each chunk that arrives within the first `allowance`
- * bytes. Succeeds with the count of bytes read once the body has ended, or at once when it goes
+ * bytes (the next chunk is read once `take`'s effect is done: a slow taker holds the sender
+ * back). Succeeds with the count of bytes read once the body has ended, or at once when it goes
  * past the allowance (an allowance of 0: at once): the rest is then read and dropped in the
  * background for lingerMillis while the caller answers, after which the connection is cut.
  *
@@ -20,7 +21,7 @@ export const lingerMillis = 5_000
 export const readBounded = (
   request: HttpServerRequest.HttpServerRequest,
   allowance: number,
-  take: (chunk: Uint8Array) => void
+  take: (chunk: Uint8Array) => Effect.Effect<unknown>
 ) =>
   Effect.gen(function*() {
     const answer = yield* Deferred.make<number, unknown>()
@@ -32,8 +33,7 @@ export const readBounded = (
         if (read > allowance) return Effect.void
         read += chunk.byteLength
         if (read > allowance) return Deferred.succeed(answer, read)
-        take(chunk)
-        return Effect.void
+        return take(chunk)
       }),
       Effect.exit,
       Effect.flatMap((exit) => Deferred.done(answer, Exit.as(exit, read))),
@@ -44,4 +44,4 @@ export const readBounded = (
 
 /** Reads and drops what is left of a body being refused: up to `allowance` bytes before the reply, then as readBounded. */
 export const dropRest = (request: HttpServerRequest.HttpServerRequest, allowance: number) =>
-  Effect.ignore(readBounded(request, allowance, () => {}))
+  Effect.ignore(readBounded(request, allowance, () => Effect.void))

@@ -44,7 +44,8 @@ import {
   RequestBodyGuard,
   RequestUrlGuard
 } from "./Api.js"
-import { BadRequest, failWith, invalidRequest, ValidationFailedError } from "./HttpErrors.js"
+import { BadRequest, failWith, invalidRequest, malformedBody, ValidationFailedError } from "./HttpErrors.js"
+import { refusingUnreadableNames } from "./MultipartFraming.js"
 import { groupContext } from "./RequestContext.js"
 
 /** The approval page of a held post; absent on every other status. */
@@ -71,22 +72,21 @@ const csvRows = (text: string) =>
     onRight: (rows) => decodeRows({ rows })
   })
 
-const unreadable = (error: string) => new BadRequest({ error, code: "malformed_body" })
-
 const multipartCsv = (request: HttpServerRequest.HttpServerRequest) =>
   request.multipartStream.pipe(
     Stream.filter((part) => part._tag === "File" && part.key === "file"),
     Stream.runHead,
-    Effect.catchAll(() => Effect.fail(unreadable("the multipart body could not be read"))),
+    Effect.catchAll(() => Effect.fail(malformedBody("the multipart body could not be read"))),
     Effect.flatMap((part) =>
       part._tag === "Some" && part.value._tag === "File"
-        ? Effect.catchAll(part.value.contentEffect, () => Effect.fail(unreadable("the file field could not be read")))
+        ? Effect.catchAll(part.value.contentEffect, () => Effect.fail(malformedBody("the file field could not be read")))
         : Effect.fail(new BadRequest({ error: "the multipart body needs the CSV in a file field named file", code: "invalid_request" }))
     ),
+    refusingUnreadableNames,
     Effect.flatMap((bytes) =>
       Effect.try({
         try: () => new TextDecoder("utf-8", { fatal: true }).decode(bytes),
-        catch: () => unreadable("the CSV file is not valid UTF-8")
+        catch: () => malformedBody("the CSV file is not valid UTF-8")
       })
     ),
     Effect.flatMap(csvRows)

@@ -246,6 +246,9 @@ export const refusedFields = (violations: ReadonlyArray<Violation>, code: BadReq
   return new BadRequest({ error: sentence(capped), code, violations: capped })
 }
 
+/** A 400 for a body that cannot be read as its type: bytes that are not UTF-8, JSON or a multipart form. */
+export const malformedBody = (error: string) => new BadRequest({ error, code: "malformed_body" })
+
 /** A 400 naming every invalid field of a request that did not match its schema. */
 export const invalidRequest = (
   issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>,

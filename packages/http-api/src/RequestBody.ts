@@ -5,10 +5,11 @@ import {
   HttpServerRequest
 } from "@effect/platform"
 import { checkStoredText, maxJsonDepth } from "@herald/core"
-import { Context, Effect, Layer, Option, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Stream } from "effect"
 import { HeraldApi, RequestBodyGuard, StoredTextPerItem } from "./Api.js"
 import { dropRest, readBounded } from "./BodyDrain.js"
-import { BadRequest, PayloadTooLarge, refusedFields, UnsupportedMediaType } from "./HttpErrors.js"
+import { BadRequest, malformedBody, PayloadTooLarge, refusedFields, UnsupportedMediaType } from "./HttpErrors.js"
+import { boundaryOf, contentTypeFor, framedBody } from "./MultipartFraming.js"
 
 /** The largest body each content type may carry: a JSON post is small; a bulk CSV of 100 rows of 10,000 characters is not. */
 export const bodyLimits: Readonly<Record<string, number>> = {
@@ -45,8 +46,6 @@ const mediaType = (header: string | undefined) => (header ?? "").split(";")[0]!.
 
 const charsetOf = (header: string | undefined) => /;\s*charset="?([^";]+)"?/i.exec(header ?? "")?.[1]?.toLowerCase() ?? null
 
-const malformed = (error: string) => new BadRequest({ error, code: "malformed_body" })
-
 const tooLarge = (limit: number) =>
   new PayloadTooLarge({ error: `the request body is larger than ${limit} bytes`, code: "body_too_large" })
 
@@ -70,7 +69,7 @@ const readWithin = (request: HttpServerRequest.HttpServerRequest, limit: number)
   const declared = declaredLength(request)
   if (Option.isSome(declared) && declared.value <= limit) {
     return Effect.mapBoth(request.arrayBuffer, {
-      onFailure: () => malformed("the request body could not be read"),
+      onFailure: () => malformedBody("the request body could not be read"),
       onSuccess: (buffer) => new Uint8Array(buffer)
     })
   }
@@ -79,11 +78,12 @@ const readWithin = (request: HttpServerRequest.HttpServerRequest, limit: number)
   }
   const chunks: Array<Uint8Array> = []
   let kept = 0
-  return readBounded(request, limit * drainFactor, (chunk) => {
-    kept += chunk.byteLength
-    if (kept <= limit) chunks.push(chunk)
-  }).pipe(
-    Effect.mapError(() => malformed("the request body could not be read")),
+  return readBounded(request, limit * drainFactor, (chunk) =>
+    Effect.sync(() => {
+      kept += chunk.byteLength
+      if (kept <= limit) chunks.push(chunk)
+    })).pipe(
+    Effect.mapError(() => malformedBody("the request body could not be read")),
     Effect.filterOrFail((read) => read <= limit, () => tooLarge(limit)),
     Effect.map(() => chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
   )
@@ -95,13 +95,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 const decodeUtf8 = (bytes: Uint8Array) =>
   Effect.try({
     try: () => utf8.decode(bytes),
-    catch: () => malformed("the request body is not valid UTF-8")
+    catch: () => malformedBody("the request body is not valid UTF-8")
   })
 
 const parseJson = (text: string) =>
   Effect.try({
     try: (): unknown => JSON.parse(text),
-    catch: (error) => malformed(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+    catch: (error) => malformedBody(`the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   })
 
 const nonEmpty = (type: string) => (bytes: Uint8Array) =>
@@ -154,15 +154,26 @@ const withText = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Arra
     stream: { value: Stream.succeed(bytes) }
   }) as HttpServerRequest.HttpServerRequest
 
-/** A multipart body goes back through a web Request, whose parser the multipart accessors use. */
-const withMultipart = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Array) =>
-  HttpServerRequest.fromWeb(
-    new Request(new URL(request.url, "http://herald.internal"), {
-      method: request.method,
-      headers: Object.entries(request.headers).filter(([name]) => name !== "content-length" && name !== "transfer-encoding"),
-      body: bytes
-    })
-  )
+/**
+ * A multipart body goes back through a web Request, whose parser the multipart accessors use:
+ * only once its framing holds (MultipartFraming), and with the Content-Type naming the boundary
+ * that was checked.
+ */
+const withMultipart = (request: HttpServerRequest.HttpServerRequest, header: string | undefined, bytes: Uint8Array) =>
+  Either.flatMap(boundaryOf(header ?? ""), (boundary) =>
+    Either.map(framedBody(boundary, bytes), (framed) =>
+      HttpServerRequest.fromWeb(
+        new Request(new URL(request.url, "http://herald.internal"), {
+          method: request.method,
+          headers: [
+            ...Object.entries(request.headers).filter(([name]) =>
+              name !== "content-length" && name !== "transfer-encoding" && name !== "content-type"
+            ),
+            ["content-type", contentTypeFor(boundary)]
+          ],
+          body: framed
+        })
+      )))
 
 /**
  * The body guard of an API: for each endpoint that takes a body, the content types its payload
@@ -195,7 +206,7 @@ export const guardBodies = (api: HttpApi.HttpApi.Any, limits: Readonly<Record<st
       return yield* Effect.fail(new UnsupportedMediaType({ error: `charset ${charset} is not accepted; send UTF-8`, code: "unsupported_media_type" }))
     }
     const bytes = yield* Effect.flatMap(readWithin(request, limits[type]!), nonEmpty(type))
-    if (type === "multipart/form-data") return withMultipart(request, bytes)
+    if (type === "multipart/form-data") return yield* withMultipart(request, header, bytes)
     const text = yield* decodeUtf8(bytes)
     if (type !== "application/json") return withText(request, bytes, text, Option.none())
     const json = yield* parseJson(text)

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import {
   AccountStore,
   attachUpload,
@@ -36,7 +36,7 @@ import {
 } from "../HttpErrors.js"
 import { groupContext } from "../RequestContext.js"
 import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
-import { checkDeclaredLength, contentTypeOf, drainRest, readJsonBody, readMultipart } from "./MediaRequest.js"
+import { contentTypeOf, readJsonBody, readMultipart } from "./MediaRequest.js"
 
 /** The shared replies a media refusal gets; a missing scope only where the use case checks one. */
 type SharedReply<E> = BadRequest | NotFound | Conflict | PayloadTooLarge | UnsupportedMediaType | (E extends MissingScope ? MissingScopeError : never)
@@ -92,13 +92,6 @@ const replying = <A, E extends UploadMediaError | MediaReply, R>(
     return isHttpError(reply) ? Effect.fail(reply as SharedReply<E>) : Effect.succeed(errorResponse(reply as unknown as HttpError))
   })
 
-/**
- * A multipart upload refused before its end was read (a bad form, a file too large) first has
- * the rest of its body drained, so a client that is still sending gets to read the refusal.
- */
-const drainingOnRefusal = (request: HttpServerRequest.HttpServerRequest) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.tapError(effect, () => drainRest(request))
-
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
 
 /** The same presigned upload as a curl command: every field in order, the file last. */
@@ -138,10 +131,9 @@ export const MediaHttpLive = HttpApiBuilder.group(HeraldApi, "media", (handlers)
         }
         if (type !== "multipart/form-data") return yield* Effect.fail(unsupportedType(type, "application/json, multipart/form-data"))
         const media = yield* Effect.scoped(Effect.gen(function*() {
-          yield* checkDeclaredLength(request)
           const { details, file } = yield* readMultipart(request)
           return yield* uploadMedia(principal, MediaSource.File({ file }), details)
-        })).pipe(drainingOnRefusal(request))
+        }))
         return { id: media.id, kind: media.kind }
       }).pipe(replying))
     .handleRaw("ticket", () =>
@@ -177,10 +169,9 @@ export const MediaAttachHttpLive = HttpApiBuilder.group(HeraldApi, "mediaAttach"
       const type = contentTypeOf(request)
       if (type !== "multipart/form-data") return yield* Effect.fail(unsupportedType(type, "multipart/form-data"))
       const media = yield* Effect.scoped(Effect.gen(function*() {
-        yield* checkDeclaredLength(request)
         const { details, file } = yield* readMultipart(request)
         return yield* attachUpload(path.ticket, file, details)
-      })).pipe(drainingOnRefusal(request))
+      }))
       return { media_id: media.id }
     }).pipe(replying))
 ).pipe(groupContext(RequestUrlGuard, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))

@@ -1,8 +1,9 @@
 import { type HttpServerRequest, Multipart } from "@effect/platform"
 import { MediaStaging, maxMediaBytes, type MediaDetails, MediaTooLarge, type StagedFile } from "@herald/core"
-import { Cause, Effect, Option, ParseResult, Schema, type Scope, Stream } from "effect"
+import { Effect, Either, Option, ParseResult, Schema, type Scope, Stream } from "effect"
 import { dropRest } from "../BodyDrain.js"
-import { BadRequest, invalidRequest, PayloadTooLarge } from "../HttpErrors.js"
+import { BadRequest, invalidRequest, malformedBody, PayloadTooLarge } from "../HttpErrors.js"
+import { boundaryOf, consumeParts } from "../MultipartFraming.js"
 import { checkParsedBody, readJson } from "../RequestBody.js"
 import { MediaFormFields, MediaJsonBody } from "./MediaApi.js"
 
@@ -16,20 +17,11 @@ const tooLarge = () => new PayloadTooLarge({ error: new MediaTooLarge({ maxBytes
 export const contentTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
 
-/** A declared length that is already too large is refused before a byte is read. */
-export const checkDeclaredLength = (request: HttpServerRequest.HttpServerRequest) => {
-  const declared = Number(request.headers["content-length"] ?? Number.NaN)
-  return declared > maxMediaBytes + multipartSlack ? Effect.fail(tooLarge()) : Effect.void
-}
-
 /**
  * How much of a refused upload is still read (and dropped) before the reply, so a client that is
  * still sending gets to read it (most clients read nothing until they have sent everything).
  */
 const maxDrainBytes = 2 * maxMediaBytes
-
-/** Reads and drops what is left of a refused upload (BodyDrain.dropRest). */
-export const drainRest = (request: HttpServerRequest.HttpServerRequest) => dropRest(request, maxDrainBytes)
 
 const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
   checkParsedBody(input).pipe(
@@ -87,42 +79,23 @@ const formTags = (values: ReadonlyArray<string>) =>
   }).pipe(Effect.map((lists) => lists.flat()))
 
 const multipartFailure = (error: Multipart.MultipartError) =>
-  error.reason === "BodyTooLarge" || error.reason === "FileTooLarge"
-    ? tooLarge()
-    : error.reason === "FieldTooLarge"
+  error.reason === "FieldTooLarge"
     ? badRequest("a form field is too long")
     : error.reason === "TooManyParts"
     ? badRequest("the form has too many parts")
-    : badRequest("the multipart body could not be read", "malformed_body")
+    : malformedBody("the multipart body could not be read")
 
 /**
- * The node request's multipart stream throws, rather than fails, when the Content-Type carries no
- * usable boundary: multipasta's node parser emits that error while it is being made, before
- * anyone listens, and the emitter throws it (its context is the parser's error).
+ * The form's parts: one file field named file, streamed to staging as it arrives (counted against
+ * 100 MB, never held in memory), and the text fields beside it.
  */
-const missingBoundary = (cause: Cause.Cause<Multipart.MultipartError>) =>
-  Option.flatMap(Cause.dieOption(cause), (defect) =>
-    (defect as { readonly context?: { readonly _tag?: unknown } } | null)?.context?._tag === "InvalidBoundary"
-      ? Option.some(Stream.fail(badRequest("a multipart/form-data Content-Type needs a boundary parameter", "malformed_body")))
-      : Option.none())
-
-/**
- * A multipart form with one file field named file, streamed to staging as it arrives (counted
- * against 100 MB, never held in memory), and the text fields beside it. The staged file lives
- * until the surrounding scope closes.
- */
-export const readMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+const formOf = (parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>) =>
   Effect.gen(function*() {
     const staging = yield* MediaStaging
     const fields = new Map<string, Array<string>>()
     let file: StagedFile | null = null
-    const parts = Multipart.withLimitsStream(Stream.catchSomeCause(request.multipartStream, missingBoundary), {
-      maxParts: Option.some(16),
-      maxFieldSize: 64 * 1024,
-      maxFileSize: Option.none(),
-      maxTotalSize: Option.some(maxMediaBytes + multipartSlack)
-    })
-    yield* Stream.runForEach(parts, (part): Effect.Effect<void, BadRequest | MediaTooLarge | Multipart.MultipartError, Scope.Scope> => {
+    const limited = Multipart.withLimitsStream(parts, { maxParts: Option.some(16), maxFieldSize: 64 * 1024, maxFileSize: Option.none() })
+    yield* Stream.runForEach(limited, (part): Effect.Effect<void, BadRequest | MediaTooLarge | Multipart.MultipartError, Scope.Scope> => {
       if (part._tag === "Field") {
         if (part.key === "file") return Effect.fail(badRequest("file must be a file upload (a part with a filename)"))
         fields.set(part.key, [...fields.get(part.key) ?? [], part.value])
@@ -141,12 +114,33 @@ export const readMultipart = (request: HttpServerRequest.HttpServerRequest) =>
         MediaTooLarge: () => Effect.fail(tooLarge())
       })
     )
-    const staged = file as StagedFile | null
-    if (staged === null) return yield* Effect.fail(badRequest("send a file (multipart field file), a url or a ticket"))
+    return { fields, file: file as StagedFile | null }
+  })
+
+/**
+ * A multipart upload: its file staged (living until the surrounding scope closes) and its text
+ * fields decoded. The body is read by consumeParts, which checks its framing before the parser
+ * sees it; one refused before it is read (no usable boundary, a declared length already too
+ * large) first has the rest drained, so a client that is still sending gets to read the refusal.
+ */
+export const readMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const declared = Number(request.headers["content-length"] ?? Number.NaN)
+    const boundary: Either.Either<string, BadRequest | PayloadTooLarge> = declared > maxMediaBytes + multipartSlack
+      ? Either.left(tooLarge())
+      : boundaryOf(request.headers["content-type"] ?? "")
+    if (Either.isLeft(boundary)) return yield* Effect.zipRight(dropRest(request, maxDrainBytes), Effect.fail(boundary.left))
+    const { fields, file } = yield* consumeParts(request, {
+      boundary: boundary.right,
+      maxBytes: maxMediaBytes + multipartSlack,
+      tooLarge,
+      drainBytes: maxDrainBytes
+    }, formOf)
+    if (file === null) return yield* Effect.fail(badRequest("send a file (multipart field file), a url or a ticket"))
     const peopleTags = fields.has("people_tags") ? yield* formTags(fields.get("people_tags")!) : undefined
     const single = Object.fromEntries(
       [...fields].filter(([key]) => key !== "people_tags").map(([key, values]) => [key, values.length === 1 ? values[0] : values])
     )
     const decoded = yield* decodeWith(MediaFormFields, { ...single, ...(peopleTags === undefined ? {} : { people_tags: peopleTags }) })
-    return { file: staged, details: detailsOf(decoded) }
+    return { file, details: detailsOf(decoded) }
   })
