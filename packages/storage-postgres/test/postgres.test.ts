@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { describe, expect, it, layer } from "@effect/vitest"
+import { describe, expect, layer } from "@effect/vitest"
 import {
   DeliveryId,
   DeliveryQueue,
@@ -19,15 +19,14 @@ import { StorageLive } from "../src/index.js"
 import { storageContract } from "./contract.js"
 import { credentialsKey, newEndpoint, newPost, newProject, t0, throwawaySchema } from "./fixtures.js"
 
-const url = process.env.DATABASE_URL
+const url = process.env.DATABASE_URL ?? ""
 
-if (url === undefined || url === "") {
-  describe.skip("PostgreSQL (set DATABASE_URL to run)", () => {
-    it("skipped", () => {})
-  })
-} else {
-  /** The storage on a schema of its own, dropped when the layer closes. */
-  const storageOnThrowawaySchema = (url: string) => {
+describe.skipIf(url === "")("on a PostgreSQL server (needs DATABASE_URL)", () => {
+  /**
+   * The storage on a schema of its own, dropped when the layer closes. Named when the layer is
+   * built, as the suite is collected without DATABASE_URL too.
+   */
+  const storageOnThrowawaySchema = (url: string) => Layer.suspend(() => {
     const { schema, url: scoped } = throwawaySchema(url)
     const schemaLife = Layer.scopedDiscard(
       Effect.acquireRelease(
@@ -38,7 +37,7 @@ if (url === undefined || url === "") {
     return StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped)), dataDir: "unused", credentialsKey }).pipe(
       Layer.provide(schemaLife)
     )
-  }
+  })
 
   storageContract("PostgreSQL", storageOnThrowawaySchema(url))
 
@@ -149,4 +148,4 @@ if (url === undefined || url === "") {
         expect(n).toBe(2)
       })))
   })
-}
+})
