@@ -2,6 +2,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, ManagedRuntime, Option } from "effect"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
@@ -17,10 +18,11 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
 
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
- * a fresh data directory, after its first start (demo project, keys, credentials.json).
+ * a fresh data directory (a copy of the run's initialised database), after its first start (demo
+ * project, keys, credentials.json).
  */
 export const startHerald = async (options: { readonly workers?: boolean } = {}) => {
-  const dataDir = tempDataDir()
+  const dataDir = embeddedDataDir("herald-test-")
   const config: HeraldConfig = {
     env: "development",
     host: "127.0.0.1",
