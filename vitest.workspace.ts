@@ -3,6 +3,8 @@
 export const packages = [
   "core",
   "storage-postgres",
+  "outbound",
+  "media",
   "publishers",
   "webhooks",
   "http-api",

@@ -220,8 +220,8 @@ const program = Effect.gen(function*() {
   while (done < posts && Date.now() - burstStart < drainLimitMillis) {
     yield* Effect.sleep("50 millis")
     // The database is asked only once the simulator (in memory, free to ask) has seen every post,
-    // or once a second: the count is a join over 20,000 rows, and asking it every 250 ms took about
-    // 4 % of the machine's CPU from the workers being measured.
+    // or once a second: the count is a join over 20,000 rows, and asking it every 250 ms took CPU
+    // from the workers being measured (bench/README.md, Dispatch).
     if (simulator.network.size - publishedBefore < posts && Date.now() - askedAt < 1_000) continue
     askedAt = Date.now()
     done = yield* settledCount(burstDue)

@@ -90,8 +90,8 @@ interface Figures {
 
 /**
  * Seconds of the same load sent first and not measured, to every server alike: a process's first
- * second runs at a third to a half of its steady rate while the JIT compiles the hot paths, which
- * says nothing about either server once it runs.
+ * second runs well below its steady rate while the JIT compiles the hot paths, which says nothing
+ * about either server once it runs (bench/README.md, HTTP).
  */
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 
@@ -179,7 +179,7 @@ const loadBare = async (replies: { readonly GET: unknown; readonly POST: unknown
  * while Herald idles, then Herald's POST and the floor. The bare server runs where Herald's GET
  * ran: before the POST load, whose backlog Herald's workers would still be publishing, and whose
  * rows the database would still be checkpointing and vacuuming (which slowed a bare server loaded
- * after it to 16,000 req/s against 21,000-24,000, and flattered the ratio).
+ * after it and flattered the ratio: bench/README.md, HTTP).
  */
 const runOn = async (label: string, env: Record<string, string>) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-bench-"))

@@ -32,8 +32,9 @@ import {
   WebhookEndpointId,
   WebhookEndpoints
 } from "@herald/core"
+import { OutboundGuard } from "@herald/outbound"
 import { StorageLive } from "@herald/storage-postgres"
-import { makeWebhookRequest, OutboundGuard, send, verify, WebhookDispatcher } from "@herald/webhooks"
+import { makeWebhookRequest, send, verify, WebhookDispatcher } from "@herald/webhooks"
 import { Config, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { Agent, request } from "undici"
 

@@ -3,18 +3,11 @@ import { AdminTokens } from "@herald/http-api"
 import { DateTime, Effect, Layer } from "effect"
 import { inSpan } from "@herald/core"
 
-/**
- * Admin tokens in PostgreSQL (SHA-256 hex only). The table is created here, idempotently, because
- * it belongs to the reference server rather than to the domain's storage ports.
- */
+/** Admin tokens in PostgreSQL (SHA-256 hex only), in the table of migration 0009_admin_tokens. */
 export const PostgresAdminTokens = Layer.effect(
   AdminTokens,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE IF NOT EXISTS herald_admin_tokens (
-      hash text PRIMARY KEY CHECK (hash ~ '^[0-9a-f]{64}$'),
-      created_at timestamptz NOT NULL
-    )`.pipe(Effect.orDie)
     return AdminTokens.of({
       add: (hash) =>
         Effect.flatMap(DateTime.now, (now) =>

@@ -29,7 +29,7 @@ export interface HeraldConfig {
 }
 
 /** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
-const optional = (name: string) =>
+export const optional = (name: string) =>
   Config.option(Config.string(name)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
 const optionalSecret = (name: string) => optional(name).pipe(Config.map(Option.map((value) => Redacted.make(value))))

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto"
 import { ClassifiersUnavailable, IdGenerator, PeopleTagCheck } from "@herald/core"
 import { HttpApiConfig } from "@herald/http-api"
+import { type MediaConfig, MediaLive } from "@herald/media"
+import { OutboundGuard } from "@herald/outbound"
 import { Simulator, SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
-import { OutboundGuard, WebhookDestinationsLive } from "@herald/webhooks"
+import { WebhookDestinationsLive } from "@herald/webhooks"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
-import { type MediaConfig, MediaLive, mediaFromEnv } from "./media/index.js"
+import { mediaFromEnv } from "./MediaConfig.js"
 
 /** Fresh v4 UUIDs from node:crypto. */
 export const RandomIds = Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) }))

@@ -9,10 +9,11 @@ import {
   PostId,
   type PostRow,
   PostStatus,
-  type Principal
+  type Principal,
+  refuseStoredText
 } from "@herald/core"
 import { AdminApiLive, hashApiKey, HmacApprovalLinks, HttpApiLive } from "@herald/http-api"
-import { Effect, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
 import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
 import { engineLayer, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
@@ -92,8 +93,14 @@ const principalOf = (apiKey: string) =>
     }))
   )
 
-const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
-  Schema.decodeUnknown(schema)(input, { errors: "all", onExcessProperty: "error" })
+/**
+ * An argument checked as REST checks a body: text that cannot be stored (or nesting past the depth
+ * limit) fails with ValidationFailed naming the field, from `root` on; then the schema.
+ */
+const decode = <A, I>(schema: Schema.Schema<A, I>, input: unknown, root: ReadonlyArray<string> = []) =>
+  refuseStoredText(input, root).pipe(
+    Effect.zipRight(Schema.decodeUnknown(schema)(input, { errors: "all", onExcessProperty: "error" }))
+  )
 
 /**
  * Starts Herald in this process: storage (migrated), the background workers, and a fetch-style
@@ -130,8 +137,10 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
     Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(engine)),
     { memoMap: runtime.memoMap }
   )
+  // Rejects with the failure itself (a core tagged error, InvalidApiKey), as Herald's doc says,
+  // not with runPromise's FiberFailure wrapped around it.
   const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof services>>) =>
-    runtime.runPromise(effect)
+    runtime.runPromiseExit(effect).then(Exit.match({ onSuccess: (value) => value, onFailure: (cause) => Promise.reject(Cause.squash(cause)) }))
   return {
     handler: (request) => web.handler(request),
     posts: {
@@ -150,13 +159,13 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
       list: (apiKey, filter = {}) =>
         run(Effect.gen(function*() {
           const principal = yield* principalOf(apiKey)
-          const statuses = filter.status === undefined ? null : yield* decode(Schema.Array(PostStatus), filter.status)
+          const statuses = filter.status === undefined ? null : yield* decode(Schema.Array(PostStatus), filter.status, ["status"])
           return yield* listPosts(principal, { statuses, limit: filter.limit ?? 50 })
         })),
       approve: (apiKey, postId, decision) =>
         run(Effect.gen(function*() {
           const principal = yield* principalOf(apiKey)
-          const record = yield* decidePost(principal, yield* decode(PostId, postId), yield* decode(DecisionBody, decision))
+          const record = yield* decidePost(principal, yield* decode(PostId, postId, ["post_id"]), yield* decode(DecisionBody, decision))
           return { id: record.post.id, status: record.post.status }
         }))
     },

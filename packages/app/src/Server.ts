@@ -1,7 +1,6 @@
-import { createServer } from "node:http"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AdminApiLive, HttpApiConfig, HttpApiLive, serveApi } from "@herald/http-api"
+import { AdminApiLive, createNodeServer, HttpApiConfig, HttpApiLive, serveApi } from "@herald/http-api"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
@@ -63,7 +62,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
   return Layer.mergeAll(http, config.workers ? backgroundWorkers(config) : Layer.empty, listening).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )
 }

@@ -223,7 +223,16 @@ describe("webhook endpoints", () => {
   })
 
   it("refuses destinations that are not publicly routable, naming the address", async () => {
-    for (const url of ["https://127.0.0.1/hook", "https://10.0.0.1/hook", "https://169.254.169.254/hook", "https://localhost/hook"]) {
+    const reasons: Record<string, RegExp> = {
+      "https://127.0.0.1/hook": /loopback/,
+      "https://10.0.0.1/hook": /private/,
+      "https://169.254.169.254/hook": /metadata/,
+      "https://localhost/hook": /loopback/,
+      "https://[::127.0.0.1]/hook": /^::7f00:1 is an IPv4-compatible address$/,
+      "https://[::ffff:10.0.0.1]/hook": /^::ffff:a00:1 is an IPv4-mapped address$/,
+      "https://[64:ff9b::a9fe:a9fe]/hook": /^64:ff9b::a9fe:a9fe is a NAT64 address$/
+    }
+    for (const [url, reason] of Object.entries(reasons)) {
       const reply = await admin(`/projects/${herald.credentials.project_id}/webhooks`, {
         method: "POST",
         json: { url, kinds: ["post.published"] }
@@ -231,7 +240,7 @@ describe("webhook endpoints", () => {
       expect(reply.status, url).toBe(400)
       const body = await json(reply)
       expect(body.code).toBe("webhook_url_refused")
-      expect(body.violations).toEqual([{ field: "url", account: null, message: expect.stringMatching(/loopback|private|metadata/) }])
+      expect(body.violations).toEqual([{ field: "url", account: null, message: expect.stringMatching(reason) }])
     }
     const listed = await json(await admin(`/projects/${herald.credentials.project_id}/webhooks`))
     expect(listed.data.map((endpoint: { url: string }) => endpoint.url)).not.toContain("https://127.0.0.1/hook")

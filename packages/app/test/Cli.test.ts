@@ -78,6 +78,21 @@ describe("herald admin against a running server", () => {
     expect(created.key).toMatch(/^hk_agent_/)
   })
 
+  it("text that cannot be stored reaches the admin API's check: exit 1 with the 400 naming the field, nothing created", async () => {
+    const before = JSON.parse((await cli(["admin", "projects", "list", ...flags()])).out).data.length
+    const nul = await cli(["admin", "projects", "create", "--name", "Acme\u0000", ...flags()])
+    expect(nul.code).toBe(1)
+    expect(nul.err).toContain("400: invalid request: name: contains a NUL character (U+0000)")
+    const surrogate = await cli(["admin", "projects", "update", "--signature", "\ud800 Acme", ...flags()])
+    expect(surrogate.code).toBe(1)
+    expect(surrogate.err).toContain("400: invalid request: signature: contains an unpaired surrogate (U+D800)")
+    const username = await cli(["admin", "accounts", "connect", "--platform", "x", "--username", "a\u0000b", ...flags()])
+    expect(username.err).toContain("username: contains a NUL character (U+0000)")
+    expect(JSON.parse((await cli(["admin", "projects", "list", ...flags()])).out).data.length).toBe(before)
+    const project = JSON.parse((await cli(["admin", "projects", "get", ...flags()])).out)
+    expect(project.signature).not.toContain("\ud800")
+  })
+
   it("prints the server's refusal and exits 1; a usage error exits 2", async () => {
     const refused = await cli(["admin", "accounts", "connect", "--platform", "x", "--username", "a", "--route", "direct", ...flags()])
     expect(refused.code).toBe(1)

@@ -1,12 +1,9 @@
 import type { ChildProcess } from "node:child_process"
-import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listening, runHerald, stopHerald } from "./HeraldProcess.js"
+import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { json, tempDataDir } from "./TestHerald.js"
 
 /**
@@ -14,36 +11,22 @@ import { json, tempDataDir } from "./TestHerald.js"
  * process on one PostgreSQL database. The API process publishes nothing itself; the worker
  * process does, and reports itself in GET /health through the shared heartbeats.
  */
-const databaseUrl = process.env.DATABASE_URL ?? ""
-const name = `herald_scaleout_${randomUUID().replaceAll("-", "").slice(0, 12)}`
 const running: Array<ChildProcess> = []
 const dataDir = tempDataDir()
 
-const admin = (statement: string) =>
-  Effect.runPromise(
-    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 }))
-    )
-  )
-
-const urlOf = () => {
-  const url = new URL(databaseUrl)
-  url.pathname = `/${name}`
-  return url.href
-}
-
 describe.skipIf(databaseUrl === "")("API and workers in separate processes (skipped without DATABASE_URL: needs PostgreSQL)", () => {
+  let schema: Awaited<ReturnType<typeof throwawaySchema>>
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${name}`)
+    schema = await throwawaySchema("herald_scaleout")
   })
   afterAll(async () => {
     await Promise.all(running.map(stopHerald))
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await schema?.drop()
     Fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
   it("an API-only server leaves publishing to `herald work`, which publishes and beats", async () => {
-    const env = { DATABASE_URL: urlOf(), HERALD_DATA_DIR: dataDir, PORT: "0" }
+    const env = { DATABASE_URL: schema.url, HERALD_DATA_DIR: dataDir, PORT: "0" }
     const api = await runHerald("serve", { ...env, HERALD_WORKERS: "false" }, listening)
     running.push(api.child)
     const origin = `http://127.0.0.1:${api.ready}`

@@ -3,10 +3,12 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
-import { Effect, ManagedRuntime, Option } from "effect"
+import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { afterAll, describe } from "vitest"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
+import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { serverLayer } from "../src/Server.js"
 import { defaultDispatcherOptions } from "../src/workers/index.js"
 
@@ -18,21 +20,25 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
 
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
- * a fresh data directory (a copy of the run's initialised database), after its first start (demo
- * project, keys, credentials.json).
+ * a fresh data directory holding a copy of the run's initialised database (or the PostgreSQL
+ * database `databaseUrl` names, which must be empty), after its first start (demo project, keys,
+ * credentials.json). It publishes to a simulator it starts itself, or to the one `simulatorUrl`
+ * names (the test's own, whose calls it reads).
  */
-export const startHerald = async (options: { readonly workers?: boolean } = {}) => {
-  const dataDir = embeddedDataDir("herald-test-")
+export const startHerald = async (
+  options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
+) => {
+  const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
   const config: HeraldConfig = {
     env: "development",
     host: "127.0.0.1",
     port: 0,
     publicUrl: Option.none(),
     dataDir,
-    databaseUrl: Option.none(),
+    databaseUrl: Option.map(Option.fromNullable(options.databaseUrl), Redacted.make),
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
-    simulatorUrl: Option.none(),
+    simulatorUrl: Option.fromNullable(options.simulatorUrl),
     outboundAllowLoopback: false,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultDispatcherOptions().concurrency
@@ -65,3 +71,22 @@ export const startHerald = async (options: { readonly workers?: boolean } = {}) 
   }
 }
 export type TestHerald = Awaited<ReturnType<typeof startHerald>>
+
+/**
+ * The suite once on the embedded database and once in a throwaway PostgreSQL schema (skipped,
+ * saying so, without DATABASE_URL); `start` starts its server (without workers).
+ */
+export const onEachDatabase = (name: string, suite: (start: () => Promise<TestHerald>) => void) => {
+  describe(`${name} on the embedded database`, () => {
+    suite(() => startHerald({ workers: false }))
+  })
+  describe.skipIf(databaseUrl === "")(`${name} on PostgreSQL (skipped without DATABASE_URL: needs PostgreSQL)`, () => {
+    let schema: Awaited<ReturnType<typeof throwawaySchema>> | undefined
+    // Registered first, so it runs after the suite's own afterAll (which closes the server).
+    afterAll(() => schema?.drop())
+    suite(async () => {
+      schema = await throwawaySchema("herald_test")
+      return startHerald({ workers: false, databaseUrl: schema.url })
+    })
+  })
+}

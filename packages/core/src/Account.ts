@@ -1,4 +1,5 @@
 import { Either, Schema } from "effect"
+import { quote } from "./Echo.js"
 import { AccountId, isUuid, ProjectId } from "./Ids.js"
 import { isPlatform, Placement, Platform } from "./Platform.js"
 
@@ -83,13 +84,13 @@ export const resolveAccountRefs = (
     if (candidates.length === 1) {
       if (!resolved.some((account) => account.id === candidates[0]!.id)) resolved.push(candidates[0]!)
     } else if (candidates.length === 0) {
-      failures.push({ index, ref: raw, reason: "unknown", message: `account ${JSON.stringify(raw)} is not connected to this project` })
+      failures.push({ index, ref: raw, reason: "unknown", message: `account ${quote(raw)} is not connected to this project` })
     } else {
       failures.push({
         index,
         ref: raw,
         reason: "ambiguous",
-        message: `account ${JSON.stringify(raw)} matches ${candidates.length} accounts (${
+        message: `account ${quote(raw)} matches ${candidates.length} accounts (${
           candidates.map((account) => account.id).join(", ")
         }); send platform:username or the account id`
       })

@@ -1,4 +1,5 @@
 import { Either, Schema } from "effect"
+import { quote } from "./Echo.js"
 import { Violation } from "./Errors.js"
 
 /**
@@ -99,7 +100,7 @@ const header = (record: CsvRecord): Either.Either<ReadonlyArray<Column>, BulkCsv
   const violations = [
     ...names.flatMap((name, index) =>
       !isColumn(name)
-        ? [refuse(`header column ${index + 1}`, `unknown column ${JSON.stringify(name)}; the columns are ${bulkCsvColumns.join(", ")}`)]
+        ? [refuse(`header column ${index + 1}`, `unknown column ${quote(name)}; the columns are ${bulkCsvColumns.join(", ")}`)]
         : names.indexOf(name) !== index
         ? [refuse(`header column ${index + 1}`, `column ${name} appears twice`)]
         : []

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { DeliveryError } from "./DeliveryError.js"
 import { AccountId, ApiKeyId, DeliveryId, PostId, ProjectId } from "./Ids.js"
 import { Platform } from "./Platform.js"
 
@@ -22,23 +23,6 @@ export const DeliveryStatus = Schema.Literal(
 )
 export type DeliveryStatus = typeof DeliveryStatus.Type
 
-export const FailureCategory = Schema.Literal(
-  "auth_expired",
-  "content_rejected",
-  "media_invalid",
-  "rate_limited",
-  "platform_error",
-  "unknown"
-)
-export type FailureCategory = typeof FailureCategory.Type
-
-export const DeliveryError = Schema.Struct({
-  category: FailureCategory,
-  code: Schema.String,
-  message: Schema.String
-})
-export type DeliveryError = typeof DeliveryError.Type
-
 /** What the platform did with the post beyond publishing it. kind null: something was left behind. */
 export const DeliveryNote = Schema.Struct({
   text: Schema.String,
@@ -57,6 +41,11 @@ export const Attempt = Schema.Struct({
 })
 export type Attempt = typeof Attempt.Type
 
+/**
+ * Who took the post down and when, on a taken_down delivery. On a success delivery: a takedown
+ * under way (recorded before the platform call), which holds the delivery against other takedowns
+ * until the platform answers or the intent's lease lapses (usecases/TakedownDelivery.ts).
+ */
 export const Takedown = Schema.Struct({ by: ApiKeyId, at: Schema.DateTimeUtc })
 
 export class Delivery extends Schema.Class<Delivery>("Delivery")({

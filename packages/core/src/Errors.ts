@@ -1,4 +1,6 @@
 import { Schema } from "effect"
+import { DeliveryErrorCategory } from "./DeliveryError.js"
+import { quote } from "./Echo.js"
 
 /** One reason a create or edit was refused; field is a path such as platform_configurations.x.thread[2]. */
 export const Violation = Schema.Struct({
@@ -112,7 +114,7 @@ export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReuse
   key: Schema.String
 }) {
   override get message(): string {
-    return `idempotency_key ${JSON.stringify(this.key)} was already used with a different request body`
+    return `idempotency_key ${quote(this.key)} was already used with a different request body`
   }
 }
 
@@ -124,7 +126,7 @@ export class StaleWrite extends Schema.TaggedError<StaleWrite>()("StaleWrite", {
 /** The platform would not remove a live post; the receipt stays as it was. */
 export class TakedownFailed extends Schema.TaggedError<TakedownFailed>()("TakedownFailed", {
   deliveryId: Schema.String,
-  category: Schema.String,
+  category: DeliveryErrorCategory,
   detail: Schema.String
 }) {
   override get message(): string {

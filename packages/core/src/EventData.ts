@@ -1,5 +1,6 @@
 import { DateTime, Effect } from "effect"
 import type { SocialAccount } from "./Account.js"
+import { toWireError } from "./DeliveryError.js"
 import { type EventKind, OutboxEvent } from "./Event.js"
 import { EventId, type ProjectId } from "./Ids.js"
 import type { PostRecord } from "./ports/PostStore.js"
@@ -25,7 +26,7 @@ const deliverySummaries = ({ deliveries }: PostRecord) =>
     username: delivery.username,
     status: delivery.status,
     url: delivery.url,
-    error: delivery.error
+    error: delivery.error === null ? null : toWireError(delivery.error)
   }))
 
 export const settledData = (record: PostRecord) => ({

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { AccountId, ApiKeyId, MediaId, PostId, ProjectId } from "./Ids.js"
-import { PlatformConfigurations } from "./PlatformConfiguration.js"
+import { PlatformConfigurations } from "./platforms/Registry.js"
 import { ActorKind } from "./Principal.js"
 
 export const PostStatus = Schema.Literal(

@@ -1,11 +1,12 @@
 import { DateTime, Effect, Either, Option } from "effect"
 import { resolveAccountRefs, type SocialAccount } from "./Account.js"
 import { Delivery } from "./Delivery.js"
+import { excerpt } from "./Echo.js"
 import { GuardrailBlocked, ValidationFailed, type Violation } from "./Errors.js"
 import { checkGuardrails, outboundTexts } from "./Guardrails.js"
 import { DeliveryId, type MediaId, type PostId, type ProjectId } from "./Ids.js"
 import type { Media } from "./Media.js"
-import type { PlatformConfigurations } from "./PlatformConfiguration.js"
+import type { PlatformConfigurations } from "./platforms/Registry.js"
 import type { PostStatus } from "./Post.js"
 import { validateDraft } from "./PostValidation.js"
 import { AccountStore } from "./ports/AccountStore.js"
@@ -45,7 +46,7 @@ const refViolations = (field: string, refs: ReadonlyArray<string>, accounts: Rea
       accounts: [] as ReadonlyArray<SocialAccount>,
       violations: failures.map((failure): Violation => ({
         field: `${field}[${failure.index}]`,
-        account: failure.ref,
+        account: excerpt(failure.ref),
         message: failure.message
       }))
     }),
@@ -156,6 +157,6 @@ export const newDeliveries = traced("newDeliveries")(function*(
         takedown: null,
         createdAt: now,
         updatedAt: now
-      }, true) // typed values only: checking them again was a tenth of a create's CPU
+      }, true) // typed values only: checking them again is work on every create that cannot fail
     )))
 })

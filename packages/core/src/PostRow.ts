@@ -1,7 +1,7 @@
 import { DateTime, Schema } from "effect"
 import { PostStatus, Publishes } from "./Post.js"
 import type { Post } from "./Post.js"
-import { PlatformConfigurations } from "./PlatformConfiguration.js"
+import { PlatformConfigurations } from "./platforms/Registry.js"
 import type { PostRecord } from "./ports/PostStore.js"
 import { ActorKind } from "./Principal.js"
 import { Platform } from "./Platform.js"

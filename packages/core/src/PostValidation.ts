@@ -1,19 +1,20 @@
-import { accountRef, type AccountCapabilities, type AccountLimits, type SocialAccount } from "./Account.js"
+import { accountRef, type SocialAccount } from "./Account.js"
 import type { Violation } from "./Errors.js"
 import type { Media } from "./Media.js"
 import type { Placement, Platform } from "./Platform.js"
-import type { PlatformConfigurations } from "./PlatformConfiguration.js"
+import { splitMedia } from "./platforms/DeliveryNote.js"
+import { type Check, type OptionSpec, optionField, refuse, type Target, type TextLimit } from "./platforms/PlatformModule.js"
 import {
-  captionCeiling,
-  captionOptional,
   capabilitiesFor,
+  captionCeiling,
   limitsFor,
-  mediaRequired,
-  type PlatformConfiguration,
   placementOf,
-  splitMedia
-} from "./PlatformRules.js"
-import { appendSignature, signatureLength, textLength } from "./Signature.js"
+  type PlatformConfiguration,
+  type PlatformConfigurations,
+  platformRegistry,
+  platformsWith
+} from "./platforms/Registry.js"
+import { appendSignature, signatureLength } from "./Signature.js"
 
 /** A create or edit as the use case has resolved it, ready to be judged as a whole. */
 export interface PostDraft {
@@ -53,27 +54,6 @@ const textOn = (draft: PostDraft, platform: Platform, placement: Placement): str
   return text === null ? null : appendSignature(text, draft.signature)
 }
 
-/** Everything one target's checks need, computed once. */
-interface Target {
-  readonly draft: PostDraft
-  readonly account: SocialAccount
-  readonly platform: Platform
-  readonly ref: string
-  readonly can: AccountCapabilities
-  readonly limits: AccountLimits
-  /** The placement asked for, or timeline when that one is refused (so the rest still gets checked). */
-  readonly placement: Placement
-  /** Images and videos; a document is judged on its own rules. */
-  readonly visual: ReadonlyArray<Media>
-  readonly documents: ReadonlyArray<Media>
-}
-
-type Check = (target: Target) => ReadonlyArray<Violation>
-
-const refuse = (field: string, account: string | null, message: string): Violation => ({ field, account, message })
-
-const optionField = (platform: Platform, key: string) => `platform_configurations.${platform}.${key}`
-
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`
 
 const mediaField = (target: Target, item: Media) => `media_ids[${target.draft.media.indexOf(item)}]`
@@ -97,7 +77,7 @@ const surfaceRules: Check = (target) => {
   }
   if (target.placement === "stories") {
     // media-required platforms already refuse a text-only post; one message is enough.
-    if (target.visual.length === 0 && !mediaRequired(target.platform)) {
+    if (target.visual.length === 0 && !platformRegistry[target.platform].media.required) {
       return [refuse(field, target.ref, "a story needs an image or a video")]
     }
     if (target.visual.length > 1) {
@@ -110,7 +90,7 @@ const surfaceRules: Check = (target) => {
 const captionRules: Check = (target) => {
   const text = textOn(target.draft, target.platform, target.placement)
   if (text === null) {
-    return target.placement === "stories" || captionOptional(target.platform)
+    return target.placement === "stories" || platformRegistry[target.platform].caption.optional
       ? []
       : [refuse(
         "caption",
@@ -118,11 +98,12 @@ const captionRules: Check = (target) => {
         `${target.platform} requires a caption and the caption is shared by the whole post; write one, or give platform_configurations.${target.platform}.caption`
       )]
   }
-  const length = textLength(text)
+  const count = platformRegistry[target.platform].caption.length
+  const length = count(text)
   const ceiling = captionCeiling[target.platform]
   if (length <= ceiling) return []
   const overridden = nonBlank(configurationOf(target.draft, target.platform)?.caption) !== null
-  const signature = signatureLength(target.draft.signature)
+  const signature = signatureLength(target.draft.signature, count)
   return [refuse(
     overridden ? optionField(target.platform, "caption") : "caption",
     target.ref,
@@ -132,20 +113,18 @@ const captionRules: Check = (target) => {
   )]
 }
 
-/** Platforms whose carousel takes several videos; elsewhere a post carries at most one. */
-const carouselsTakeVideos = (platform: Platform) => platform === "instagram" || platform === "threads"
-
 const mediaRules: Check = (target) => {
   const { platform, ref, visual } = target
+  const rules = platformRegistry[platform].media
   if (visual.length === 0) {
-    return mediaRequired(platform) && target.documents.length === 0
+    return rules.required && target.documents.length === 0
       ? [refuse("media_ids", ref, `${platform} refuses a text-only post; attach an image or a video`)]
       : []
   }
   const violations: Array<Violation> = []
   const videos = visual.filter((item) => item.kind === "video")
-  if (platform === "youtube" && videos.length === 0) {
-    violations.push(refuse("media_ids", ref, "youtube publishes a video and this post carries none"))
+  if (rules.videoOnly && videos.length === 0) {
+    violations.push(refuse("media_ids", ref, `${platform} publishes a video and this post carries none`))
   }
   // What the platform will take: extras it documentedly leaves behind are a receipt note, not a refusal.
   const sent = splitMedia(platform, visual, target.placement).sent
@@ -157,7 +136,7 @@ const mediaRules: Check = (target) => {
     ))
   }
   const sentVideos = sent.filter((item) => item.kind === "video")
-  if (sentVideos.length > 1 && !carouselsTakeVideos(platform)) {
+  if (sentVideos.length > 1 && !rules.carouselVideos) {
     violations.push(refuse("media_ids", ref, `${platform} takes one video per post; this post has ${sentVideos.length}`))
   }
   if (!target.can.mixed_media && sentVideos.length > 0 && sent.some((item) => item.kind === "image")) {
@@ -176,203 +155,92 @@ const mediaRules: Check = (target) => {
   return violations
 }
 
-const documentTargetRules: Check = (target) =>
-  target.documents.length > 0 && !(target.platform === "linkedin" && target.can.documents)
-    ? target.documents.map((document) =>
-      refuse(
-        mediaField(target, document),
-        target.ref,
-        target.platform === "linkedin"
-          ? `a document post needs a linkedin connection that supports documents; ${target.ref} is connected ${target.account.route}`
-          : "a document (PDF) post goes only to linkedin accounts; send it on its own to those"
-      )
+const documentTargetRules: Check = (target) => {
+  if (target.documents.length === 0 || target.can.documents) return []
+  const takers = platformsWith("documents")
+  return target.documents.map((document) =>
+    refuse(
+      mediaField(target, document),
+      target.ref,
+      takers.includes(target.platform)
+        ? `a document post needs a ${target.platform} connection that supports documents; ${target.ref} is connected ${target.account.route}`
+        : `a document (PDF) post goes only to ${takers.join(" or ")} accounts; send it on its own to those`
     )
-    : []
+  )
+}
 
 /**
- * People tags ride the photo to instagram accounts whose route advertises can.people_tags; sent
- * anywhere else they would be dropped without a word, so the post is refused instead.
+ * People tags ride the photo to accounts whose route advertises can.people_tags; sent anywhere
+ * else they would be dropped without a word, so the post is refused instead.
  */
-const peopleTagRules: Check = (target) =>
-  target.platform === "instagram" && target.can.people_tags
-    ? []
-    : target.visual.filter((item) => item.peopleTags.length > 0).map((item) =>
-      refuse(
-        mediaField(target, item),
-        target.ref,
-        target.platform === "instagram"
-          ? `this photo carries people tags, which need an instagram connection that supports them; ${target.ref} is connected ${target.account.route}`
-          : `this photo carries people tags, which only instagram prints; upload it again without people_tags for ${target.platform}`
-      )
+const peopleTagRules: Check = (target) => {
+  if (target.can.people_tags) return []
+  const printers = platformsWith("people_tags")
+  return target.visual.filter((item) => item.peopleTags.length > 0).map((item) =>
+    refuse(
+      mediaField(target, item),
+      target.ref,
+      printers.includes(target.platform)
+        ? `this photo carries people tags, which need an ${target.platform} connection that supports them; ${target.ref} is connected ${target.account.route}`
+        : `this photo carries people tags, which only ${printers.join(" and ")} prints; upload it again without people_tags for ${target.platform}`
     )
-
-const maxLength = (field: string, ref: string, text: string | undefined, max: number, what: string): Array<Violation> =>
-  text !== undefined && textLength(text) > max
-    ? [refuse(field, ref, `${what} takes at most ${max} characters; this one has ${textLength(text)}`)]
-    : []
-
-const xRules: Check = (target) => {
-  const configuration = target.draft.platformConfigurations.x
-  if (configuration === undefined) return []
-  const { ref } = target
-  const field = (key: string) => optionField("x", key)
-  const violations = maxLength(field("first_comment"), ref, configuration.first_comment, captionCeiling.x, "the first comment")
-  const thread = configuration.thread ?? []
-  if (thread.length > 4) {
-    violations.push(refuse(field("thread"), ref, `a thread takes up to 4 follow-up tweets; this one has ${thread.length}`))
-  }
-  thread.forEach((tweet, index) => {
-    // The signature rides the main tweet only: follow-ups are counted as written.
-    if (nonBlank(tweet) === null) violations.push(refuse(field(`thread[${index}]`), ref, "a follow-up tweet cannot be empty"))
-    violations.push(...maxLength(field(`thread[${index}]`), ref, tweet, captionCeiling.x, "a follow-up tweet"))
-  })
-  const poll = configuration.poll
-  if (poll !== undefined) {
-    if (poll.options.length < 2 || poll.options.length > 4) {
-      violations.push(refuse(field("poll.options"), ref, `a poll takes 2 to 4 options; this one has ${poll.options.length}`))
-    }
-    poll.options.forEach((option, index) => {
-      const length = textLength(option.trim())
-      if (length === 0 || length > 25) {
-        violations.push(refuse(field(`poll.options[${index}]`), ref, `a poll option takes 1 to 25 characters; this one has ${length}`))
-      }
-    })
-    const minutes = poll.duration_minutes
-    if (minutes !== undefined && (minutes < 5 || minutes > 10080)) {
-      violations.push(refuse(field("poll.duration_minutes"), ref, `a poll runs 5 to 10080 minutes (7 days); ${minutes} is outside`))
-    }
-    if (target.draft.media.length > 0) {
-      violations.push(refuse(field("poll"), ref, "x does not attach a poll to a tweet with media"))
-    }
-  }
-  return violations
+  )
 }
 
-const instagramRules: Check = (target) => {
-  const configuration = target.draft.platformConfigurations.instagram
-  if (configuration === undefined) return []
-  const { ref } = target
-  const violations: Array<Violation> = []
-  if (configuration.first_comment !== undefined) {
-    const field = optionField("instagram", "first_comment")
-    if (!target.can.first_comment) {
-      violations.push(refuse(
-        field,
-        ref,
-        `a first comment is available only on instagram accounts connected through the aggregator route; ${ref} is connected ${target.account.route}`
-      ))
-    } else if (target.placement === "stories") {
-      violations.push(refuse(field, ref, "a story takes no first comment"))
-    } else {
-      violations.push(...maxLength(field, ref, configuration.first_comment, 2200, "the first comment"))
-    }
-  }
-  const sponsors = configuration.branded_content_sponsors ?? []
-  if (sponsors.length > 2) {
-    violations.push(refuse(
-      optionField("instagram", "branded_content_sponsors"),
-      ref,
-      `branded content names at most 2 sponsors; this post names ${sponsors.length}`
-    ))
-  }
-  return violations
-}
+/** An http or https link with a dotted host and no spaces. */
+const isWebLink = (link: string, max: number) =>
+  link.length <= max && /^https?:\/\/[^\s/?#:@]+\.[^\s/?#:@]+(:\d{1,5})?([/?#]\S*)?$/i.test(link)
 
-const threadsPollKeys = ["poll_option_a", "poll_option_b", "poll_option_c", "poll_option_d"] as const
-
-const threadsRules: Check = (target) => {
-  const configuration = target.draft.platformConfigurations.threads
-  if (configuration === undefined) return []
-  const { ref } = target
-  const field = (key: string) => optionField("threads", key)
-  const hasMedia = target.draft.media.length > 0
-  const violations: Array<Violation> = []
-  const given = threadsPollKeys.map((key) => configuration[key] !== undefined)
-  const isPoll = given.some(Boolean)
-  if (isPoll) {
-    // Options fill from a in order, so a..b is the smallest poll and no letter is skipped.
-    threadsPollKeys.forEach((key, index) => {
-      const option = configuration[key]
-      if (option === undefined) {
-        if (index < 2 || given.slice(index + 1).some(Boolean)) {
-          violations.push(refuse(field(key), ref, `a poll fills its options in order from poll_option_a and needs at least two; ${key} is missing`))
-        }
-        return
-      }
-      const length = textLength(option.trim())
-      if (length === 0 || length > 25) {
-        violations.push(refuse(field(key), ref, `a poll option takes 1 to 25 characters; this one has ${length}`))
-      }
-    })
-    if (hasMedia) violations.push(refuse(field("poll_option_a"), ref, "a poll rides only a post with no media"))
+const textRules = (limit: TextLimit, text: string, field: string, target: Target): ReadonlyArray<Violation> => {
+  if (limit.format === "url") {
+    return isWebLink(text, limit.max)
+      ? []
+      : [refuse(field, target.ref, `${limit.noun} must be an http or https URL of at most ${limit.max} characters`)]
   }
-  if (configuration.gif_id !== undefined) {
-    if (hasMedia) violations.push(refuse(field("gif_id"), ref, "a GIF rides only a post with no media"))
-    if (isPoll) violations.push(refuse(field("gif_id"), ref, "a post carries a GIF or a poll, not both"))
+  const count = platformRegistry[target.platform].caption.length
+  if (limit.min === undefined) {
+    const length = count(text)
+    return length > limit.max
+      ? [refuse(field, target.ref, `${limit.noun} takes at most ${limit.max} characters; this one has ${length}`)]
+      : []
   }
-  const tag = configuration.topic_tag
-  if (tag !== undefined) {
-    // Threads: a topic tag is 1 to 50 characters, without periods or ampersands.
-    const problem = tag.includes("#")
-      ? "is written without #"
-      : /\s/.test(tag) || tag === ""
-      ? "is one word"
-      : /[.&]/.test(tag)
-      ? "cannot contain periods or ampersands"
-      : textLength(tag) > 50
-      ? "takes at most 50 characters"
-      : null
-    if (problem !== null) violations.push(refuse(field("topic_tag"), ref, `a topic tag ${problem}`))
-  }
-  return violations
-}
-
-/** A link a pin can open: http or https, a dotted host, no spaces, at most 2048 characters. */
-const isWebLink = (link: string) =>
-  link.length <= 2048 && /^https?:\/\/[^\s/?#:@]+\.[^\s/?#:@]+(:\d{1,5})?([/?#]\S*)?$/i.test(link)
-
-const pinterestRules: Check = (target) => {
-  const configuration = target.draft.platformConfigurations.pinterest
-  if (configuration === undefined) return []
-  const { ref } = target
-  const violations = maxLength(optionField("pinterest", "title"), ref, configuration.title, 100, "a pin title")
-  if (configuration.link !== undefined && !isWebLink(configuration.link)) {
-    violations.push(refuse(optionField("pinterest", "link"), ref, "the link must be an http or https URL of at most 2048 characters"))
-  }
-  ;(configuration.board_ids ?? []).forEach((board, index) => {
-    if (board.trim() === "") violations.push(refuse(optionField("pinterest", `board_ids[${index}]`), ref, "a board id cannot be empty"))
-  })
-  return violations
-}
-
-const linkedinRules: Check = (target) => {
-  const title = target.draft.platformConfigurations.linkedin?.document_title
-  if (title === undefined) return []
-  const field = optionField("linkedin", "document_title")
-  return target.documents.length === 0
-    ? [refuse(field, target.ref, "document_title names a document post and this post carries no document")]
-    : maxLength(field, target.ref, title, 400, "a document title")
-}
-
-const tiktokRules: Check = (target) => {
-  const configuration = target.draft.platformConfigurations.tiktok
-  // TikTok's content sharing guidelines: branded content (a paid partnership) cannot be private.
-  // Promoting one's own business (is_organic_brand_content) carries no such rule.
-  return configuration?.is_brand_content === true && configuration.privacy_status === "SELF_ONLY"
-    ? [refuse(optionField("tiktok", "privacy_status"), target.ref, "tiktok does not let branded content be private (SELF_ONLY); pick another audience")]
+  const length = count(text.trim())
+  return length < limit.min || length > limit.max
+    ? [refuse(field, target.ref, `${limit.noun} takes ${limit.min} to ${limit.max} characters; this one has ${length}`)]
     : []
 }
 
-const platformRules: Record<Platform, ReadonlyArray<Check>> = {
-  x: [xRules],
-  instagram: [instagramRules],
-  facebook: [],
-  threads: [threadsRules],
-  pinterest: [pinterestRules],
-  tiktok: [tiktokRules],
-  youtube: [],
-  linkedin: [linkedinRules],
-  bluesky: []
+/** The limits an option's spec sets on its value: the text's length, or a list's count and each entry's length. */
+const limitRules = (option: OptionSpec, value: unknown, field: string, target: Target): ReadonlyArray<Violation> => {
+  if (option.kind !== "list") {
+    return typeof value === "string" && option.text !== null ? textRules(option.text, value, field, target) : []
+  }
+  const listField = option.itemsAt === null ? field : `${field}.${option.itemsAt}`
+  const entries = (option.itemsAt === null ? value : (value as Record<string, unknown>)[option.itemsAt]) as ReadonlyArray<string>
+  const violations: Array<Violation> = []
+  const { items, text } = option
+  if (items !== null && (entries.length > items.max || entries.length < (items.min ?? 0))) {
+    violations.push(refuse(listField, target.ref, items.refusal(entries.length, items)))
+  }
+  if (text !== null) entries.forEach((entry, index) => violations.push(...textRules(text, entry, `${listField}[${index}]`, target)))
+  return violations
+}
+
+/**
+ * Each option the post sets, by its platform's spec: a reason to refuse it outright, else its
+ * limits and its own further rules.
+ */
+const optionRules: Check = (target) => {
+  const configuration: Readonly<Record<string, unknown>> = configurationOf(target.draft, target.platform) ?? {}
+  return Object.entries(platformRegistry[target.platform].options).flatMap(([key, option]) => {
+    const value = configuration[key]
+    if (value === undefined) return []
+    const field = optionField(target.platform, key)
+    const refusal = option.refuse?.(value, target) ?? null
+    return refusal !== null
+      ? [refuse(field, target.ref, refusal)]
+      : [...limitRules(option, value, field, target), ...(option.check?.(value, target, field) ?? [])]
+  })
 }
 
 const targetChecks: ReadonlyArray<Check> = [
@@ -381,7 +249,8 @@ const targetChecks: ReadonlyArray<Check> = [
   captionRules,
   mediaRules,
   documentTargetRules,
-  peopleTagRules
+  peopleTagRules,
+  optionRules
 ]
 
 const toTarget = (draft: PostDraft, account: SocialAccount): Target => {
@@ -426,6 +295,6 @@ export const validateDraft = (draft: PostDraft): ReadonlyArray<Violation> => [
   ...documentPostRules(draft),
   ...draft.accounts.flatMap((account) => {
     const target = toTarget(draft, account)
-    return [...targetChecks, ...platformRules[account.platform]].flatMap((check) => check(target))
+    return [...targetChecks, ...platformRegistry[account.platform].rules].flatMap((check) => check(target))
   })
 ]

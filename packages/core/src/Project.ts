@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { quote } from "./Echo.js"
 import { ProjectId } from "./Ids.js"
 
 export const ApprovalMode = Schema.Literal("copilot", "autopilot")
@@ -37,7 +38,7 @@ export const TimeZone = Schema.String.pipe(
       new Intl.DateTimeFormat("en-US", { timeZone: zone })
       return true
     } catch {
-      return `unknown time zone ${JSON.stringify(zone)}`
+      return `unknown time zone ${quote(zone)}`
     }
   }, { identifier: "TimeZone" })
 )

@@ -1,5 +1,6 @@
 import { DateTime, Schema } from "effect"
-import { type Delivery, DeliveryError, DeliveryStatus } from "./Delivery.js"
+import { type Delivery, DeliveryStatus } from "./Delivery.js"
+import { DeliveryErrorCategory, toWireError, WireDeliveryError } from "./DeliveryError.js"
 import { Platform } from "./Platform.js"
 import { PostStatus } from "./Post.js"
 import type { PostRecord } from "./ports/PostStore.js"
@@ -14,7 +15,9 @@ export const ReceiptRow = Schema.Struct({
   retries: Schema.Int,
   url: Schema.NullOr(Schema.String),
   platform_post_id: Schema.NullOr(Schema.String),
-  error: Schema.NullOr(DeliveryError),
+  error: Schema.NullOr(WireDeliveryError),
+  /** The category of `error` itself (its `category` groups these more coarsely). */
+  error_category: Schema.NullOr(DeliveryErrorCategory),
   note: Schema.NullOr(Schema.String),
   note_kind: Schema.NullOr(Schema.Literal("info")),
   next_attempt_at: Schema.NullOr(Schema.String),
@@ -23,7 +26,7 @@ export const ReceiptRow = Schema.Struct({
     started_at: Schema.String,
     finished_at: Schema.NullOr(Schema.String),
     outcome: Schema.NullOr(Schema.Literal("success", "failed", "unknown", "reconciled")),
-    error: Schema.NullOr(DeliveryError)
+    error: Schema.NullOr(WireDeliveryError)
   })),
   taken_down_at: Schema.NullOr(Schema.String),
   taken_down_by: Schema.NullOr(Schema.String)
@@ -51,7 +54,8 @@ export const toReceiptRow = (delivery: Delivery): ReceiptRow => ({
   retries: delivery.retries,
   url: delivery.url,
   platform_post_id: delivery.platformPostId,
-  error: delivery.error,
+  error: delivery.error === null ? null : toWireError(delivery.error),
+  error_category: delivery.error?.category ?? null,
   note: delivery.note?.text ?? null,
   note_kind: delivery.note?.kind ?? null,
   next_attempt_at: waiting(delivery) ? iso(delivery.dueAt) : null,
@@ -60,10 +64,11 @@ export const toReceiptRow = (delivery: Delivery): ReceiptRow => ({
     started_at: DateTime.formatIso(attempt.startedAt),
     finished_at: iso(attempt.finishedAt),
     outcome: attempt.outcome,
-    error: attempt.error
+    error: attempt.error === null ? null : toWireError(attempt.error)
   })),
-  taken_down_at: iso(delivery.takedown?.at ?? null),
-  taken_down_by: delivery.takedown?.by ?? null
+  // A takedown still under way is not shown: the post is live until the platform confirms.
+  taken_down_at: delivery.status === "taken_down" ? iso(delivery.takedown?.at ?? null) : null,
+  taken_down_by: delivery.status === "taken_down" ? delivery.takedown?.by ?? null : null
 })
 
 export const toReceipt = ({ deliveries, post }: PostRecord, approvalUrl: string): Receipt => ({

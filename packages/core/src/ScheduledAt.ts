@@ -1,4 +1,5 @@
 import { DateTime, Either, Option } from "effect"
+import { quote } from "./Echo.js"
 import type { Violation } from "./Errors.js"
 
 /** How far in the past a scheduled_at may be and still count as "now" (the contract's 2 minutes). */
@@ -43,7 +44,7 @@ const fromOffset = (clock: WallClock, sign: string, offsetHours: number, offsetM
  */
 const fromZone = (clock: WallClock, timeZone: string): Either.Either<DateTime.Utc, Violation> =>
   Option.match(DateTime.zoneMakeNamed(timeZone), {
-    onNone: () => Either.left(refuse(`the project's time zone ${JSON.stringify(timeZone)} is unknown; send scheduled_at with Z or an offset`)),
+    onNone: () => Either.left(refuse(`the project's time zone ${quote(timeZone)} is unknown; send scheduled_at with Z or an offset`)),
     onSome: (zone) =>
       Option.match(DateTime.makeZoned(clock, { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" }), {
         onNone: () => Either.left(refuse("scheduled_at is out of range")),
@@ -64,7 +65,7 @@ export const resolveScheduledAt = (
   const clock = match === null ? null : wallClock(match)
   if (match === null || clock === null) {
     return Either.left(refuse(
-      `${JSON.stringify(input)} is not a date-time; send ISO 8601 such as 2026-12-01T09:30:00Z or 2026-12-01T10:30:00+01:00`
+      `${quote(input)} is not a date-time; send ISO 8601 such as 2026-12-01T09:30:00Z or 2026-12-01T10:30:00+01:00`
     ))
   }
   const [, , , , , , , , zone, sign, offsetHours, offsetMinutes] = match

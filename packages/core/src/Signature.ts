@@ -10,9 +10,12 @@ const separator = "\n\n"
  */
 export const textLength = (text: string): number => Array.from(text).length
 
-/** What the signature takes from each caption ceiling: 0 without one, else separator + signature. */
-export const signatureLength = (signature: string): number =>
-  signature === "" ? 0 : textLength(separator) + textLength(signature)
+/**
+ * What the signature takes from each caption ceiling: 0 without one, else separator + signature,
+ * counted as the platform counts (code points unless given).
+ */
+export const signatureLength = (signature: string, length: (text: string) => number = textLength): number =>
+  signature === "" ? 0 : length(separator) + length(signature)
 
 export const appendSignature = (text: string, signature: string): string =>
   signature === "" ? text : `${text}${separator}${signature}`

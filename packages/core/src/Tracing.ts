@@ -4,8 +4,9 @@ import { Effect, FiberRef, type Tracer } from "effect"
  * Effect.withSpan, taken only while the fiber's tracer is enabled. Effect.withSpan and Effect.fn
  * pay for their span even with the tracer off: a stack capture, and a copy (and comparison) of the
  * fiber's whole context, every service in it, to hold the span, at every call. Herald's own
- * processes run with the tracer off (no exporter is configured), where that was about a tenth of a
- * cached GET /posts; a host that embeds Herald with its tracer on still gets every span.
+ * processes run with the tracer off (no exporter is configured), where every request would pay it
+ * for nothing (bench/README.md, HTTP: `traced` and `inSpan`); a host that embeds Herald with its
+ * tracer on still gets every span.
  */
 export const inSpan = (name: string, options?: Tracer.SpanOptions) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.withFiberRuntime((fiber) => fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.withSpan(self, name, options) : self)

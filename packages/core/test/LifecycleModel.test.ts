@@ -163,7 +163,7 @@ const run = (actions: ReadonlyArray<Action>, approval: "copilot" | "autopilot") 
           check(before)
           before = snapshot()
           const later = DateTime.add(now, { minutes: 1 })
-          const error = { category: "platform_error" as const, code: "simulated", message: "simulated outcome" }
+          const error = { category: "transient" as const, code: "simulated", message: "simulated outcome" }
           yield* finishAttempt(world.projectId, delivery.id, act.outcome === "ok"
             ? AttemptResult.Published({ platformPostId: `p-${delivery.id}`, url: `https://x.test/${delivery.id}`, note: null, reconciled: false })
             : act.outcome === "unknown"

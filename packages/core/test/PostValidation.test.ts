@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { SocialAccount } from "../src/Account.js"
 import type { Media } from "../src/Media.js"
-import type { PlatformConfigurations } from "../src/PlatformConfiguration.js"
+import type { PlatformConfigurations } from "../src/platforms/Registry.js"
 import { type PostDraft, printedText, validateDraft } from "../src/PostValidation.js"
 import { account, images, media } from "./RuleFixtures.js"
 

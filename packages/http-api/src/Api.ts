@@ -26,7 +26,7 @@ import {
   Principal,
   Receipt
 } from "@herald/core"
-import { Effect, type Either, FiberRef, JSONSchema, Option, ParseResult, Schema } from "effect"
+import { Context, Effect, type Either, FiberRef, JSONSchema, Option, ParseResult, Schema } from "effect"
 import {
   BadGateway,
   BadRequest,
@@ -51,16 +51,16 @@ const request = <S extends Schema.Schema.Any>(schema: S, identifier: string, des
 const queryMemoCapacity = 1_000
 
 /**
- * A query struct, strict as request schemas are, decoded once per distinct query. HttpApiBuilder
- * decodes a request's query on every request, and the strict options made that decode about a
- * twentieth of a cached GET's CPU (the unknown-parameter check decodes each name against a union
- * of the known ones). Decoding is pure, so a query seen before gets the same value, or the same
- * issues, again. It is declared with the struct's own JSON schema: OpenAPI lists the same
- * parameters (query structs stay anonymous: OpenAPI lists their fields as parameters only when they
- * are inlined).
+ * A query struct reporting every invalid parameter, decoded once per distinct query. HttpApiBuilder
+ * decodes a request's query on every request, and with the strict options that decode showed in a
+ * cached GET's CPU (bench/README.md, HTTP: "Query structs"). Decoding is pure, so a query seen
+ * before gets the same value, or the same issues, again. Unknown parameters never reach it: RequestUrlGuard refuses them on every endpoint, from
+ * the parameters this struct declares. It is declared with the struct's own JSON schema: OpenAPI
+ * lists the same parameters (query structs stay anonymous: OpenAPI lists their fields as
+ * parameters only when they are inlined).
  */
 const query = <A, I extends Readonly<Record<string, unknown>>>(struct: Schema.Schema<A, I>): Schema.Schema<A, I> => {
-  const strictStruct = struct.annotations({ parseOptions: strict })
+  const strictStruct = struct.annotations({ parseOptions: { errors: "all" } })
   const decode = ParseResult.decodeUnknownEither(strictStruct)
   const encode = ParseResult.encodeUnknownEither(strictStruct)
   const { $schema: _, ...jsonSchema } = JSONSchema.make(strictStruct)
@@ -94,9 +94,9 @@ const query = <A, I extends Readonly<Record<string, unknown>>>(struct: Schema.Sc
  * The caller behind the request's API key, which Authentication sets for the rest of the request's
  * fiber (and the fibers it forks). It is not a service the middleware provides: HttpApiBuilder
  * provides one by copying the request's whole context and running the rest of the request inside a
- * region that swaps it in and out (when requests still carried the engine's fifty services, about
- * a tenth of a cached GET's CPU). The price is that nothing checks at compile time that an endpoint
- * reading it declares Authentication: one that did not would die (a 500), never run as nobody.
+ * region that swaps it in and out, on every request (bench/README.md, HTTP: "The principal is no
+ * longer a service"). The price is that nothing checks at compile time that an endpoint reading it
+ * declares Authentication: one that did not would die (a 500), never run as nobody.
  */
 const currentPrincipal = FiberRef.unsafeMake<Option.Option<Principal>>(Option.none())
 
@@ -127,7 +127,8 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 
 /**
  * Reads the body before it is decoded: refuses a Content-Type the endpoint does not accept (415),
- * a body over its size limit (413), bytes that are not UTF-8 and JSON that does not parse (400).
+ * a body over its size limit (413), bytes that are not UTF-8, JSON that does not parse, nests
+ * deeper than 64 levels or holds text that cannot be stored (400, see core/src/StoredText.ts).
  * It provides the request with the checked body in place of the raw one.
  *
  * It is set on the endpoints that take a body, and a group's `.middlewareEndpoints(Authentication)`
@@ -138,6 +139,22 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 export class RequestBodyGuard extends HttpApiMiddleware.Tag<RequestBodyGuard>()("RequestBodyGuard", {
   failure: Schema.Union(BadRequest, PayloadTooLarge, UnsupportedMediaType),
   provides: HttpServerRequest.HttpServerRequest
+}) {}
+
+/**
+ * On an endpoint whose use case judges stored text item by item (bulk: a row with a NUL fails on
+ * its own, the others go on): RequestBodyGuard then bounds only the body's depth.
+ */
+export class StoredTextPerItem extends Context.Tag("StoredTextPerItem")<StoredTextPerItem, true>() {}
+
+/**
+ * Refuses (400 invalid_request) a query parameter the endpoint does not declare and a path or
+ * query value that cannot be stored (core/src/StoredText.ts). Every group of the API has it, so
+ * one rule holds on every endpoint, those without a query struct included; it runs after the key
+ * check.
+ */
+export class RequestUrlGuard extends HttpApiMiddleware.Tag<RequestUrlGuard>()("RequestUrlGuard", {
+  failure: BadRequest
 }) {}
 
 // ---------------------------------------------------------------------------------------------
@@ -156,8 +173,7 @@ export const ListPostsParams = query(
     status: Schema.optional(StatusFilter),
     // Exact and without a default (the handler applies defaultListLimit): the platform decodes the
     // query on every request, and a default makes the whole struct a transformation, decoded on
-    // both sides, which took a tenth of a cached GET's CPU. The title is the one the default's
-    // form gave the document.
+    // both sides each time. The title is the one the default's form gave the document.
     limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), { exact: true })
       .annotations({ title: "between(1, 100)", description: `1 to 100, default ${defaultListLimit}.` })
   })
@@ -243,6 +259,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .addSuccess(BulkResult)
       .addError(Forbidden)
       .middleware(RequestBodyGuard)
+      .annotate(StoredTextPerItem, true)
       .annotate(OpenApi.Summary, "Create up to 100 posts (JSON, raw CSV or multipart CSV)")
   )
   .add(
@@ -426,11 +443,12 @@ export class SpecGroup extends HttpApiGroup.make("spec")
 
 /** The public REST API, under /api/v1. HttpApiClient.make(HeraldApi) gives a typed client. */
 export class HeraldApi extends HttpApi.make("herald")
-  .add(PostsGroup)
-  .add(DeliveriesGroup)
-  .add(AccountsGroup)
-  .add(MediaGroup.middleware(Authentication)).add(MediaAttachGroup)
-  .add(SpecGroup)
+  .add(PostsGroup.middleware(RequestUrlGuard))
+  .add(DeliveriesGroup.middleware(RequestUrlGuard))
+  .add(AccountsGroup.middleware(RequestUrlGuard))
+  .add(MediaGroup.middleware(RequestUrlGuard).middleware(Authentication))
+  .add(MediaAttachGroup.middleware(RequestUrlGuard))
+  .add(SpecGroup.middleware(RequestUrlGuard))
   .addError(BadRequest)
   .addError(InternalError)
   .prefix("/api/v1")

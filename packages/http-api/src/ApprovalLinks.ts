@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto"
-import { ApprovalLinks, isUuid, type Post, PostId, ProjectId } from "@herald/core"
+import { type ApprovalGrant, ApprovalLinks, isUuid, type Post, PostId, ProjectId } from "@herald/core"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { secretsEqual } from "./ApiKeys.js"
 
@@ -10,13 +10,6 @@ export class HttpApiConfig extends Context.Tag("@herald/http-api/HttpApiConfig")
   /** Keys the HMAC of approval links; rotating it voids every link already sent. */
   readonly approvalSecret: Redacted.Redacted<string>
 }>() {}
-
-/** Which post, in which project, at which version a link was minted for. */
-export interface ApprovalGrant {
-  readonly projectId: ProjectId
-  readonly postId: PostId
-  readonly version: number
-}
 
 const mac = (secret: Redacted.Redacted<string>, grant: ApprovalGrant) =>
   createHmac("sha256", Redacted.value(secret))

@@ -1,31 +1,22 @@
-import { HttpApiBuilder, HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import {
   AccountStore,
+  checkStoredText,
   DecisionBody,
   decidePostByLink,
   type Media,
   MediaLibrary,
-  type Platform,
+  platformRegistry,
   type Post,
   PostStore,
   printedText,
   ProjectStore,
   type SocialAccount
 } from "@herald/core"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { approvalPath, HttpApiConfig, readApprovalToken } from "./ApprovalLinks.js"
-
-const platformLook: Record<Platform, { readonly name: string; readonly color: string }> = {
-  x: { name: "X", color: "#000000" },
-  instagram: { name: "Instagram", color: "#c13584" },
-  facebook: { name: "Facebook", color: "#1877f2" },
-  threads: { name: "Threads", color: "#101010" },
-  pinterest: { name: "Pinterest", color: "#e60023" },
-  tiktok: { name: "TikTok", color: "#25f4ee" },
-  youtube: { name: "YouTube", color: "#ff0000" },
-  linkedin: { name: "LinkedIn", color: "#0a66c2" },
-  bluesky: { name: "Bluesky", color: "#1185fe" }
-}
+import { errorResponse, PayloadTooLarge } from "./HttpErrors.js"
+import { readText } from "./RequestBody.js"
 
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[char]!)
@@ -51,7 +42,7 @@ const invalidLink = message("Link not valid", "This approval link is not valid. 
 
 /** One card per target: the post as that platform would print it (caption with signature, media placeholders). */
 const card = (post: Post, account: SocialAccount, targets: ReadonlyArray<SocialAccount>, media: ReadonlyArray<Media>) => {
-  const look = platformLook[account.platform]
+  const { look } = platformRegistry[account.platform]
   const text = printedText(
     { caption: post.caption, signature: post.signature, accounts: targets, media, platformConfigurations: post.platformConfigurations },
     account
@@ -119,6 +110,9 @@ const show = Effect.gen(function*() {
   return page("Approve post", yield* renderPost(token, found.value.post, found.value.decidable, null))
 })
 
+/** The form has a decision and a reason of at most 2000 characters: 16 KiB leaves room for any encoding of them. */
+const formLimit = 16 * 1024
+
 const FormBody = Schema.Struct({ decision: Schema.String, reason: Schema.optional(Schema.String) })
 
 const decide = Effect.gen(function*() {
@@ -129,17 +123,22 @@ const decide = Effect.gen(function*() {
   if (!found.value.decidable) {
     return page("Already decided", yield* renderPost(token, post, false, null), 409)
   }
-  const form = yield* HttpServerRequest.schemaBodyUrlParams(FormBody).pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(16 * 1024)),
-    Effect.option
+  const text = yield* Effect.either(readText(yield* HttpServerRequest.HttpServerRequest, formLimit))
+  if (Either.isLeft(text) && text.left instanceof PayloadTooLarge) return errorResponse(text.left)
+  const form = Option.flatMap(
+    Either.getRight(text),
+    (fields) => Schema.decodeUnknownOption(FormBody)(UrlParams.toRecord(UrlParams.fromInput(new URLSearchParams(fields))))
   )
+  const check = Option.map(form, (fields) => checkStoredText(fields))
+  const refused = Option.isSome(check) && check.value._tag === "Checked" ? check.value.violations[0] : undefined
+  if (refused !== undefined) return message("Not decided", `The ${refused.field} ${refused.message}; remove it and try again.`, 400)
   const body = Option.flatMap(form, (fields) =>
     Schema.decodeUnknownOption(DecisionBody)({
       decision: fields.decision,
       ...(fields.reason === undefined || fields.reason.trim() === "" ? {} : { reason: fields.reason.trim() })
     }))
   if (Option.isNone(body)) return message("Not decided", "Choose Approve or Reject (a reason is at most 2000 characters).", 400)
-  return yield* decidePostByLink(grant.projectId, grant.postId, body.value).pipe(
+  return yield* decidePostByLink(grant, body.value).pipe(
     Effect.flatMap((record) =>
       Effect.map(renderPost(token, record.post, false, null), (html) => page("Decided", html))
     ),

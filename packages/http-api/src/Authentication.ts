@@ -25,8 +25,8 @@ const presentedKey = (header: string | undefined, presented: Redacted.Redacted):
 
 /**
  * X-RateLimit-* on the reply, whatever it turns out to be (success or error). One setHeader per
- * header: setHeaders spreads both header sets into a new object and lowercases every name, several
- * times the cost on every request.
+ * header: setHeaders spreads both header sets into a new object and lowercases every name, on
+ * every request (bench/README.md, HTTP).
  */
 const rateLimitHeaders = (verdict: RateLimitVerdict) =>
   HttpApp.appendPreResponseHandler((_request, response) =>

@@ -8,6 +8,7 @@ import { FailuresLive } from "./Failures.js"
 import { AccountsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
 import { MediaAttachHttpLive, MediaHttpLive } from "./media/MediaHttp.js"
 import { RequestBodyGuardLive } from "./RequestBody.js"
+import { RequestUrlGuardLive } from "./RequestUrl.js"
 import { withOnly } from "./RequestContext.js"
 
 /**
@@ -20,7 +21,7 @@ export const HttpApiLive = Layer.mergeAll(
   FailuresLive,
   ApprovalPageLive
 ).pipe(
-  Layer.provide([AuthenticationLive, RequestBodyGuardLive]),
+  Layer.provide([AuthenticationLive, RequestBodyGuardLive, RequestUrlGuardLive]),
   Layer.provide(HmacApprovalLinks)
 )
 

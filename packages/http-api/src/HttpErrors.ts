@@ -4,8 +4,11 @@ import {
   type AgentCannotApprove,
   type DailyCapReached,
   type DeliveryNotFound,
+  describeViolation,
   type DomainError,
   errorCode,
+  excerpt,
+  fieldPath,
   type GuardrailBlocked,
   GuardrailViolation,
   type IdempotencyKeyReused,
@@ -162,10 +165,50 @@ export const failWith = <E extends DomainError>(error: E): Effect.Effect<never, 
   return Effect.flatMap(reply(), Effect.fail) as Effect.Effect<never, HttpErrorOf<E>>
 }
 
-const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.length === 0
-    ? "body"
-    : path.map((key, index) => typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`).join("")
+/** Characters of a value a schema message may repeat (longer ones are described, not echoed). */
+const maxActual = 80
+/** Characters of the `error` sentence of a 400 (violations keeps every one). */
+const maxSentence = 1000
+
+/**
+ * A schema message that never repeats a long value: Effect writes `Expected <what>, actual <value>`
+ * with the whole value in it, so a long one becomes its length (a string) or its start.
+ */
+const capMessage = (message: string): string => {
+  const split = message.indexOf(", actual ")
+  if (split < 0) return excerpt(message, maxSentence)
+  const actual = message.slice(split + ", actual ".length)
+  if (actual.length <= maxActual) return excerpt(message, maxSentence)
+  const text = actual.startsWith("\"") ? stringLength(actual) : null
+  const described = text === null ? excerpt(actual, maxActual) : `a string of ${text} characters`
+  return excerpt(`${message.slice(0, split)}, actual ${described}`, maxSentence)
+}
+
+const stringLength = (quoted: string): number | null => {
+  try {
+    const text: unknown = JSON.parse(quoted)
+    return typeof text === "string" ? text.length : null
+  } catch {
+    return null
+  }
+}
+
+/** The error sentence of a 400 listing its violations, as many as fit. */
+const sentence = (violations: ReadonlyArray<Violation>): string => {
+  let text = "invalid request: "
+  for (const [index, violation] of violations.entries()) {
+    const part = `${index === 0 ? "" : "; "}${describeViolation(violation)}`
+    if (text.length + part.length > maxSentence) return `${text}; and ${violations.length - index} more (see violations)`
+    text += part
+  }
+  return text
+}
+
+/** A 400 naming each field at fault (messages capped); `invalid_request` unless told. */
+export const refusedFields = (violations: ReadonlyArray<Violation>, code = "invalid_request"): BadRequest => {
+  const capped = violations.map((violation) => ({ ...violation, message: capMessage(violation.message) }))
+  return new BadRequest({ error: sentence(capped), code, violations: capped })
+}
 
 /** A 400 naming every invalid field of a request that did not match its schema. */
 export const invalidRequest = (
@@ -174,14 +217,10 @@ export const invalidRequest = (
 ): BadRequest => {
   const all = issues.map((issue) => ({ field: fieldPath(issue.path), account: null, message: issue.message }))
   // An optional field that fails reports its undefined alternative too; that one says nothing.
-  const violations = all.filter((v) =>
-    !(v.message.startsWith("Expected undefined,") && all.some((other) => other !== v && other.field === v.field))
+  return refusedFields(
+    all.filter((v) => !(v.message.startsWith("Expected undefined,") && all.some((other) => other !== v && other.field === v.field))),
+    code
   )
-  return new BadRequest({
-    error: `invalid request: ${violations.map((v) => `${v.field}: ${v.message}`).join("; ")}`,
-    code,
-    violations
-  })
 }
 
 /**

@@ -102,6 +102,15 @@ describe("POST /approve/{token}", () => {
     expect(server.data.posts.get(id)!.post.status).toBe("pending_approval")
   })
 
+  // (A form cannot carry a lone surrogate: URL encoding writes it as U+FFFD.)
+  it("400 for a reason that cannot be stored; the post stays held", async () => {
+    const { id, path } = await hold("hostile reason")
+    const nul = await decide(path, { decision: "reject", reason: "no\u0000" })
+    expect(nul.status).toBe(400)
+    expect(await nul.text()).toContain("The reason contains a NUL character (U+0000)")
+    expect(server.data.posts.get(id)!.post.status).toBe("pending_approval")
+  })
+
   it("400 for a decision that is neither approve nor reject", async () => {
     const { path } = await hold("undecided")
     expect((await decide(path, { decision: "maybe" })).status).toBe(400)

@@ -1,5 +1,6 @@
+import { HttpApi } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bodyLimits } from "../src/index.js"
+import { AdminUrlGuard, bodyLimits, HeraldAdminApi, HeraldApi, RequestUrlGuard } from "../src/index.js"
 import { startServer, type TestServer } from "./TestServer.js"
 
 let server: TestServer
@@ -91,5 +92,164 @@ describe("no bad input produces a 500", () => {
     const reply = await server.call("/api/v1/nothing-here", { key: server.tokens.human.key })
     expect(reply.status).toBe(404)
     expect(await reply.json()).toEqual({ error: "no such endpoint", code: "not_found" })
+  })
+})
+
+const stored = (caption: string) => [...server.data.posts.values()].some(({ post }) => post.caption === caption)
+
+describe("text that cannot be stored: 400 naming the field, nothing written", () => {
+  it("a NUL or a lone surrogate anywhere in a body: caption, idempotency_key, nested texts, the approve reason", async () => {
+    const create = async (body: Record<string, unknown>) => {
+      const reply = await server.call("/api/v1/posts", { method: "POST", key: server.tokens.human.key, json: { social_accounts: ["x:acme"], ...body } })
+      return { status: reply.status, body: await reply.json() }
+    }
+    const nul = await create({ caption: "hostile a\u0000b" })
+    expect(nul).toEqual({
+      status: 400,
+      body: {
+        error: "invalid request: caption: contains a NUL character (U+0000)",
+        code: "invalid_request",
+        violations: [{ field: "caption", account: null, message: "contains a NUL character (U+0000)" }]
+      }
+    })
+    expect(stored("hostile a\u0000b")).toBe(false)
+    const surrogate = await create({ caption: "hostile \ud800" })
+    expect(surrogate.body.violations).toEqual([{ field: "caption", account: null, message: "contains an unpaired surrogate (U+D800)" }])
+    expect(stored("hostile \ud800")).toBe(false)
+    const nested = await create({
+      caption: "fine",
+      idempotency_key: "k\u0000",
+      platform_configurations: { x: { thread: ["one", "two", "th\udc00ree"] } }
+    })
+    expect(nested.body.violations.map((v: { field: string }) => v.field)).toEqual(["idempotency_key", "platform_configurations.x.thread[2]"])
+    const key = await create({ caption: "fine", platform_configurations: { "x\u0000": {} } })
+    expect(key.body.violations).toEqual([
+      { field: "platform_configurations", account: null, message: "has a key that contains a NUL character (U+0000)" }
+    ])
+
+    const held = await (await server.call("/api/v1/posts", { method: "POST", key: server.tokens.agent.key, json: { caption: "hold me", social_accounts: ["x:acme"] } })).json()
+    expect(held.status).toBe("pending_approval")
+    const approve = await server.call(`/api/v1/posts/${held.id}/approve`, {
+      method: "POST",
+      key: server.tokens.human.key,
+      json: { decision: "reject", reason: "no\u0000" }
+    })
+    expect(approve.status).toBe(400)
+    expect((await approve.json()).violations[0].field).toBe("reason")
+    expect([...server.data.posts.values()].find(({ post }) => post.id === held.id)!.post.status).toBe("pending_approval")
+  })
+
+  it("escaped in the JSON text as it comes from any client", async () => {
+    const reply = await send("{\"caption\":\"a\\u0000\",\"social_accounts\":[\"x:acme\"],\"is_draft\":true}", "application/json")
+    expect(reply.status).toBe(400)
+    expect((await reply.json()).violations[0]).toMatchObject({ field: "caption", message: "contains a NUL character (U+0000)" })
+    const lone = await send("{\"caption\":\"guard\",\"social_accounts\":[\"x:\\udbff\"]}", "application/json", "/api/v1/guardrails/check")
+    expect(lone.status).toBe(400)
+  })
+
+  it("in a query value or a path parameter, on any route, media's attach URL included", async () => {
+    const human = { key: server.tokens.human.key }
+    const cases: ReadonlyArray<[string, string, string]> = [
+      ["GET", "/api/v1/posts?status=%00", "status"],
+      ["GET", "/api/v1/posting-rules?account_ids=x%3Aacme,%00", "account_ids"],
+      ["GET", "/api/v1/post-results?post_id=%00", "post_id"],
+      ["DELETE", "/api/v1/posts/%00", "id"],
+      ["POST", "/api/v1/post-results/%00/retry", "id"],
+      ["POST", "/api/v1/media/attach/%00", "ticket"]
+    ]
+    for (const [method, path, field] of cases) {
+      const reply = await server.call(path, { method, ...human })
+      expect(reply.status, path).toBe(400)
+      expect(await reply.json(), path).toMatchObject({
+        code: "invalid_request",
+        violations: [{ field, message: "contains a NUL character (U+0000)" }]
+      })
+    }
+  })
+})
+
+describe("depth and long values", () => {
+  const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels)
+
+  it("400 body_too_deep past 64 levels, before any schema formats the value (no stack overflow)", async () => {
+    const check = await send(`{"caption":${deep(5000)}}`, "application/json", "/api/v1/guardrails/check")
+    expect(check.status).toBe(400)
+    expect(await check.json()).toEqual({
+      error: "the JSON body nests objects and arrays deeper than 64 levels (at caption)",
+      code: "body_too_deep"
+    })
+    const draft = await send(`{"caption":"a","social_accounts":["x:acme"],"is_draft":${deep(10_000)}}`, "application/json")
+    expect([draft.status, (await draft.json()).code]).toEqual([400, "body_too_deep"])
+    // Within the limit the schema answers as for any wrong type.
+    const within = await send(`{"caption":"a","social_accounts":["x:acme"],"is_draft":${deep(63)}}`, "application/json")
+    expect(within.status).toBe(400)
+    expect((await within.json()).violations).toMatchObject([{ field: "is_draft" }])
+  })
+
+  it("a value over its length is named by field and length, never repeated back", async () => {
+    const caption = "c".repeat(10_001)
+    const reply = await server.call("/api/v1/posts", { method: "POST", key: server.tokens.human.key, json: { caption, social_accounts: ["x:acme"] } })
+    expect(reply.status).toBe(400)
+    const text = await reply.text()
+    expect(text).not.toContain("c".repeat(100))
+    expect(text.length).toBeLessThan(1000)
+    expect(JSON.parse(text).violations).toEqual([{
+      field: "caption",
+      account: null,
+      message: "Expected a string at most 10000 character(s) long, actual a string of 10001 characters"
+    }])
+    const guard = await server.call("/api/v1/guardrails/check", { method: "POST", key: server.tokens.human.key, json: { caption: [caption] } })
+    expect((await guard.text()).length).toBeLessThan(1000)
+  })
+
+  it("many invalid fields: every one in violations, the error sentence capped", async () => {
+    const rows = Array.from({ length: 100 }, () => ({ caption: 7, accounts: "x", surprise: "s".repeat(500) }))
+    const reply = await server.call("/api/v1/posts/bulk", { method: "POST", key: server.tokens.human.key, json: { rows } })
+    expect(reply.status).toBe(400)
+    const body = await reply.json()
+    expect(body.violations.length).toBeGreaterThanOrEqual(300)
+    expect(body.error.length).toBeLessThan(1100)
+    expect(body.error).toMatch(/and \d+ more \(see violations\)$/)
+    expect(JSON.stringify(body)).not.toContain("s".repeat(100))
+  })
+})
+
+describe("unknown query parameters: one rule on every endpoint", () => {
+  it("400 naming the parameter, whether the endpoint takes parameters or none", async () => {
+    const post = await (await server.call("/api/v1/posts", { method: "POST", key: server.tokens.human.key, json: { caption: "q", social_accounts: ["x:acme"], is_draft: true } })).json()
+    const cases: ReadonlyArray<[string, string, string]> = [
+      ["GET", "/api/v1/posts?pad=1", "it takes status, limit"],
+      ["GET", "/api/v1/posting-rules?pad=1", "it takes account_ids"],
+      ["GET", `/api/v1/post-results?post_id=${post.id}&pad=1`, "it takes post_id"],
+      ["GET", "/api/v1/project?pad=1", "which takes none"],
+      ["GET", "/api/v1/social-accounts?pad=1", "which takes none"],
+      ["GET", "/api/v1/openapi.json?pad=1", "which takes none"],
+      ["DELETE", `/api/v1/posts/${post.id}?pad=1`, "which takes none"]
+    ]
+    for (const [method, path, takes] of cases) {
+      const reply = await server.call(path, { method, key: server.tokens.human.key })
+      expect(reply.status, path).toBe(400)
+      const body = await reply.json()
+      expect(body.code, path).toBe("invalid_request")
+      expect(body.violations, path).toEqual([{ field: "pad", account: null, message: expect.stringContaining(takes) }])
+    }
+    // Refused before anything happened: the post is still there.
+    expect(server.data.posts.has(post.id)).toBe(true)
+    // Declared parameters still work, and a key is still checked first.
+    expect((await server.call("/api/v1/posts?status=draft&limit=5", { key: server.tokens.human.key })).status).toBe(200)
+    expect((await server.call("/api/v1/project?pad=1", {})).status).toBe(401)
+  })
+
+  it("every endpoint of the REST and admin APIs carries the URL guard", () => {
+    const missing: Array<string> = []
+    for (const [api, guard] of [[HeraldApi, RequestUrlGuard], [HeraldAdminApi, AdminUrlGuard]] as const) {
+      HttpApi.reflect(api as unknown as HttpApi.HttpApi.AnyWithProps, {
+        onGroup: () => {},
+        onEndpoint: ({ endpoint, middleware }) => {
+          if (![...middleware].some((tag) => tag.key === guard.key)) missing.push(`${endpoint.method} ${endpoint.path}`)
+        }
+      })
+    }
+    expect(missing).toEqual([])
   })
 })

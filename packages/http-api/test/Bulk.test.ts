@@ -34,6 +34,13 @@ describe("POST /posts/bulk", () => {
     expect(body.results[3].violations[0].field).toBe("social_accounts[0]")
     const again = await (await bulk(server.tokens.agent.key, JSON.stringify({ rows: [rows[4]] }), "application/json")).json()
     expect(again.results[0]).toMatchObject({ code: "repeated", repeated: true, id: body.results[4].id })
+    const single = await server.call("/api/v1/posts", {
+      method: "POST",
+      key: server.tokens.agent.key,
+      body: JSON.stringify({ caption: "bulk json two", social_accounts: ["bluesky:acme"], idempotency_key: "bulk-k" }),
+      headers: { "content-type": "application/json" }
+    })
+    expect([single.status, await single.json()]).toMatchObject([200, { repeated: true, id: body.results[4].id }])
   })
 
   it("raw CSV with quoted fields and pipe-separated accounts", async () => {
@@ -78,6 +85,37 @@ describe("POST /posts/bulk", () => {
     form.append("csv", "caption,accounts\na,x:acme\n")
     expect((await bulk(server.tokens.human.key, form)).status).toBe(400)
     expect((await bulk(server.tokens.human.key, "caption,accounts\n\"x\"y,z\n", "text/csv")).status).toBe(400)
+  })
+
+  it("JSON and CSV: a row with text that cannot be stored fails on its own (validation_failed naming rows[i]); the others are created", async () => {
+    const rows = [
+      { caption: "bulk hostile one", accounts: ["x:acme"] },
+      { caption: "bulk hostile \u0000", accounts: ["x:acme"] },
+      { caption: "bulk hostile three", accounts: ["x:acme"], idempotency_key: "k\ud800" },
+      { caption: "bulk hostile four", accounts: ["x:acme", "x:\udfff"] }
+    ]
+    const reply = await bulk(server.tokens.human.key, JSON.stringify({ rows }), "application/json")
+    expect(reply.status).toBe(200)
+    const body = await reply.json()
+    expect(body).toMatchObject({ created: 1, failed: 3 })
+    expect(body.results.map((r: Json) => r.code)).toEqual(["created", "validation_failed", "validation_failed", "validation_failed"])
+    expect(body.results.slice(1).map((r: Json) => r.violations)).toEqual([
+      [{ field: "rows[1].caption", account: null, message: "contains a NUL character (U+0000)" }],
+      [{ field: "rows[2].idempotency_key", account: null, message: "contains an unpaired surrogate (U+D800)" }],
+      [{ field: "rows[3].accounts[1]", account: null, message: "contains an unpaired surrogate (U+DFFF)" }]
+    ])
+    expect(rows.map((row) => postsWith(row.caption).length)).toEqual([1, 0, 0, 0])
+
+    const csv = await bulk(server.tokens.human.key, "caption,accounts\nbulk csv fine,x:acme\nbulk csv \u0000,x:acme\n", "text/csv")
+    const csvBody = await csv.json()
+    expect(csvBody.results.map((r: Json) => [r.code, r.violations?.[0]?.field])).toEqual([["created", undefined], ["validation_failed", "rows[1].caption"]])
+    expect([postsWith("bulk csv fine").length, postsWith("bulk csv \u0000").length]).toEqual([1, 0])
+  })
+
+  it("a body nested past 64 levels is refused whole (400 body_too_deep)", async () => {
+    const deep = "[".repeat(100) + "]".repeat(100)
+    const reply = await bulk(server.tokens.human.key, `{"rows":[{"caption":${deep},"accounts":["x:acme"]}]}`, "application/json")
+    expect([reply.status, (await reply.json()).code]).toEqual([400, "body_too_deep"])
   })
 
   it("403 without posts:write; 415 for another content type", async () => {

@@ -1,4 +1,3 @@
-import { createServer } from "node:http"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
@@ -28,7 +27,7 @@ import {
   sequentialIds
 } from "@herald/core/memory"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
-import { generateApiKey, hashApiKey, HttpApiConfig, displayPrefix, serveHttpApi } from "../src/index.js"
+import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "../src/index.js"
 
 export const approvalSecret = Redacted.make("test-approval-secret")
 
@@ -146,7 +145,7 @@ export const startServer = async () => {
   )
   const runtime = ManagedRuntime.make(
     serveHttpApi.pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+      Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: 0, host: "127.0.0.1" })),
       Layer.provide(services)
     )
   )

@@ -1,3 +1,4 @@
+export { registry } from "./Registry.js"
 export * as Simulator from "./simulator/Simulator.js"
 export {
   type PublishRecord,
@@ -10,6 +11,7 @@ export {
 export {
   makeSimulatorPublisher,
   type SimulatorPublisher,
+  simulatorAdapters,
   type SimulatorPublisherOptions,
   SimulatorPublishers
 } from "./simulator/SimulatorPublisher.js"

@@ -1,52 +1,10 @@
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  AccountId,
-  Media,
-  MediaId,
-  type Platform,
-  platforms,
-  type PlatformConfigurations,
-  ProjectId,
-  Publishers,
-  SocialAccount
-} from "@herald/core"
-import { DateTime, Effect, Either, Option, TestServices } from "effect"
-import { randomUUID } from "node:crypto"
+import { type Platform, platforms } from "@herald/core"
+import { Effect, Either, Option, TestServices } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { makeSimulatorPublisher, Simulator, SimulatorServer } from "../src/index.js"
-
-const projectId = ProjectId.make(randomUUID())
-
-const account = (platform: Platform, username = `acme_${platform}`, route: SocialAccount["route"] = "simulator") =>
-  new SocialAccount({ id: AccountId.make(randomUUID()), projectId, platform, username, route, status: "active" })
-
-const media = (kind: "image" | "video", durationSeconds: number | null = null) =>
-  new Media({
-    id: MediaId.make(randomUUID()),
-    projectId,
-    kind,
-    mime: kind === "image" ? "image/jpeg" : "video/mp4",
-    bytes: 1000,
-    filename: null,
-    width: 1080,
-    height: 1080,
-    durationSeconds,
-    codec: kind === "image" ? "mjpeg" : "h264",
-    altText: null,
-    peopleTags: [],
-    thumbnailTimestampMs: null,
-    storageKey: "k",
-    createdAt: DateTime.unsafeMake("2030-01-01T00:00:00Z")
-  })
-
-const request = (
-  target: SocialAccount,
-  text: string | null,
-  options: { media?: ReadonlyArray<Media>; configuration?: PlatformConfigurations[Platform] } = {}
-) => ({ account: target, text, media: options.media ?? [], configuration: options.configuration, marker: randomUUID() })
-
-const publisherFor = (target: SocialAccount) => Effect.map(Publishers, (publishers) => publishers.forAccount(target))
+import { account, media, publisherFor, request } from "./fixtures.js"
 
 /** The simulator's own client, with the metrics and probe calls beyond the Publisher port (it.scoped: its connections close with the test). */
 const simulatorClient = Effect.flatMap(SimulatorServer, (server) => makeSimulatorPublisher({ baseUrl: server.url }))
@@ -92,7 +50,7 @@ layer(simulator)("the simulator route", (it) => {
         expect(tooLong._tag === "PublishFailed" && tooLong.error.message).toContain("x prints at most 280 characters")
         const instagram = account("instagram")
         const textOnly = yield* Effect.flip((yield* publisherFor(instagram)).publish(request(instagram, "words only")))
-        expect(textOnly).toMatchObject({ error: { category: "media_invalid", code: "invalid_media" } })
+        expect(textOnly).toMatchObject({ error: { category: "media_rejected", code: "invalid_media" } })
         const story = yield* (yield* publisherFor(instagram)).publish(
           request(instagram, null, { media: [media("image")], configuration: { placement: "stories" } })
         )
@@ -103,7 +61,7 @@ layer(simulator)("the simulator route", (it) => {
       Effect.gen(function*() {
         const direct = account("x", "acme", "direct")
         const failure = yield* Effect.flip((yield* publisherFor(direct)).publish(request(direct, "hi")))
-        expect(failure).toMatchObject({ transient: false, error: { category: "platform_error", code: "route_unavailable" } })
+        expect(failure).toMatchObject({ transient: false, error: { category: "permission_missing", code: "route_unavailable" } })
       }))
   })
 
@@ -123,7 +81,7 @@ layer(simulator)("the simulator route", (it) => {
         const x = account("x")
         const publisher = yield* publisherFor(x)
         const once = request(x, "hello #sim-5xx")
-        expect(yield* Effect.flip(publisher.publish(once))).toMatchObject({ transient: true, error: { category: "platform_error" } })
+        expect(yield* Effect.flip(publisher.publish(once))).toMatchObject({ transient: true, error: { category: "transient" } })
         yield* publisher.publish(once)
         const down = request(x, "hello #sim-down")
         for (let attempt = 0; attempt < 3; attempt++) {
@@ -146,7 +104,7 @@ layer(simulator)("the simulator route", (it) => {
         const restricted = account("x", "partial_fail")
         expect(yield* Effect.flip(publisher.publish(request(restricted, "hi")))).toMatchObject({
           transient: false,
-          error: { category: "platform_error", code: "account_restricted" }
+          error: { category: "permission_missing", code: "account_restricted" }
         })
         const expired = account("bluesky", "expired_bob")
         expect(yield* Effect.flip((yield* simulatorClient).probe(expired))).toMatchObject({ error: { category: "auth_expired" } })
@@ -189,7 +147,7 @@ layer(simulator)("the simulator route", (it) => {
         yield* Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
         const x = account("x")
         const failure = yield* Effect.flip((yield* makeSimulatorPublisher({ baseUrl: `http://127.0.0.1:${port}` })).publish(request(x, "hi")))
-        expect(failure).toMatchObject({ _tag: "PublishFailed", transient: true, error: { category: "platform_error", code: "network_unreachable" } })
+        expect(failure).toMatchObject({ _tag: "PublishFailed", transient: true, error: { category: "transient", code: "network_unreachable" } })
       }))
 
     it.scoped("a connection dropped after the request left is an unknown outcome, to be reconciled", () =>

@@ -8,6 +8,8 @@ import mediaCodec from "./migrations/0005_media_codec.js"
 import changeNotices from "./migrations/0006_change_notices.js"
 import rateLimitGrants from "./migrations/0007_rate_limit_grants.js"
 import claimInIndexOrder from "./migrations/0008_claim_in_index_order.js"
+import adminTokens from "./migrations/0009_admin_tokens.js"
+import deliveryErrorCategories from "./migrations/0011_delivery_error_categories.js"
 
 const run = Migrator.make({})
 
@@ -21,7 +23,9 @@ export const migrate = run({
     "0005_media_codec": mediaCodec,
     "0006_change_notices": changeNotices,
     "0007_rate_limit_grants": rateLimitGrants,
-    "0008_claim_in_index_order": claimInIndexOrder
+    "0008_claim_in_index_order": claimInIndexOrder,
+    "0009_admin_tokens": adminTokens,
+    "0011_delivery_error_categories": deliveryErrorCategories
   }),
   table: "herald_migrations"
 })

@@ -197,7 +197,7 @@ export const make = Effect.gen(function*() {
             JOIN unnest(${ordered.map((change) => change.expectedVersion)}::int[]) WITH ORDINALITY v(expected, n) ON v.n = p.ordinality)`,
           // The ids again as an array, so the rows are found through the primary key: a planner that
           // takes the input for its default hundred rows and the table for a small one otherwise
-          // reads the whole table (2-3 ms a statement at 12,000 posts).
+          // reads the whole table, in every statement (bench/README.md, Dispatch: PostgreSQL's share).
           sql`updated AS (
             UPDATE posts t SET ${assign(postNames, "i")}
             FROM input i WHERE t.id = ANY (${posts.map((post) => post.id)}::uuid[]) AND t.id = i.id AND t.version = i.expected

@@ -32,7 +32,8 @@ import { DateTime, Either, type ParseResult, Schema } from "effect"
 /**
  * Row <-> domain. The column types already guarantee most of a row (uuid, integer, boolean,
  * timestamptz, arrays, NOT NULL), so those columns map straight onto the domain classes:
- * re-validating them through each class's whole schema was most of the CPU of a post listing.
+ * re-validating them through each class's whole schema showed in every post listing
+ * (bench/README.md, HTTP: rows mapped onto the domain classes).
  * What the database does not constrain (text columns holding a literal, and JSONB, which holds
  * nested values in their encoded form) is decoded through a schema compiled once, which reads
  * those columns off the row by name, so a bad row is still a ParseError (a defect at the port),

@@ -1,5 +1,4 @@
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   DeliveryId,
@@ -15,33 +14,18 @@ import {
 } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, TestServices } from "effect"
 import { randomUUID } from "node:crypto"
-import { StorageLive } from "../src/index.js"
 import { storageContract } from "./contract.js"
-import { credentialsKey, newEndpoint, newPost, newProject, t0, throwawaySchema } from "./fixtures.js"
+import { newEndpoint, newPost, newProject, storageOnThrowawaySchema, t0 } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL ?? ""
 
 describe.skipIf(url === "")("on a PostgreSQL server (needs DATABASE_URL)", () => {
-  /**
-   * The storage on a schema of its own, dropped when the layer closes. Named when the layer is
-   * built, as the suite is collected without DATABASE_URL too.
-   */
-  const storageOnThrowawaySchema = (url: string) => Layer.suspend(() => {
-    const { schema, url: scoped } = throwawaySchema(url)
-    const schemaLife = Layer.scopedDiscard(
-      Effect.acquireRelease(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`),
-        () => Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`).pipe(Effect.orDie)
-      )
-    ).pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
-    return StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped)), dataDir: "unused", credentialsKey }).pipe(
-      Layer.provide(schemaLife)
-    )
-  })
+  // Built only when the suite runs: the suite is collected without DATABASE_URL too.
+  const storage = () => Layer.suspend(() => storageOnThrowawaySchema(url))
 
-  storageContract("PostgreSQL", storageOnThrowawaySchema(url))
+  storageContract("PostgreSQL", storage())
 
-  layer(storageOnThrowawaySchema(url), { timeout: 30_000 })("PostgreSQL claims", (it) => {
+  layer(storage(), { timeout: 30_000 })("PostgreSQL claims", (it) => {
     it.effect("a claim reads its due deliveries in index order, even from a table never analyzed", () =>
       Effect.gen(function*() {
         const posts = yield* PostStore
@@ -70,7 +54,7 @@ describe.skipIf(url === "")("on a PostgreSQL server (needs DATABASE_URL)", () =>
       }))
   })
 
-  layer(storageOnThrowawaySchema(url), { timeout: 30_000 })("PostgreSQL writes", (it) => {
+  layer(storage(), { timeout: 30_000 })("PostgreSQL writes", (it) => {
     it.effect("an update writes the deliveries that changed, inserts new ones and leaves the others' rows alone", () =>
       Effect.gen(function*() {
         const posts = yield* PostStore

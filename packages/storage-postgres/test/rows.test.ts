@@ -27,8 +27,8 @@ describe("rows", () => {
     })
     const tried = delivery.with({
       status: "queued",
-      error: { category: "platform_error", code: "boom", message: "down" },
-      attempts: [{ number: 1, startedAt: at, finishedAt: at, outcome: "failed", error: { category: "platform_error", code: "boom", message: "down" } }]
+      error: { category: "transient", code: "boom", message: "down" },
+      attempts: [{ number: 1, startedAt: at, finishedAt: at, outcome: "failed", error: { category: "transient", code: "boom", message: "down" } }]
     })
     expect(Either.getOrThrow(postFromRow(asRow<PostRow>(postColumns(decided))))).toEqual(decided)
     expect(Either.getOrThrow(deliveryFromRow(asRow<DeliveryRow>(deliveryColumns(tried, 0))))).toEqual(tried)

@@ -1,6 +1,6 @@
 import { WebhookDestinationRefused, WebhookDestinations } from "@herald/core"
+import { OutboundGuard } from "@herald/outbound"
 import { Effect, Layer } from "effect"
-import { OutboundGuard } from "./OutboundGuard.js"
 
 /** WebhookDestinations by the outbound guard's rules: what the admin API checks on endpoint creation. */
 export const WebhookDestinationsLive = Layer.effect(

@@ -9,8 +9,8 @@ import {
   WebhookDeliveryLog,
   WorkerHeartbeats
 } from "@herald/core"
+import type { OutboundGuard } from "@herald/outbound"
 import { Cause, DateTime, Duration, Effect, FiberSet, Layer, Option, Queue, Redacted, Stream } from "effect"
-import type { OutboundGuard } from "./OutboundGuard.js"
 import { disableAfterGiveUps, scheduleRetry } from "./RetrySchedule.js"
 import { send, SendOutcome, type SendResult, webhookTimeout } from "./Sender.js"
 import { makeWebhookRequest } from "./WebhookRequest.js"

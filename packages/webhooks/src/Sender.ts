@@ -1,5 +1,5 @@
+import { OutboundGuard } from "@herald/outbound"
 import { Clock, Data, Duration, Effect, Either, Option } from "effect"
-import { OutboundGuard } from "./OutboundGuard.js"
 import { type WebhookRequest, webhookHeaders } from "./WebhookRequest.js"
 import { traced } from "@herald/core"
 

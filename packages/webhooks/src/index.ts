@@ -1,4 +1,3 @@
-export * from "./OutboundGuard.js"
 export * from "./RetrySchedule.js"
 export * from "./Sender.js"
 export * from "./Signature.js"

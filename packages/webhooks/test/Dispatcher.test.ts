@@ -23,20 +23,19 @@ import {
   WebhookEndpointId,
   WebhookEndpoints
 } from "@herald/core"
+import { OutboundGuard, type OutboundGuardOptions } from "@herald/outbound"
+import { type Delivery, type Receiver, receiver, selfSigned } from "@herald/outbound/testing"
 import { StorageLive, Wakeups } from "@herald/storage-postgres"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { DateTime, Duration, Effect, Either, Exit, Layer, Option, Redacted, Scope, TestClock } from "effect"
 import {
   deliveryIdFor,
-  OutboundGuard,
-  type OutboundGuardOptions,
   retryDelays,
   retryJitter,
   verify,
   WebhookDestinationsLive,
   WebhookDispatcher
 } from "../src/index.js"
-import { type Delivery, type Receiver, receiver, selfSigned } from "./Receiver.js"
 
 const tls = selfSigned()
 const secret = "whsec_dispatcher_test"
@@ -422,7 +421,7 @@ describe("WebhookDispatcher", () => {
         "outbound request refused: 10.0.0.1 is a private address",
         "outbound request refused: 169.254.169.254 is the cloud metadata address",
         "outbound request refused: ::1 is a loopback address",
-        "outbound request refused: ::ffff:7f00:1 is a loopback address",
+        "outbound request refused: ::ffff:7f00:1 is an IPv4-mapped address",
         "outbound request refused: loopback.test resolves to 127.0.0.1, a loopback address"
       ])
       expect(server.received).toEqual([])
@@ -464,7 +463,7 @@ describe("WebhookDestinationsLive", () => {
         "webhook URL refused: 10.0.0.1 is a private address",
         "webhook URL refused: 169.254.169.254 is the cloud metadata address",
         "webhook URL refused: ::1 is a loopback address",
-        "webhook URL refused: ::ffff:7f00:1 is a loopback address",
+        "webhook URL refused: ::ffff:7f00:1 is an IPv4-mapped address",
         "webhook URL refused: loopback.test resolves to 127.0.0.1, a loopback address",
         "webhook URL refused: receiver.test is reached over http; only https is allowed",
         // unresolvable now: judged again at every connection

@@ -2,8 +2,9 @@ import { createHmac } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { EventId, OutboxEvent, ProjectId, WebhookEndpointId } from "@herald/core"
 import { DateTime, Effect, Either, Option } from "effect"
-import { makeWebhookRequest, OutboundGuard, send, SendOutcome, verify } from "../src/index.js"
-import { receiver, selfSigned } from "./Receiver.js"
+import { OutboundGuard } from "@herald/outbound"
+import { receiver, selfSigned } from "@herald/outbound/testing"
+import { makeWebhookRequest, send, SendOutcome, verify } from "../src/index.js"
 
 const tls = selfSigned()
 const secret = "whsec_sender_test"

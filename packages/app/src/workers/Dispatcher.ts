@@ -1,10 +1,21 @@
-import { type ClaimedDelivery, type DeliveryId, DeliveryQueue, inSpan, WorkerHeartbeats } from "@herald/core"
+import {
+  type ClaimedDelivery,
+  defaultRetryPolicy,
+  type DeliveryId,
+  DeliveryQueue,
+  type DispatchContext,
+  type Dispatched,
+  dispatchDelivery,
+  type DispatchPolicy,
+  dispatchStore,
+  inSpan,
+  platformCalls,
+  projectViews,
+  WorkerHeartbeats
+} from "@herald/core"
 import { Cause, DateTime, Duration, Effect, FiberHandle, FiberSet, Option, Queue, Stream } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
-import { defaultRetryPolicy } from "./Backoff.js"
-import { type DispatchContext, type Dispatched, dispatchDelivery, type DispatchPolicy, dispatchStore, projectViews } from "./Dispatch.js"
-import { platformCalls } from "./PlatformCalls.js"
 
 export interface DispatcherOptions extends DispatchPolicy {
   /** This worker's name in leases and heartbeats; unique per process. */
@@ -19,11 +30,10 @@ export interface DispatcherOptions extends DispatchPolicy {
   readonly heartbeatInterval: Duration.Duration
   /**
    * How long an outcome waits for others to share its commit. The calls of a claim batch start
-   * together but answer a few milliseconds apart, and each commit costs the database about a
-   * millisecond and a half of its own, whatever it carries: outcomes went out 18 to a commit.
-   * Waiting 10 ms (beside a lateness target of a second) took bench/dispatch's commits per
-   * delivery (all its statements) from 0.16 to 0.09. Intents need none: a claim batch's are ready
-   * together. Waited for on Effect's Clock: under a TestClock, set it to zero or advance the clock.
+   * together but answer a few milliseconds apart, and each commit has a fixed cost to the database
+   * whatever it carries, so a short wait (far below the lateness target) saves most of the commits
+   * (bench/README.md, Dispatch). Intents need none: a claim batch's are ready together. Waited
+   * for on Effect's Clock: under a TestClock, set it to zero or advance the clock.
    */
   readonly outcomeLinger: Duration.Duration
 }
@@ -142,9 +152,8 @@ export const runDispatcher = (options: DispatcherOptions) =>
     // last step, and the wake-up it sends must already see its slot free.
     let busy = 0
     // While work is in flight, claim only once half the slots are free: a claim, its read and its
-    // intents are a statement each, and each statement costs the database about a millisecond of
-    // its own however many deliveries it carries (a quarter: 0.097 commits per delivery and 0.27-0.30
-    // ms of PostgreSQL CPU in bench/dispatch; a half: 0.076-0.082 and 0.18-0.19 ms).
+    // intents are a statement each, and a statement's cost to the database hardly depends on how
+    // many deliveries it carries (bench/README.md, Dispatch, compares a quarter and a half).
     const minBatch = Math.max(1, Math.floor(concurrency / 2))
     const handle = (claim: ClaimedDelivery, context: DispatchContext, held: Set<DeliveryId>) =>
       processClaim(claim, options, context, held).pipe(

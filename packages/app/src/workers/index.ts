@@ -1,8 +1,6 @@
 import { Effect, Layer } from "effect"
 import { type DispatcherOptions, defaultDispatcherOptions, runDispatcher } from "./Dispatcher.js"
 
-export * from "./Backoff.js"
-export * from "./Dispatch.js"
 export * from "./Dispatcher.js"
 
 /**

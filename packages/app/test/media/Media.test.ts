@@ -173,7 +173,7 @@ describe("POST /media (JSON url)", () => {
     expect([text.status, (await text.json()).code]).toEqual([400, "media_unsupported"])
   })
 
-  it("refuses loopback, private, link-local and metadata destinations before connecting (400 saying why)", async () => {
+  it("refuses loopback, private, link-local, metadata and IPv4-carrying IPv6 destinations before connecting (400 saying why)", async () => {
     lookups.length = 0
     const port = trap.port
     const cases: Record<string, string> = {
@@ -182,7 +182,11 @@ describe("POST /media (JSON url)", () => {
       "https://10.0.0.1/a.png": "10.0.0.1 is a private address",
       "https://169.254.169.254/latest/meta-data/": "169.254.169.254 is the cloud metadata address",
       [`https://[::1]:${port}/a.png`]: "::1 is a loopback address",
-      [`https://[::ffff:127.0.0.1]:${port}/a.png`]: "::ffff:7f00:1 is a loopback address",
+      [`https://[::ffff:127.0.0.1]:${port}/a.png`]: "::ffff:7f00:1 is an IPv4-mapped address",
+      "https://[::127.0.0.1]/a.png": "::7f00:1 is an IPv4-compatible address",
+      [`https://[::127.0.0.1]:${port}/a.png`]: "::7f00:1 is an IPv4-compatible address",
+      [`https://[64:ff9b::127.0.0.1]:${port}/a.png`]: "64:ff9b::7f00:1 is a NAT64 address",
+      [`https://[2002:7f00:1::1]:${port}/a.png`]: "2002:7f00:1::1 is a 6to4 address",
       [`https://loopback.test:${port}/a.png`]: "loopback.test resolves to 127.0.0.1, a loopback address",
       [`${assets.origin}/to-loopback`]: `127.0.0.1 is a loopback address`,
       [`${assets.origin}/to-loopback-name`]: "loopback.test resolves to 127.0.0.1, a loopback address",
@@ -243,8 +247,10 @@ describe("upload tickets on local storage", () => {
     const { body } = await ticket()
     expect((await redeem(body.ticket, server.tokens.other)).status).toBe(404)
     const now = DateTime.unsafeNow()
+    // A ticket of the issued shape: one of any other shape is never looked up.
+    const expiredTicket = "upl_e0000000000000000000000000000001"
     const expired = new UploadTicket({
-      ticket: "upl_expired",
+      ticket: expiredTicket,
       projectId: server.projects.one.id,
       keyId: ApiKeyId.make("30000000-0000-4000-8000-000000000001"),
       maxBytes: 100,
@@ -253,12 +259,12 @@ describe("upload tickets on local storage", () => {
       claimedAt: null
     })
     await server.run(Effect.flatMap(UploadTickets, (tickets) => tickets.create(expired)))
-    const reply = await redeem("upl_expired")
+    const reply = await redeem(expiredTicket)
     expect(reply.status).toBe(400)
     expect((await reply.json()).code).toBe("ticket_expired")
     const form = new FormData()
     form.append("file", new Blob([fixtures.png]), "a.png")
-    expect((await fetch(`${server.origin}/api/v1/media/attach/upl_expired`, { method: "POST", body: form })).status).toBe(400)
+    expect((await fetch(`${server.origin}/api/v1/media/attach/${expiredTicket}`, { method: "POST", body: form })).status).toBe(400)
   })
 })
 
@@ -275,5 +281,33 @@ describe("no media storage configured", () => {
     } finally {
       await bare.close()
     }
+  })
+})
+
+describe("hostile text and depth on POST /media", () => {
+  it("a NUL in alt_text (form or JSON) or in a ticket: 400 naming the field, nothing stored", async () => {
+    const before = storedFiles()
+    const form = await server.upload(server.tokens.writer, fixtures.png, { alt_text: "red\u0000square" })
+    expect(form.status).toBe(400)
+    expect((await form.json()).violations).toEqual([{ field: "alt_text", account: null, message: "contains a NUL character (U+0000)" }])
+    const json = await server.call("/api/v1/media", { method: "POST", key: server.tokens.writer, json: { ticket: "upl_\ud800" } })
+    expect(json.status).toBe(400)
+    expect((await json.json()).violations).toEqual([{ field: "ticket", account: null, message: "contains an unpaired surrogate (U+D800)" }])
+    expect(storedFiles()).toBe(before)
+  })
+
+  it("a 1,001-character alt_text is named by its length, not repeated back; JSON past 64 levels is 400 body_too_deep", async () => {
+    const alt = await server.upload(server.tokens.writer, fixtures.png, { alt_text: "x".repeat(1001) })
+    expect(alt.status).toBe(400)
+    const text = await alt.text()
+    expect(text).not.toContain("x".repeat(100))
+    expect(JSON.parse(text).violations).toEqual([{ field: "alt_text", account: null, message: expect.stringMatching(/, actual a string of 1001 characters$/) }])
+    const deep = await server.call("/api/v1/media", {
+      method: "POST",
+      key: server.tokens.writer,
+      headers: { "content-type": "application/json" },
+      body: `{"url":"https://example.com/a.png","alt_text":${"[".repeat(30_000)}${"]".repeat(30_000)}}`
+    })
+    expect([deep.status, (await deep.json()).code]).toEqual([400, "body_too_deep"])
   })
 })

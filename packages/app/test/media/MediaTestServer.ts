@@ -31,11 +31,11 @@ import {
   publishersOf,
   RecordingPublisher
 } from "@herald/core/memory"
-import { displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "@herald/http-api"
-import { OutboundGuard, type ResolveHost } from "@herald/webhooks"
+import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "@herald/http-api"
+import { type BucketConfig, MediaLive } from "@herald/media"
+import { OutboundGuard, type ResolveHost } from "@herald/outbound"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { RandomIds } from "../../src/Engine.js"
-import { type BucketConfig, MediaLive } from "../../src/media/index.js"
 
 export const tempDir = (prefix: string) => Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
 
@@ -190,7 +190,7 @@ export const startMediaServer = async (options: MediaServerOptions) => {
 
   const runtime = ManagedRuntime.make(
     serveHttpApi.pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+      Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: 0, host: "127.0.0.1" })),
       Layer.provideMerge(services)
     )
   )

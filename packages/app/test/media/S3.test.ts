@@ -1,8 +1,8 @@
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3"
+import type { BucketConfig } from "@herald/media"
 import { Redacted } from "effect"
 import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { BucketConfig } from "../../src/media/index.js"
 import { type Fixtures, type Json, makeFixtures, type MediaServer, startMediaServer, tempDir } from "./MediaTestServer.js"
 
 // The SDK's notice that its 2027 releases will need Node 22 (printed once per process): known,

@@ -113,7 +113,7 @@ layer(world({ latency: { minMs: 0, maxMs: 0 }, retryAfterSeconds: 120 }), { time
         const { deliveries, post } = yield* loadRecord(project.id, created.record.post.id)
         expect(post.status).toBe("failed")
         expect(deliveries[0]!.attempts).toHaveLength(options.maxAttempts)
-        expect(deliveries[0]!.error).toMatchObject({ category: "platform_error", code: "platform_unavailable" })
+        expect(deliveries[0]!.error).toMatchObject({ category: "transient", code: "platform_unavailable" })
         expect(deliveries[0]!.error!.message).toContain(`gave up after ${options.maxAttempts} attempts`)
         expect((yield* eventsOf(project.id)).map((event) => event.kind)).toEqual(["post.failed"])
       }))

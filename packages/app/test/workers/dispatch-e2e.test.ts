@@ -99,7 +99,7 @@ describe("the dispatcher end to end (PGlite, the simulator over HTTP, the live c
       const record = yield* settled(project.id, created.record.post.id)
       expect(record.post.status).toBe("partial")
       expect(statuses(record)).toEqual(["success", "failed"])
-      expect(record.deliveries[1]!.error).toMatchObject({ category: "platform_error", code: "account_restricted" })
+      expect(record.deliveries[1]!.error).toMatchObject({ category: "permission_missing", code: "account_restricted" })
       expect(yield* eventsOf(project.id)).toMatchObject([
         { kind: "post.published", data: { post: { status: "partial", delivered: 1, targets: 2 } } }
       ])
@@ -125,7 +125,7 @@ describe("the dispatcher end to end (PGlite, the simulator over HTTP, the live c
       const postId = created.record.post.id
       const unknown = yield* settled(project.id, postId, (record) => record.deliveries[0]!.status === "unknown")
       expect(unknown.post.status).toBe("processing")
-      expect(unknown.deliveries[0]!.error).toMatchObject({ category: "unknown", code: "outcome_unknown" })
+      expect(unknown.deliveries[0]!.error).toMatchObject({ category: "outcome_unknown", code: "outcome_unknown" })
       const record = yield* settled(project.id, postId)
       expect(record.post.status).toBe("posted")
       const delivery = record.deliveries[0]!

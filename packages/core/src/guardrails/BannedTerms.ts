@@ -394,9 +394,9 @@ const matcherOf = (compiled: Compiled): BannedTermMatcher => ({
   }
 })
 
-// Compiling 5,000 terms costs milliseconds; a post is checked in microseconds. Settings read once
-// and checked many times hit the identity cache; settings decoded afresh per request (a new array
-// each time) hit the content cache, keyed on the terms themselves.
+// Compiling a term list costs far more than checking a post with it (bench/README.md, Guardrails).
+// Settings read once and checked many times hit the identity cache; settings decoded afresh per
+// request (a new array each time) hit the content cache, keyed on the terms themselves.
 const byIdentity = new WeakMap<ReadonlyArray<string>, BannedTermMatcher>()
 const byContent = new Map<string, BannedTermMatcher>()
 const maxCachedLists = 64

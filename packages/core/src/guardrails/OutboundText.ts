@@ -1,4 +1,5 @@
-import type { PlatformConfigurations } from "../PlatformConfiguration.js"
+import { platforms } from "../Platform.js"
+import { type PlatformConfigurations, platformRegistry } from "../platforms/Registry.js"
 
 /** A text the post would publish, with the path of the field it came from. */
 export interface OutboundText {
@@ -8,13 +9,18 @@ export interface OutboundText {
 
 /**
  * Keys of platform_configurations whose values are machine values, never published as text:
- * the enums the schemas validate (placement, reply_settings, reply_control, privacy_status) and
- * ids (board_ids, and any key ending in _id or _ids). gif_id is the exception: on threads it is
+ * placement and every select of a platform module (reply_settings, reply_control, privacy_status),
+ * and ids (board_ids, and any key ending in _id or _ids). gif_id is the exception: on threads it is
  * the GIF the post shows, i.e. a link, so it goes through the link policy with the rest.
  * Booleans and numbers are skipped by type. Every other string, under any key, known or not,
  * and at any depth of objects and arrays, is outbound text.
  */
-const machineKeys = new Set(["placement", "reply_settings", "reply_control", "privacy_status"])
+const machineKeys = new Set([
+  "placement",
+  ...platforms.flatMap((platform) =>
+    Object.entries(platformRegistry[platform].options).flatMap(([key, option]) => option.kind === "select" ? [key] : [])
+  )
+])
 const textIdKeys = new Set(["gif_id"])
 
 export const isMachineKey = (key: string): boolean =>

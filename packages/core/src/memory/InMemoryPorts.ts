@@ -2,7 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { MediaIngest, MediaRejected } from "../ports/MediaIngest.js"
-import { type Published, type Publisher, Publishers } from "../ports/Publishers.js"
+import { AlreadyGone, type Published, type Publisher, Publishers } from "../ports/Publishers.js"
 
 /** Sequential UUIDs (valid v4 layout), so test output is reproducible. */
 export const sequentialIds = (): Layer.Layer<IdGenerator> => {
@@ -28,7 +28,7 @@ export const noMediaIngest: Layer.Layer<MediaIngest> = Layer.succeed(MediaIngest
 export class RecordingPublisher implements Publisher {
   readonly live = new Map<string, Published>()
   readonly takenDown: Array<string> = []
-  readonly capabilities = { publish: true, delete: true, reconcile: true, metrics: false, probe: false, peopleTagCheck: false } as const
+  readonly capabilities = { publish: true, delete: true, reconcile: true, peopleTagCheck: false } as const
   private next = 0
 
   readonly publish: Publisher["publish"] = (request) =>
@@ -42,7 +42,9 @@ export class RecordingPublisher implements Publisher {
   readonly reconcile: Publisher["reconcile"] = (request) => Effect.sync(() => Option.fromNullable(this.live.get(request.marker)))
 
   readonly takedown: Publisher["takedown"] = (_account, platformPostId) =>
-    Effect.sync(() => void this.takenDown.push(platformPostId))
+    this.takenDown.includes(platformPostId)
+      ? Effect.fail(new AlreadyGone({ detail: `no live post ${platformPostId}` }))
+      : Effect.sync(() => void this.takenDown.push(platformPostId))
 }
 
 export const publishersOf = (publisher: Publisher): Layer.Layer<Publishers> =>

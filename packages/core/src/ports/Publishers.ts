@@ -1,8 +1,10 @@
-import { Context, type Effect, type Option, Schema } from "effect"
+import { Context, Effect, Layer, type Option, Schema } from "effect"
 import type { SocialAccount } from "../Account.js"
-import { DeliveryError, type DeliveryNote } from "../Delivery.js"
+import type { DeliveryNote } from "../Delivery.js"
+import { DeliveryError } from "../DeliveryError.js"
 import type { Media } from "../Media.js"
-import type { PlatformConfigurations } from "../PlatformConfiguration.js"
+import type { PlatformConfigurations } from "../platforms/Registry.js"
+import { byRoute, type RouteAdapters } from "./RouteAdapters.js"
 
 /** Everything a publisher needs to put one delivery on its platform. */
 export interface PublishRequest {
@@ -33,21 +35,31 @@ export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("Outcom
   detail: Schema.String
 }) {}
 
+/**
+ * A takedown found no live post with that id: removed on the platform already, perhaps by an
+ * earlier call whose answer was lost.
+ */
+export class AlreadyGone extends Schema.TaggedError<AlreadyGone>()("AlreadyGone", {
+  detail: Schema.String
+}) {}
+
 export interface PublisherCapabilities {
   readonly publish: true
   readonly delete: boolean
   readonly reconcile: boolean
-  readonly metrics: boolean
-  readonly probe: boolean
   readonly peopleTagCheck: boolean
 }
 
+/** Publishing to one network through one connection route. */
 export interface Publisher {
   readonly capabilities: PublisherCapabilities
   readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishFailed | OutcomeUnknown>
   /** Finds the post carrying the marker, if the platform holds one. */
   readonly reconcile: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
-  readonly takedown: (account: SocialAccount, platformPostId: string) => Effect.Effect<void, PublishFailed | OutcomeUnknown>
+  readonly takedown: (
+    account: SocialAccount,
+    platformPostId: string
+  ) => Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone>
   /**
    * The handles among `handles` the platform does not know (people tags are confirmed before a
    * photo is stored with them). Present exactly when capabilities.peopleTagCheck is true.
@@ -58,7 +70,40 @@ export interface Publisher {
   ) => Effect.Effect<ReadonlyArray<string>, PublishFailed | OutcomeUnknown>
 }
 
-/** The publisher that serves an account's platform through its connection route. */
+/**
+ * The publisher of each (platform, route) this build serves. An account on any other route gets
+ * one that refuses every call, saying so, so its deliveries fail with a reason on their receipts.
+ */
 export class Publishers extends Context.Tag("@herald/core/Publishers")<Publishers, {
   readonly forAccount: (account: SocialAccount) => Publisher
-}>() {}
+}>() {
+  static readonly layer = (adapters: ReadonlyArray<RouteAdapters>): Layer.Layer<Publishers> =>
+    Layer.sync(Publishers, () => {
+      const publisherOf = byRoute(adapters, (entry) => entry.publisher)
+      const unavailable = routeUnavailable(adapters)
+      return Publishers.of({ forAccount: (account) => publisherOf(account) ?? unavailable })
+    })
+}
+
+const routeUnavailable = (adapters: ReadonlyArray<RouteAdapters>): Publisher => {
+  const refuse = (account: SocialAccount) => {
+    const served = adapters.filter((entry) => entry.platform === account.platform).map((entry) => entry.route)
+    return new PublishFailed({
+      error: {
+        category: "permission_missing",
+        code: "route_unavailable",
+        message: `${account.platform}:${account.username} is connected through the ${account.route} route, which this build cannot publish to yet; ${
+          served.length === 0 ? `this build publishes to no ${account.platform} route` : `connect it through the ${served.join(" or ")} route`
+        }`
+      },
+      transient: false,
+      retryAfterMs: null
+    })
+  }
+  return {
+    capabilities: { publish: true, delete: false, reconcile: false, peopleTagCheck: false },
+    publish: (request) => Effect.fail(refuse(request.account)),
+    reconcile: (request) => Effect.fail(refuse(request.account)),
+    takedown: (account) => Effect.fail(refuse(account))
+  }
+}

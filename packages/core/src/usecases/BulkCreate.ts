@@ -4,6 +4,7 @@ import { type DomainError, errorCode } from "../ErrorCode.js"
 import { GuardrailViolation, ValidationFailed, Violation } from "../Errors.js"
 import { type CreatePostBody, PostStatus, ScheduledAtInput } from "../Post.js"
 import type { Principal } from "../Principal.js"
+import { refuseStoredText } from "../StoredText.js"
 import { MediaIngest } from "../ports/MediaIngest.js"
 import { createPost } from "./CreatePost.js"
 import { traced } from "../Tracing.js"
@@ -50,15 +51,19 @@ const ingest = (principal: Principal, urls: ReadonlyArray<string>) =>
       ))
   ))
 
-const rowBody = (principal: Principal, row: BulkRow) =>
+const rowBody = (principal: Principal, row: BulkRow, index: number) =>
   Effect.gen(function*() {
+    // Before any media is fetched: a row with text that cannot be stored fails on its own.
+    yield* refuseStoredText(row, ["rows", index])
     const fetched = yield* ingest(principal, row.media_urls ?? [])
     const violations = fetched.flatMap((result) => result._tag === "Left" ? result.left : [])
     if (violations.length > 0) return yield* new ValidationFailed({ violations })
     const body: CreatePostBody = {
       caption: row.caption,
       social_accounts: row.accounts,
-      media_ids: fetched.flatMap((result) => result._tag === "Right" ? [result.right.id] : []),
+      // Only a row with media names media_ids: the idempotency fingerprint of a row without any is
+      // then that of the same POST /posts body, so the two may share an idempotency_key.
+      ...(row.media_urls === undefined ? {} : { media_ids: fetched.flatMap((result) => result._tag === "Right" ? [result.right.id] : []) }),
       ...(row.scheduled_at === undefined ? {} : { scheduled_at: row.scheduled_at }),
       ...(row.idempotency_key === undefined ? {} : { idempotency_key: row.idempotency_key })
     }
@@ -77,12 +82,13 @@ const failed = (row: number, error: DomainError): BulkRowResult => ({
 
 /**
  * POST /posts/bulk: each row runs the whole single-post path on its own (guardrails, caps,
- * approval, idempotency) and gets its own result; one row's failure never touches another.
+ * approval, idempotency) and gets its own result; one row's failure never touches another. Each
+ * row's text is judged here (the body guard leaves it to this), its fields named rows[i].
  */
 export const bulkCreate = traced("bulkCreate")(function*(principal: Principal, rows: ReadonlyArray<BulkRow>) {
   yield* requireScope(principal, "posts:write")
   const results = yield* Effect.forEach(rows, (row, index) =>
-    rowBody(principal, row).pipe(
+    rowBody(principal, row, index).pipe(
       Effect.flatMap((body) => createPost(principal, body)),
       Effect.map((created): BulkRowResult => ({
         row: index,

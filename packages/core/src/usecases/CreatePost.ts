@@ -39,7 +39,7 @@ export const statusMessage = (record: PostRecord): string => {
   return messages[post.status]
 }
 
-/** Only a held post has an approval page (signing one for every post cost a create a few per cent). */
+/** Only a held post has an approval page, so only a held post pays for signing its URL. */
 const approvalUrlFor = (record: PostRecord): Effect.Effect<string | null, never, ApprovalLinks> =>
   record.post.status === "pending_approval"
     ? Effect.flatMap(ApprovalLinks, (links) => links.urlFor(record.post))

@@ -1,11 +1,13 @@
 import { DateTime, Effect, Schema } from "effect"
 import { requireApprover } from "../Authorization.js"
 import { decidedData, makeEvent } from "../EventData.js"
-import type { PostId, ProjectId } from "../Ids.js"
+import { StateConflict } from "../Errors.js"
+import type { PostId } from "../Ids.js"
 import { LifecycleEvent } from "../Lifecycle.js"
 import { deliveryState } from "../PostPlan.js"
 import { loadPost } from "../PostLookup.js"
 import type { Principal } from "../Principal.js"
+import type { ApprovalGrant } from "../ports/ApprovalLinks.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { loadProject, loadProjectById } from "./ProjectContext.js"
 import { decideTransition, retryStale, statusOf } from "./Transition.js"
@@ -20,13 +22,13 @@ export type DecisionBody = typeof DecisionBody.Type
 /** Who decides: a human key, or a person holding the post's signed approval link. */
 export type Approver =
   | { readonly via: "api_key"; readonly principal: Principal }
-  | { readonly via: "approval_link"; readonly projectId: ProjectId }
+  | { readonly via: "approval_link"; readonly grant: ApprovalGrant }
 
 const decide = (approver: Approver, id: PostId, body: DecisionBody) =>
   Effect.gen(function*() {
     const project = yield* (approver.via === "api_key"
       ? loadProject(approver.principal)
-      : loadProjectById(approver.projectId))
+      : loadProjectById(approver.grant.projectId))
     const store = yield* PostStore
     return yield* retryStale(Effect.gen(function*() {
       const { deliveries, post } = yield* loadPost(project.id, id)
@@ -36,6 +38,14 @@ const decide = (approver: Approver, id: PostId, body: DecisionBody) =>
       const event = approve ? LifecycleEvent.Approve({ due }) : LifecycleEvent.Reject()
       const actor = approver.via === "api_key" ? approver.principal.kind : "human"
       const { status } = yield* decideTransition(post, event, actor, project).pipe(Effect.flatMap(statusOf))
+      // The link decides the post as it was shown: one that changed since (even while this request
+      // ran) needs its newest link.
+      if (approver.via === "approval_link" && post.version !== approver.grant.version) {
+        return yield* new StateConflict({
+          code: "approval_link_outdated",
+          detail: `post ${post.id} changed since this approval link was made; decide it through its newest link`
+        })
+      }
       const state = deliveryState(status, post.scheduledAt, now)
       const record = {
         post: post.with({
@@ -66,8 +76,9 @@ export const decidePost = traced("decidePost")(function*(principal: Principal, i
 
 /**
  * The approval page's buttons: the signed link (checked by the caller) is the person's credential.
- * The same lifecycle rules apply, so an already-decided post cannot be decided again.
+ * The same lifecycle rules apply, so an already-decided post cannot be decided again, and the link
+ * decides only the version it was made for.
  */
-export const decidePostByLink = traced("decidePostByLink")(function*(projectId: ProjectId, id: PostId, body: DecisionBody) {
-  return yield* decide({ via: "approval_link", projectId }, id, body)
+export const decidePostByLink = traced("decidePostByLink")(function*(grant: ApprovalGrant, body: DecisionBody) {
+  return yield* decide({ via: "approval_link", grant }, grant.postId, body)
 })

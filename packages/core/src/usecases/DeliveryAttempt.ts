@@ -1,5 +1,6 @@
 import { Data, DateTime, Effect, Either } from "effect"
-import type { Delivery, DeliveryError, DeliveryNote, DeliveryStatus } from "../Delivery.js"
+import type { Delivery, DeliveryNote, DeliveryStatus } from "../Delivery.js"
+import type { DeliveryError } from "../DeliveryError.js"
 import { type DeliveryNotFound, StaleWrite, StateConflict } from "../Errors.js"
 import type { OutboxEvent } from "../Event.js"
 import { makeEvent, settledData } from "../EventData.js"

@@ -4,7 +4,7 @@ import { requireScope } from "../Authorization.js"
 import type { MissingScope } from "../Errors.js"
 import { MediaId, type ProjectId } from "../Ids.js"
 import { Media, type MediaKind, maxMediaBytes } from "../Media.js"
-import { capabilitiesFor } from "../PlatformRules.js"
+import { capabilitiesFor } from "../platforms/Registry.js"
 import type { Principal } from "../Principal.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -25,16 +25,6 @@ import { inSpan, traced } from "../Tracing.js"
 
 /** How long an upload slot lasts. */
 export const ticketLifetimeSeconds = 600
-
-/** An instagram handle as instagram spells them: letters, digits, dots and underscores, up to 30. */
-export const PeopleTagHandle = Schema.String.pipe(
-  Schema.pattern(/^@?[A-Za-z0-9._]{1,30}$/, {
-    message: () => "an instagram handle: 1 to 30 letters, digits, dots or underscores (a leading @ is allowed)"
-  })
-)
-
-/** Instagram takes up to 20 people tags on a photo. */
-export const PeopleTags = Schema.Array(PeopleTagHandle).pipe(Schema.maxItems(20))
 
 /** What POST /media may say about the file besides its bytes. */
 export interface MediaDetails {
@@ -243,6 +233,9 @@ export const requireMediaStorage = Effect.flatMap(
   (storage) => storage.configured ? Effect.succeed(storage) : Effect.fail(new MediaStorageUnavailable())
 )
 
+/** A ticket is "upl_" and a uuid's 32 hex digits (issueUploadTicket): a token of any other shape cannot be one. */
+const ticketShape = /^upl_[0-9a-f]{32}$/i
+
 /** POST /media/ticket. */
 export const issueUploadTicket = traced("issueUploadTicket")(function*(principal: Principal) {
   yield* requireScope(principal, "posts:write")
@@ -268,6 +261,8 @@ export const issueUploadTicket = traced("issueUploadTicket")(function*(principal
  * unexpired. The attach URL asks before reading the body.
  */
 export const openTicket = traced("openTicket")(function*(token: string, projectId: ProjectId | null) {
+  // Not looked up: storage need not take any string a URL can carry (a NUL, 10,000 characters).
+  if (!ticketShape.test(token)) return yield* new TicketNotFound({ reason: "unknown" })
   const found = yield* (yield* UploadTickets).find(token)
   if (Option.isNone(found) || (projectId !== null && found.value.projectId !== projectId)) {
     return yield* new TicketNotFound({ reason: "unknown" })

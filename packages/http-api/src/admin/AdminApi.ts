@@ -53,11 +53,17 @@ export class AdminAuthentication extends HttpApiMiddleware.Tag<AdminAuthenticati
   }
 }) {}
 
-/** Refuses a non-JSON Content-Type (415), an oversized body (413) and bytes that are not UTF-8 JSON (400). */
+/**
+ * Refuses a non-JSON Content-Type (415), an oversized body (413), bytes that are not UTF-8 JSON,
+ * and JSON nested too deep or holding text that cannot be stored (400).
+ */
 export class AdminBodyGuard extends HttpApiMiddleware.Tag<AdminBodyGuard>()("AdminBodyGuard", {
   failure: Schema.Union(BadRequest, PayloadTooLarge, UnsupportedMediaType),
   provides: HttpServerRequest.HttpServerRequest
 }) {}
+
+/** Refuses undeclared query parameters and path or query values that cannot be stored (400), as RequestUrlGuard does. */
+export class AdminUrlGuard extends HttpApiMiddleware.Tag<AdminUrlGuard>()("AdminUrlGuard", { failure: BadRequest }) {}
 
 // ---------------------------------------------------------------------------------------------
 // Projects
@@ -345,12 +351,12 @@ export class AdminSpecGroup extends HttpApiGroup.make("adminSpec")
  * like the public API. HttpApiClient.make(HeraldAdminApi) gives a typed client.
  */
 export class HeraldAdminApi extends HttpApi.make("herald-admin")
-  .add(AdminProjectsGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
-  .add(AdminKeysGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
-  .add(AdminAccountsGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
-  .add(AdminWebhooksGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
-  .add(AdminWebhookDeliveriesGroup.middleware(AdminBodyGuard).middleware(AdminAuthentication))
-  .add(AdminSpecGroup)
+  .add(AdminProjectsGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminKeysGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminAccountsGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminWebhooksGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminWebhookDeliveriesGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminSpecGroup.middleware(AdminUrlGuard))
   .addError(BadRequest)
   .addError(InternalError)
   .prefix("/admin/v1")

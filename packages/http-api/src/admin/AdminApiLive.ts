@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { AdminAccountsLive, AdminKeysLive, AdminProjectsLive, AdminSpecLive, AdminWebhooksLive } from "./AdminHandlers.js"
-import { AdminAuthenticationLive, AdminBodyGuardLive } from "./AdminMiddleware.js"
+import { AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive } from "./AdminMiddleware.js"
 import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
 
 /**
@@ -17,4 +17,4 @@ export const AdminApiLive = Layer.mergeAll(
   AdminWebhooksLive,
   AdminWebhookDeliveriesLive,
   AdminSpecLive
-).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive]))
+).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive]))

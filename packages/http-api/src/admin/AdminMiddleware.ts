@@ -3,7 +3,8 @@ import { Effect, Layer, Redacted } from "effect"
 import { hashApiKey } from "../ApiKeys.js"
 import { Unauthorized } from "../HttpErrors.js"
 import { guardBodies } from "../RequestBody.js"
-import { AdminAuthentication, AdminBodyGuard, HeraldAdminApi } from "./AdminApi.js"
+import { guardUrls } from "../RequestUrl.js"
+import { AdminAuthentication, AdminBodyGuard, AdminUrlGuard, HeraldAdminApi } from "./AdminApi.js"
 import { adminTokenPattern, AdminTokens } from "./AdminTokens.js"
 
 const refuse = (code: "missing_admin_token" | "invalid_admin_token", error: string) =>
@@ -35,3 +36,5 @@ export const AdminBodyGuardLive = Layer.sync(
   AdminBodyGuard,
   () => guardBodies(HeraldAdminApi, { "application/json": adminBodyLimit })
 )
+
+export const AdminUrlGuardLive = Layer.sync(AdminUrlGuard, () => guardUrls(HeraldAdminApi))

@@ -17,10 +17,11 @@ export const WebhookAttemptView = Schema.Struct({
 }).annotations({ identifier: "AdminWebhookAttempt" })
 export type WebhookAttemptView = typeof WebhookAttemptView.Type
 
+/** Unknown parameters are refused by AdminUrlGuard, from the ones this struct declares. */
 export const DeliveryLogParams = Schema.Struct({
   limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)), { default: () => 50 }),
   event_id: Schema.optional(EventId)
-}).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
+}).annotations({ parseOptions: { errors: "all" } })
 
 const deliveriesPath = Schema.Struct({ project_id: ProjectId, webhook_id: WebhookEndpointId })
 

@@ -3,7 +3,7 @@ import { type WebhookAttempt, WebhookDeliveryLog } from "@herald/core"
 import { DateTime, Effect } from "effect"
 import { Conflict, NotFound } from "../HttpErrors.js"
 import { groupContext } from "../RequestContext.js"
-import { AdminAuthentication, AdminBodyGuard, HeraldAdminApi } from "./AdminApi.js"
+import { AdminAuthentication, AdminBodyGuard, AdminUrlGuard, HeraldAdminApi } from "./AdminApi.js"
 import type { WebhookAttemptView } from "./AdminWebhookDeliveriesApi.js"
 
 const attemptView = (attempt: WebhookAttempt): WebhookAttemptView => ({
@@ -46,4 +46,4 @@ export const AdminWebhookDeliveriesLive = HttpApiBuilder.group(HeraldAdminApi, "
           WebhookSendNotGivenUp: ({ message }) => Effect.fail(new Conflict({ error: message, code: "webhook_send_not_given_up" }))
         })
       ))
-).pipe(groupContext(AdminAuthentication, AdminBodyGuard, WebhookDeliveryLog))
+).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, WebhookDeliveryLog))

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { MediaKind, PeopleTags } from "@herald/core"
+import { maxPeopleTags, MediaKind, PeopleTags, platformRegistry, platforms, platformsWith } from "@herald/core"
 import { Schema } from "effect"
 import { Conflict, Forbidden, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 
@@ -22,15 +22,17 @@ export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("Servic
   HttpApiSchema.annotations({ status: 503, description: "Media storage (local or bucket) is not configured on this instance." })
 ) {}
 
+const altTextPlatforms = platforms.filter((platform) => platformRegistry[platform].media.altText).join(" and ")
+
 const detailFields = {
   thumbnail_timestamp_ms: Schema.optional(
     Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "Picks a video's cover frame (ms from the start)." })
   ),
   alt_text: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: "Image accessibility text (x and bluesky apply it natively)." })
+    Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: `Image accessibility text (${altTextPlatforms} apply it natively).` })
   ),
   people_tags: Schema.optional(PeopleTags.annotations({
-    description: "Instagram handles tagged in a photo (up to 20); needs an instagram account that advertises can.people_tags."
+    description: `Instagram handles tagged in a photo (up to ${maxPeopleTags}); needs an ${platformsWith("people_tags").join(" or ")} account that advertises can.people_tags.`
   }))
 }
 

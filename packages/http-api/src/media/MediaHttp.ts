@@ -19,7 +19,7 @@ import {
   UploadTickets
 } from "@herald/core"
 import { Effect, Option } from "effect"
-import { Authentication, CurrentPrincipal, HeraldApi } from "../Api.js"
+import { Authentication, CurrentPrincipal, HeraldApi, RequestUrlGuard } from "../Api.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
 import {
   BadRequest,
@@ -79,19 +79,22 @@ const isMediaReply = (error: UploadMediaError | MediaReply): error is MediaReply
 /**
  * Shared error classes go on to FailuresLive; the media-only ones (422 with unknown, 400 with
  * the stored id, 503) are answered here with errorResponse, which only reads a class's schema
- * and status. A 413 first drains what the client is still sending, so it gets to read the reply.
+ * and status.
  */
-const replying = (request: HttpServerRequest.HttpServerRequest) =>
-<A, R>(
+const replying = <A, R>(
   effect: Effect.Effect<A, UploadMediaError | MediaReply, R>
 ): Effect.Effect<A | HttpServerResponse.HttpServerResponse, HttpError, R> =>
   Effect.catchAll(effect, (error) => {
     const reply = isMediaReply(error) ? error : replyOf(error)
-    return Effect.zipRight(
-      reply instanceof PayloadTooLarge ? drainRest(request) : Effect.void,
-      isHttpError(reply) ? Effect.fail(reply) : Effect.succeed(errorResponse(reply as unknown as HttpError))
-    )
+    return isHttpError(reply) ? Effect.fail(reply) : Effect.succeed(errorResponse(reply as unknown as HttpError))
   })
+
+/**
+ * A multipart upload refused before its end was read (a bad form, a file too large) first has
+ * the rest of its body drained, so a client that is still sending gets to read the refusal.
+ */
+const drainingOnRefusal = (request: HttpServerRequest.HttpServerRequest) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.tapError(effect, () => drainRest(request))
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
 
@@ -131,14 +134,14 @@ export const MediaHttpLive = HttpApiBuilder.group(HeraldApi, "media", (handlers)
           return { id: media.id, kind: media.kind }
         }
         if (type !== "multipart/form-data") return yield* Effect.fail(unsupportedType(type, "application/json, multipart/form-data"))
-        yield* checkDeclaredLength(request)
         const media = yield* Effect.scoped(Effect.gen(function*() {
+          yield* checkDeclaredLength(request)
           const { details, file } = yield* readMultipart(request)
           return yield* uploadMedia(principal, MediaSource.File({ file }), details)
-        }))
+        })).pipe(drainingOnRefusal(request))
         return { id: media.id, kind: media.kind }
-      }).pipe(replying(request)))
-    .handleRaw("ticket", ({ request }) =>
+      }).pipe(replying))
+    .handleRaw("ticket", () =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
         const issued = yield* issueUploadTicket(principal)
@@ -154,8 +157,8 @@ export const MediaHttpLive = HttpApiBuilder.group(HeraldApi, "media", (handlers)
             onSome: ({ fields, url }) => ({ url, fields, curl: curlFor(url, fields) })
           })
         }
-      }).pipe(replying(request)))
-).pipe(groupContext(Authentication, HttpApiConfig, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
+      }).pipe(replying))
+).pipe(groupContext(Authentication, RequestUrlGuard, HttpApiConfig, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
 
 /** A browser page on another origin posts here and reads the reply: the ticket is the credential. */
 const corsOpen = HttpApp.appendPreResponseHandler((_request, response) =>
@@ -170,11 +173,11 @@ export const MediaAttachHttpLive = HttpApiBuilder.group(HeraldApi, "mediaAttach"
       yield* openTicket(path.ticket, null)
       const type = contentTypeOf(request)
       if (type !== "multipart/form-data") return yield* Effect.fail(unsupportedType(type, "multipart/form-data"))
-      yield* checkDeclaredLength(request)
       const media = yield* Effect.scoped(Effect.gen(function*() {
+        yield* checkDeclaredLength(request)
         const { details, file } = yield* readMultipart(request)
         return yield* attachUpload(path.ticket, file, details)
-      }))
+      })).pipe(drainingOnRefusal(request))
       return { media_id: media.id }
-    }).pipe(replying(request)))
-).pipe(groupContext(IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
+    }).pipe(replying))
+).pipe(groupContext(RequestUrlGuard, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))

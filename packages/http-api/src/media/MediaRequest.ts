@@ -1,7 +1,9 @@
-import { HttpIncomingMessage, type HttpServerRequest, Multipart } from "@effect/platform"
+import { type HttpServerRequest, Multipart } from "@effect/platform"
 import { MediaStaging, maxMediaBytes, type MediaDetails, MediaTooLarge, type StagedFile } from "@herald/core"
-import { Effect, Option, ParseResult, Schema, type Scope, Stream } from "effect"
+import { Cause, Effect, Option, ParseResult, Schema, type Scope, Stream } from "effect"
+import { dropRest } from "../BodyDrain.js"
 import { BadRequest, invalidRequest, PayloadTooLarge } from "../HttpErrors.js"
+import { checkParsedBody, readJson } from "../RequestBody.js"
 import { MediaFormFields, MediaJsonBody } from "./MediaApi.js"
 
 /** Room for the multipart framing and text fields around a file of the largest size. */
@@ -20,20 +22,18 @@ export const checkDeclaredLength = (request: HttpServerRequest.HttpServerRequest
   return declared > maxMediaBytes + multipartSlack ? Effect.fail(tooLarge()) : Effect.void
 }
 
-/** How much of a refused upload is still read (and dropped); past that the connection is cut. */
+/**
+ * How much of a refused upload is still read (and dropped) before the reply, so a client that is
+ * still sending gets to read it (most clients read nothing until they have sent everything).
+ */
 const maxDrainBytes = 2 * maxMediaBytes
 
-/**
- * Reads and drops what is left of a refused upload, so a client that is still sending gets to
- * read the reply (most clients read nothing until they have sent everything).
- */
-export const drainRest = (request: HttpServerRequest.HttpServerRequest) =>
-  Stream.runFoldWhile(request.stream, 0, (read) => read <= maxDrainBytes, (read, chunk) => read + chunk.byteLength).pipe(
-    Effect.ignore
-  )
+/** Reads and drops what is left of a refused upload (BodyDrain.dropRest). */
+export const drainRest = (request: HttpServerRequest.HttpServerRequest) => dropRest(request, maxDrainBytes)
 
 const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown) =>
-  Schema.decodeUnknown(schema)(input).pipe(
+  checkParsedBody(input).pipe(
+    Effect.zipRight(Schema.decodeUnknown(schema)(input)),
     Effect.catchTag("ParseError", (error) =>
       Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) => Effect.fail(invalidRequest(issues))))
   )
@@ -53,13 +53,7 @@ export type JsonSource = { readonly url: string } | { readonly ticket: string }
 /** A JSON POST /media body: exactly one of url and ticket, plus the optional details. */
 export const readJsonBody = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    const raw = yield* request.json.pipe(
-      HttpIncomingMessage.withMaxBodySize(Option.some(maxJsonBytes)),
-      Effect.catchAll(() =>
-        Effect.fail(badRequest(`the body is not valid JSON (or is over ${maxJsonBytes} bytes)`, "malformed_body"))
-      )
-    )
-    const body = yield* decodeWith(MediaJsonBody, raw)
+    const body = yield* decodeWith(MediaJsonBody, yield* readJson(request, maxJsonBytes))
     const source: JsonSource | null = body.url !== undefined && body.ticket === undefined
       ? { url: body.url }
       : body.ticket !== undefined && body.url === undefined
@@ -102,6 +96,17 @@ const multipartFailure = (error: Multipart.MultipartError) =>
     : badRequest("the multipart body could not be read", "malformed_body")
 
 /**
+ * The node request's multipart stream throws, rather than fails, when the Content-Type carries no
+ * usable boundary: multipasta's node parser emits that error while it is being made, before
+ * anyone listens, and the emitter throws it (its context is the parser's error).
+ */
+const missingBoundary = (cause: Cause.Cause<Multipart.MultipartError>) =>
+  Option.flatMap(Cause.dieOption(cause), (defect) =>
+    (defect as { readonly context?: { readonly _tag?: unknown } } | null)?.context?._tag === "InvalidBoundary"
+      ? Option.some(Stream.fail(badRequest("a multipart/form-data Content-Type needs a boundary parameter", "malformed_body")))
+      : Option.none())
+
+/**
  * A multipart form with one file field named file, streamed to staging as it arrives (counted
  * against 100 MB, never held in memory), and the text fields beside it. The staged file lives
  * until the surrounding scope closes.
@@ -111,7 +116,7 @@ export const readMultipart = (request: HttpServerRequest.HttpServerRequest) =>
     const staging = yield* MediaStaging
     const fields = new Map<string, Array<string>>()
     let file: StagedFile | null = null
-    const parts = Multipart.withLimitsStream(request.multipartStream, {
+    const parts = Multipart.withLimitsStream(Stream.catchSomeCause(request.multipartStream, missingBoundary), {
       maxParts: Option.some(16),
       maxFieldSize: 64 * 1024,
       maxFileSize: Option.none(),

@@ -937,6 +937,7 @@ export interface components {
                     code: string;
                     message: string;
                 } | null;
+                error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                 note: string | null;
                 note_kind: "info" | null;
                 next_attempt_at: string | null;

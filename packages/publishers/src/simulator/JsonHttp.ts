@@ -33,7 +33,8 @@ export interface JsonHttp {
  * A JSON-over-HTTP client for one base URL, on keep-alive connections that live as long as the
  * scope. The dispatcher calls a platform once per delivery: a general client's request and
  * response pipeline (URL and header objects, body streams, a scope and a span per call) cost its
- * process three times what the exchange itself does, so the simulator route talks HTTP directly.
+ * process more than the exchange itself does (bench/README.md, Dispatch: the publisher's client),
+ * so the simulator route talks HTTP directly.
  */
 export const makeJsonHttp = (baseUrl: string): Effect.Effect<JsonHttp, never, Scope.Scope> =>
   Effect.map(

@@ -3,8 +3,8 @@ import { SimulatorPublishers } from "./SimulatorPublisher.js"
 import { SimulatorServer, type SimulatorServerOptions } from "./SimulatorServer.js"
 
 /**
- * The simulator started in this process with its publishers pointed at it: Publishers and
- * SimulatorServer (for its URL and its record of publishes).
+ * The simulator started in this process with its client pointed at it: Publishers, MetricsSources,
+ * ConnectionProbes and SimulatorServer (for its URL and its record of publishes).
  */
 export const inProcess = (options: SimulatorServerOptions = {}) =>
   Layer.unwrapEffect(Effect.map(SimulatorServer, (server) => SimulatorPublishers.layer({ baseUrl: server.url }))).pipe(

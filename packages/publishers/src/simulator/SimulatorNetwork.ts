@@ -1,16 +1,19 @@
 import {
   describeViolation,
+  type IdMint,
   type Media,
+  type Placement,
   placementOf,
   type Platform,
   PlatformConfigurations,
+  platformRegistry,
   type SocialAccount,
   splitMedia,
   validateDraft
 } from "@herald/core"
 import { Either, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import type { PublishBody, SimError, SimMetrics, SimPost } from "./SimulatorWire.js"
+import { type PublishBody, type SimError, type SimMetrics, type SimPost, type SimProbe, simulatedPermissions } from "./SimulatorWire.js"
 
 export interface SimulatorOptions {
   /** Each answer waits a random time in this range. Default 120 to 600 ms; 0 for benchmarks. */
@@ -38,12 +41,15 @@ export interface PublishRecord {
   readonly attempts: number
   /** The posts created for the marker: exactly one when Herald behaved. */
   readonly postIds: ReadonlyArray<string>
+  /** DELETE requests received for those posts, refused ones included: at most one when Herald behaved. */
+  readonly takedowns: number
 }
 
 interface StoredPost {
   readonly view: SimPost
   readonly createdAtMs: number
   deletedAtMs: number | null
+  deleteRequests: number
 }
 
 /**
@@ -64,7 +70,11 @@ export const triggerUsernames = {
   /** Refuses every post (403 account_restricted): the account of a partial outcome. */
   restricted: "partial_fail",
   /** Any username starting with it has a dead token: 401 on every call and on probes. */
-  expiredPrefix: "expired_"
+  expiredPrefix: "expired_",
+  /** Any username starting with it never granted the publish permission: 403 on every post. */
+  readOnlyPrefix: "readonly_",
+  /** Any username starting with it has a token that expires an hour after each probe. */
+  expiringPrefix: "expiring_"
 } as const
 
 /** People-tag handles starting with it do not exist on the simulated network; every other one does. */
@@ -86,75 +96,11 @@ const tid = () => {
   return Array.from({ length: 13 }, () => alphabet[Math.floor(Math.random() * 32)]).join("")
 }
 
-/** A platform post id and the public URL its platform would give it. */
-const livePost = (platform: Platform, username: string, placement: string): { readonly id: string; readonly url: string } => {
-  const user = encodeURIComponent(username.replace(/^@/, ""))
-  switch (platform) {
-    case "x": {
-      const id = digits(19)
-      return { id, url: `https://x.com/${user}/status/${id}` }
-    }
-    case "instagram": {
-      const id = code(11)
-      return {
-        id,
-        url: placement === "stories"
-          ? `https://www.instagram.com/stories/${user}/${digits(19)}/`
-          : placement === "reels"
-          ? `https://www.instagram.com/reel/${id}/`
-          : `https://www.instagram.com/p/${id}/`
-      }
-    }
-    case "facebook": {
-      const id = digits(16)
-      return {
-        id,
-        url: placement === "reels"
-          ? `https://www.facebook.com/reel/${id}`
-          : placement === "stories"
-          ? `https://www.facebook.com/stories/${user}/${id}`
-          : `https://www.facebook.com/${user}/posts/${id}`
-      }
-    }
-    case "threads": {
-      const id = code(11)
-      return { id, url: `https://www.threads.net/@${user}/post/${id}` }
-    }
-    case "pinterest": {
-      const id = digits(18)
-      return { id, url: `https://www.pinterest.com/pin/${id}/` }
-    }
-    case "tiktok": {
-      const id = digits(19)
-      return { id, url: `https://www.tiktok.com/@${user}/video/${id}` }
-    }
-    case "youtube": {
-      const id = code(11)
-      return { id, url: `https://www.youtube.com/watch?v=${id}` }
-    }
-    case "linkedin": {
-      const id = `urn:li:share:${digits(19)}`
-      return { id, url: `https://www.linkedin.com/feed/update/${id}/` }
-    }
-    case "bluesky": {
-      const id = tid()
-      return { id, url: `https://bsky.app/profile/${user}/post/${id}` }
-    }
-  }
-}
+const ids: IdMint = { digits, code, tid }
 
-/** What each platform reports (null: never reported, not zero), after Graph/X/Bluesky APIs. */
-const reported: Record<Platform, ReadonlyArray<keyof SimMetrics>> = {
-  x: ["views", "likes", "comments", "shares"],
-  instagram: ["views", "likes", "comments", "shares", "reach", "saves"],
-  facebook: ["views", "likes", "comments", "shares", "reach"],
-  threads: ["views", "likes", "comments", "shares"],
-  pinterest: ["views", "comments", "saves"],
-  tiktok: ["views", "likes", "comments", "shares"],
-  youtube: ["views", "likes", "comments"],
-  linkedin: ["views", "likes", "comments", "shares", "reach"],
-  bluesky: ["likes", "comments", "shares"]
-}
+/** A platform post id and the public URL its platform would give it. */
+const livePost = (platform: Platform, username: string, placement: Placement) =>
+  platformRegistry[platform].livePost(encodeURIComponent(username.replace(/^@/, "")), placement, ids)
 
 const seedOf = (id: string) => [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7)
 
@@ -172,7 +118,7 @@ const metricsAt = (post: StoredPost, nowMs: number): SimMetrics => {
     saves: 0.01
   }
   const value = (metric: keyof SimMetrics) =>
-    reported[post.view.platform as Platform].includes(metric) ? Math.floor(views * ratios[metric]) : null
+    platformRegistry[post.view.platform as Platform].metrics.includes(metric) ? Math.floor(views * ratios[metric]) : null
   return {
     views: value("views"),
     likes: value("likes"),
@@ -212,6 +158,9 @@ export class SimulatorNetwork {
     }
     if (account.username === triggerUsernames.restricted) {
       return error(403, "account_restricted", `${handle} is restricted from posting on ${account.platform}`)
+    }
+    if (account.username.startsWith(triggerUsernames.readOnlyPrefix)) {
+      return error(403, "missing_permission", `${handle} has not granted the publish permission on ${account.platform}`)
     }
     if (hasTag(text, triggers.reject)) {
       return error(422, "content_rejected", `${account.platform} rejected the post under its community standards`)
@@ -256,7 +205,7 @@ export class SimulatorNetwork {
       media_left: split.left.length,
       deleted_at: null
     }
-    this.posts.set(id, { view, createdAtMs: nowMs, deletedAtMs: null })
+    this.posts.set(id, { view, createdAtMs: nowMs, deletedAtMs: null, deleteRequests: 0 })
     seen.postIds.push(id)
     // A timeout that still creates the post: only reconciliation can tell Herald it went out.
     return first && hasTag(text, triggers.timeout)
@@ -280,6 +229,7 @@ export class SimulatorNetwork {
 
   takedown(platform: string, id: string, nowMs: number): Answer {
     const post = this.posts.get(id)
+    if (post !== undefined) post.deleteRequests += 1
     if (post === undefined || post.view.platform !== platform || post.deletedAtMs !== null) {
       return error(404, "not_found", `${platform} has no live post ${id}`)
     }
@@ -302,10 +252,19 @@ export class SimulatorNetwork {
       : { status: 200, body: { username: handle } }
   }
 
-  probe(platform: string, username: string): Answer {
-    return username.startsWith(triggerUsernames.expiredPrefix)
-      ? error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
-      : { status: 200, body: { username, status: "ok" } }
+  probe(platform: string, username: string, nowMs: number): Answer {
+    if (username.startsWith(triggerUsernames.expiredPrefix)) {
+      return error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
+    }
+    const body: typeof SimProbe.Encoded = {
+      username,
+      status: "ok",
+      permissions: username.startsWith(triggerUsernames.readOnlyPrefix)
+        ? simulatedPermissions.filter((permission) => permission !== "publish")
+        : [...simulatedPermissions],
+      expires_at: username.startsWith(triggerUsernames.expiringPrefix) ? new Date(nowMs + 3_600_000).toISOString() : null
+    }
+    return { status: 200, body }
   }
 
   post(id: string): SimPost | undefined {
@@ -320,7 +279,8 @@ export class SimulatorNetwork {
       platform: seen.account.platform,
       username: seen.account.username,
       attempts: seen.attempts,
-      postIds: [...seen.postIds]
+      postIds: [...seen.postIds],
+      takedowns: seen.postIds.reduce((sum, id) => sum + this.posts.get(id)!.deleteRequests, 0)
     }))
   }
 

@@ -1,18 +1,27 @@
 import {
+  AlreadyGone,
+  ConnectionHealth,
+  type ConnectionProbe,
   type DeliveryError,
-  type FailureCategory,
+  type DeliveryErrorCategory,
   Media,
+  MetricsReading,
+  type MetricsSource,
   OutcomeUnknown,
+  PlatformCallFailed,
+  platforms,
+  type PostMetrics,
   type Published,
   type Publisher,
   PublishFailed,
   type PublishRequest,
-  Publishers,
+  type RouteAdapters,
   type SocialAccount
 } from "@herald/core"
 import { Effect, Either, Layer, Option, Schema } from "effect"
+import { registry } from "../Registry.js"
 import { type JsonAnswer, makeJsonHttp, type TransportError } from "./JsonHttp.js"
-import { SimError, SimMetrics, SimPost, SimProbe } from "./SimulatorWire.js"
+import { SimError, SimMetrics, SimPost, SimProbe, simulatedPermissions } from "./SimulatorWire.js"
 
 export interface SimulatorPublisherOptions {
   /** Where the simulator listens, e.g. http://127.0.0.1:4010 (HERALD_SIMULATOR_URL). */
@@ -21,13 +30,18 @@ export interface SimulatorPublisherOptions {
 
 const encodeMedia = Schema.encodeSync(Schema.Array(Media))
 
-const fail = (category: FailureCategory, code: string, message: string, transient = false, retryAfterMs: number | null = null) =>
-  new PublishFailed({ error: { category, code, message } satisfies DeliveryError, transient, retryAfterMs })
+/** A platform's refusal in Herald's terms: its category, and whether and when to try again. */
+interface Refusal {
+  readonly error: DeliveryError
+  readonly transient: boolean
+  readonly retryAfterMs: number | null
+}
 
-const transportFailure = (account: SocialAccount, error: TransportError) =>
-  error.sent
-    ? new OutcomeUnknown({ detail: `${account.platform} gave no usable answer: ${error.message}` })
-    : fail("platform_error", "network_unreachable", `${account.platform} could not be reached: ${error.message}`, true)
+const refused = (category: DeliveryErrorCategory, code: string, message: string, transient = false, retryAfterMs: number | null = null): Refusal => ({
+  error: { category, code, message },
+  transient,
+  retryAfterMs
+})
 
 const retryAfterMs = (header: string | undefined): number | null => {
   if (header === undefined) return null
@@ -49,21 +63,54 @@ const readPost = readJson(SimPost.pick("id", "url"))
 const readMetrics = readJson(SimMetrics)
 const readProbe = readJson(SimProbe)
 
-/** The platform's refusal, in Herald's categories, with a message a person can act on. */
-const refusal = (account: SocialAccount, answer: JsonAnswer): PublishFailed => {
+/**
+ * An error answer in Herald's categories, with a message a person can act on; undefined for a
+ * status that is no refusal (an answer other than the one the call expects).
+ */
+const refusalOf = (account: SocialAccount, answer: JsonAnswer): Refusal | undefined => {
+  const status = answer.status
+  if (status < 400) return undefined
   const { code, message } = Either.getOrElse(
     Either.map(readError(answer), ({ error }) => error),
-    () => ({ code: `http_${answer.status}`, message: `HTTP ${answer.status}` })
+    () => ({ code: `http_${status}`, message: `HTTP ${status}` })
   )
   const who = `${account.platform}:${account.username}`
-  const status = answer.status
-  if (status === 429) return fail("rate_limited", "rate_limited", `${who}: ${message}`, true, retryAfterMs(answer.retryAfter))
-  if (status >= 500) return fail("platform_error", "platform_unavailable", `${who}: ${message} (HTTP ${status})`, true)
-  if (status === 401) return fail("auth_expired", code, `${who}: ${message}; reconnect the account, then retry the delivery`)
-  if (status === 400 && code === "invalid_media") return fail("media_invalid", code, `${who}: ${message}`)
-  if (status === 400 || status === 422) return fail("content_rejected", code, `${who}: ${message}`)
-  return fail("platform_error", code, `${who}: ${message} (HTTP ${status})`)
+  if (status === 429) return refused("rate_limited", "rate_limited", `${who}: ${message}`, true, retryAfterMs(answer.retryAfter))
+  if (status >= 500) return refused("transient", "platform_unavailable", `${who}: ${message} (HTTP ${status})`, true)
+  if (status === 401) return refused("auth_expired", code, `${who}: ${message}; reconnect the account, then retry the delivery`)
+  if (status === 403) return refused("permission_missing", code, `${who}: ${message} (HTTP ${status})`)
+  if (status === 404) return refused("not_found", code, `${who}: ${message} (HTTP ${status})`)
+  if (status === 400 && code === "invalid_media") return refused("media_rejected", code, `${who}: ${message}`)
+  return refused("content_rejected", code, `${who}: ${message}`)
 }
+
+const unexpected = (account: SocialAccount, answer: JsonAnswer) => `${account.platform} answered HTTP ${answer.status}, which Herald did not expect`
+
+/** A publishing call's failure: an answer that is no refusal may have done anything, so it is an unknown outcome. */
+const publishFailure = (account: SocialAccount, answer: JsonAnswer): PublishFailed | OutcomeUnknown => {
+  const refusal = refusalOf(account, answer)
+  return refusal === undefined ? new OutcomeUnknown({ detail: unexpected(account, answer) }) : new PublishFailed(refusal)
+}
+
+/** A read's failure: it changed nothing, so an answer that is no refusal is only worth trying again. */
+const readFailure = (account: SocialAccount, answer: JsonAnswer): PlatformCallFailed => {
+  const refusal = refusalOf(account, answer) ?? refused("transient", `http_${answer.status}`, unexpected(account, answer))
+  return new PlatformCallFailed({ error: refusal.error, retryAfterMs: refusal.retryAfterMs })
+}
+
+/** A refused connection never carried the request; any other broken exchange may have. */
+const transportFailure = (account: SocialAccount, error: TransportError) =>
+  error.sent
+    ? new OutcomeUnknown({ detail: `${account.platform} gave no usable answer: ${error.message}` })
+    : new PublishFailed(refused("transient", "network_unreachable", `${account.platform} could not be reached: ${error.message}`, true))
+
+const readTransportFailure = (account: SocialAccount, error: TransportError) =>
+  new PlatformCallFailed({
+    error: error.sent
+      ? { category: "transient", code: "no_answer", message: `${account.platform} gave no usable answer: ${error.message}` }
+      : { category: "transient", code: "network_unreachable", message: `${account.platform} could not be reached: ${error.message}` },
+    retryAfterMs: null
+  })
 
 /** A created post from its answer; unreadable, it may well exist all the same. */
 const published = (account: SocialAccount, answer: JsonAnswer): Either.Either<Published, OutcomeUnknown> =>
@@ -71,6 +118,14 @@ const published = (account: SocialAccount, answer: JsonAnswer): Either.Either<Pu
     onLeft: (error) => Either.left(new OutcomeUnknown({ detail: `unreadable answer from ${account.platform}: ${error}` })),
     onRight: (post) => Either.right({ platformPostId: post.id, url: post.url, note: null })
   })
+
+/** A read's answer through its schema; unreadable, it is worth asking again. */
+const readAnswer = <A>(read: (answer: JsonAnswer) => Either.Either<A, string>, account: SocialAccount, answer: JsonAnswer) =>
+  Either.mapLeft(read(answer), (error) =>
+    new PlatformCallFailed({
+      error: { category: "transient", code: "unreadable_answer", message: `unreadable answer from ${account.platform}: ${error}` },
+      retryAfterMs: null
+    }))
 
 /**
  * The simulator route: an HTTP client to the simulated networks, built the way a real network's
@@ -83,6 +138,8 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
     const posts = (platform: string) => `/v1/${platform}/posts`
     const call = (account: SocialAccount, method: "GET" | "POST" | "DELETE", path: string, body?: string) =>
       Effect.mapError(http.send(method, path, body), (error) => transportFailure(account, error))
+    const read = (account: SocialAccount, path: string) =>
+      Effect.mapError(http.send("GET", path), (error) => readTransportFailure(account, error))
 
     const publish = (request: PublishRequest): Effect.Effect<Published, PublishFailed | OutcomeUnknown> =>
       Effect.flatMap(
@@ -100,7 +157,7 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
           })
         ),
         (answer): Effect.Effect<Published, PublishFailed | OutcomeUnknown> =>
-          answer.status === 201 ? published(request.account, answer) : Effect.fail(refusal(request.account, answer))
+          answer.status === 201 ? published(request.account, answer) : Effect.fail(publishFailure(request.account, answer))
       )
 
     const reconcile = (request: PublishRequest) =>
@@ -115,27 +172,39 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
             ? Effect.succeedNone
             : answer.status === 200
             ? Effect.map(published(request.account, answer), Option.some)
-            : Effect.fail(refusal(request.account, answer))
+            : Effect.fail(publishFailure(request.account, answer))
       )
 
     const takedown = (account: SocialAccount, platformPostId: string) =>
       Effect.flatMap(
         call(account, "DELETE", `${posts(account.platform)}/${encodeURIComponent(platformPostId)}`),
-        (answer) => answer.status === 204 ? Effect.void : Effect.fail(refusal(account, answer))
+        (answer): Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone> =>
+          answer.status === 204
+            ? Effect.void
+            : answer.status === 404
+            ? Effect.fail(new AlreadyGone({ detail: `${account.platform} holds no live post ${platformPostId}` }))
+            : Effect.fail(publishFailure(account, answer))
       )
 
-    /** Engagement so far (for the metrics sync). */
-    const metrics = (account: SocialAccount, platformPostId: string) =>
+    /** The post's engagement so far; a post the network no longer holds is not_found. */
+    const metrics = (account: SocialAccount, platformPostId: string): Effect.Effect<PostMetrics, PlatformCallFailed> =>
       Effect.flatMap(
-        call(account, "GET", `${posts(account.platform)}/${encodeURIComponent(platformPostId)}/metrics`),
-        (answer) => answer.status === 200 ? Effect.orDie(readMetrics(answer)) : Effect.fail(refusal(account, answer))
+        read(account, `${posts(account.platform)}/${encodeURIComponent(platformPostId)}/metrics`),
+        (answer) =>
+          answer.status === 200
+            ? Effect.map(readAnswer(readMetrics, account, answer), (counts) => ({ ...counts, clicks: null, videoViews: null }))
+            : Effect.fail(readFailure(account, answer))
       )
 
-    /** Whether the connection still works (for the health checker). */
+    /** The connection as the network sees it; a dead token is auth_expired. */
     const probe = (account: SocialAccount) =>
       Effect.flatMap(
-        call(account, "GET", `/v1/${account.platform}/accounts/${encodeURIComponent(account.username)}`),
-        (answer) => answer.status === 200 ? Effect.asVoid(Effect.orDie(readProbe(answer))) : Effect.fail(refusal(account, answer))
+        read(account, `/v1/${account.platform}/accounts/${encodeURIComponent(account.username)}`),
+        (answer) =>
+          answer.status === 200
+            ? Effect.map(readAnswer(readProbe, account, answer), (token) =>
+              ConnectionHealth.Alive({ expiresAt: token.expires_at, granted: token.permissions, needed: simulatedPermissions }))
+            : Effect.fail(readFailure(account, answer))
       )
 
     /** The people-tag handles the network does not know (404 on its user lookup). */
@@ -146,11 +215,11 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
           (answer) =>
             answer.status === 200 || answer.status === 404
               ? Effect.succeed(answer.status === 404)
-              : Effect.fail(refusal(account, answer))
+              : Effect.fail(publishFailure(account, answer))
         ), { concurrency: 4 })
 
     return {
-      capabilities: { publish: true, delete: true, reconcile: true, metrics: true, probe: true, peopleTagCheck: true },
+      capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: true },
       publish,
       reconcile,
       takedown,
@@ -162,27 +231,41 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
 
 export type SimulatorPublisher = Effect.Effect.Success<ReturnType<typeof makeSimulatorPublisher>>
 
-/** Routes without a publisher in this build fail at once, saying so, rather than pretending. */
-const noRoute = (account: SocialAccount): PublishFailed =>
-  fail(
-    "platform_error",
-    "route_unavailable",
-    `${account.platform}:${account.username} is connected through the ${account.route} route, which this build cannot publish to yet; connect it through the simulator route`
-  )
+/** The simulator client as a MetricsSource: a post the network no longer holds has no numbers, ever. */
+const metricsSource = (simulator: SimulatorPublisher): MetricsSource => ({
+  fetch: ({ account, platformPostId }) =>
+    simulator.metrics(account, platformPostId).pipe(
+      Effect.map((metrics) => MetricsReading.Reported({ metrics })),
+      Effect.catchIf(
+        (failure) => failure.error.category === "not_found",
+        (failure) => Effect.succeed(MetricsReading.Unreportable({ reason: "deleted", detail: failure.error.message }))
+      )
+    )
+})
 
-const unavailable: Publisher = {
-  capabilities: { publish: true, delete: false, reconcile: false, metrics: false, probe: false, peopleTagCheck: false },
-  publish: (request) => Effect.fail(noRoute(request.account)),
-  reconcile: (request) => Effect.fail(noRoute(request.account)),
-  takedown: (account) => Effect.fail(noRoute(account))
+/** The simulator client as a ConnectionProbe: a token the network refuses is an answer, not a failure. */
+const connectionProbe = (simulator: SimulatorPublisher): ConnectionProbe => ({
+  check: (account) =>
+    simulator.probe(account).pipe(
+      Effect.catchIf(
+        (failure): failure is PlatformCallFailed => failure.error.category === "auth_expired",
+        (failure) => Effect.succeed(ConnectionHealth.Refused({ code: failure.error.code, message: failure.error.message }))
+      )
+    )
+})
+
+/** The simulator route of all nine platforms, served by one client. */
+export const simulatorAdapters = (simulator: SimulatorPublisher): ReadonlyArray<RouteAdapters> => {
+  const metrics = metricsSource(simulator)
+  const probe = connectionProbe(simulator)
+  return platforms.map((platform) => ({ platform, route: "simulator", publisher: simulator, metrics, probe }))
 }
 
-/** Publishers for the simulator route on all nine platforms; their connections close with the layer. */
+/**
+ * Publishers, MetricsSources and ConnectionProbes for the simulator route on all nine platforms
+ * (other routes are refused); their connections close with the layer.
+ */
 export const SimulatorPublishers = {
-  layer: (options: SimulatorPublisherOptions): Layer.Layer<Publishers> =>
-    Layer.scoped(
-      Publishers,
-      Effect.map(makeSimulatorPublisher(options), (simulator) =>
-        Publishers.of({ forAccount: (account) => account.route === "simulator" ? simulator : unavailable }))
-    )
+  layer: (options: SimulatorPublisherOptions) =>
+    Layer.unwrapScoped(Effect.map(makeSimulatorPublisher(options), (simulator) => registry(simulatorAdapters(simulator))))
 }

@@ -63,7 +63,7 @@ const route = async (network: SimulatorNetwork, request: Http.IncomingMessage): 
     if (request.method === "DELETE" && leaf === undefined) return network.takedown(platform, id, now)
     if (request.method === "GET" && leaf === "metrics") return network.metrics(platform, id, now)
   }
-  if (collection === "accounts" && id !== undefined && request.method === "GET") return network.probe(platform, id)
+  if (collection === "accounts" && id !== undefined && request.method === "GET") return network.probe(platform, id, now)
   if (collection === "users" && id !== undefined && request.method === "GET") return network.user(platform, id)
   return notFound
 }

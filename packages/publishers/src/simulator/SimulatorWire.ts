@@ -34,7 +34,7 @@ export type SimPost = typeof SimPost.Type
 
 /**
  * An error answer. code is machine-readable: invalid_post, invalid_media, content_rejected,
- * token_expired, account_restricted, rate_limited, unavailable, not_found.
+ * token_expired, account_restricted, missing_permission, rate_limited, unavailable, not_found.
  */
 export const SimError = Schema.Struct({
   error: Schema.Struct({ code: Schema.String, message: Schema.String })
@@ -52,4 +52,14 @@ export const SimMetrics = Schema.Struct({
 })
 export type SimMetrics = typeof SimMetrics.Type
 
-export const SimProbe = Schema.Struct({ username: Schema.String, status: Schema.Literal("ok") })
+/** What a simulated token can be granted; Herald's calls need all of them. */
+export const simulatedPermissions = ["publish", "read", "insights"] as const
+
+/** GET /v1/{platform}/accounts/{username}: the token works; what it carries and when it expires (null: never). */
+export const SimProbe = Schema.Struct({
+  username: Schema.String,
+  status: Schema.Literal("ok"),
+  permissions: Schema.Array(Schema.String),
+  expires_at: Schema.NullOr(Schema.DateTimeUtc)
+})
+export type SimProbe = typeof SimProbe.Type

@@ -7,7 +7,8 @@ import { Effect } from "effect"
  * planner reads a table it has no statistics for yet (a backlog loaded before ANALYZE ran) as a
  * handful of rows, and then prefers to fetch every due row through a bitmap scan and sort them:
  * one claim of 32 out of 10,000 due deliveries read 18,000 index entries and 400 heap pages
- * (3.3 ms) instead of the 32 rows it took (0.9 ms), on every claim until the backlog drained.
+ * instead of the 32 rows it took, on every claim until the backlog drained (bench/README.md,
+ * Dispatch: PostgreSQL's share).
  *
  * Publishing deliveries whose lease lapsed come first (their worker died mid-call; they have
  * waited a whole lease already), then queued and unknown ones in due order. SKIP LOCKED:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Either, Fiber, TestClock } from "effect"
-import { platformCalls } from "../../src/workers/PlatformCalls.js"
+import { platformCalls } from "../src/PlatformCalls.js"
 
 describe("platform calls under one time limit", () => {
   it.scoped("an answer in time is passed on; a call still waiting at its deadline is unknown and interrupted", () =>

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { promises as fs } from "node:fs"
 import * as Path from "node:path"
 import { inSpan, MediaRejected, MediaStaging, MediaTooLarge, type StagedFile } from "@herald/core"
-import { OutboundGuard, type OutboundError, ResponseTooLarge } from "@herald/webhooks"
+import { OutboundGuard, type OutboundError, ResponseTooLarge } from "@herald/outbound"
 import { Duration, Effect, Layer, Stream } from "effect"
 
 /** How long a URL fetch may take, body included, and how many redirects it follows. */

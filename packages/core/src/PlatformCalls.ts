@@ -1,5 +1,6 @@
-import { OutcomeUnknown, pendingWork } from "@herald/core"
 import { Clock, Deferred, Duration, Effect, Either, Fiber, type Scope } from "effect"
+import { pendingWork } from "./Pending.js"
+import { OutcomeUnknown } from "./ports/Publishers.js"
 
 /** A call in flight, as its time limit sees it. */
 interface Pending {

@@ -2,9 +2,9 @@ import { promises as dns, type LookupAddress } from "node:dns"
 import type { IncomingHttpHeaders } from "node:http"
 import { isIP, type LookupFunction } from "node:net"
 import { Context, Duration, Effect, Exit, Layer, Schema, Scope, Stream } from "effect"
-import ipaddr from "ipaddr.js"
 import { Agent, request } from "undici"
 import { traced } from "@herald/core"
+import { addressRefusal, refusedRangeOf } from "./RefusedRanges.js"
 
 /** The destination is not a public https address; `reason` says why, naming host and address. */
 export class OutboundRefused extends Schema.TaggedError<OutboundRefused>()("OutboundRefused", {
@@ -63,35 +63,6 @@ export class LoopbackAllowedInProduction extends Schema.TaggedError<LoopbackAllo
 }
 
 export type OutboundError = OutboundRefused | OutboundTimeout | ResponseTooLarge | TooManyRedirects | OutboundFailed
-
-/** The instance metadata services, named apart because they are the classic SSRF prize. */
-const metadataAddresses = new Set(["169.254.169.254", "fd00:ec2::254"])
-
-const rangeNames: Record<string, string> = {
-  loopback: "a loopback address",
-  private: "a private address",
-  uniqueLocal: "a private (unique local) address",
-  linkLocal: "a link-local address",
-  carrierGradeNat: "a carrier-grade NAT address",
-  multicast: "a multicast address",
-  broadcast: "the broadcast address",
-  unspecified: "the unspecified address",
-  reserved: "a reserved address"
-}
-
-/**
- * Why `address` is not a public destination, or undefined when it is. IPv4-mapped IPv6 addresses
- * are judged as the IPv4 address they carry; only ipaddr.js's `unicast` range is public.
- */
-export const addressRefusal = (address: string, options: { readonly allowLoopback: boolean }): string | undefined => {
-  if (!ipaddr.isValid(address)) return "not an IP address"
-  const parsed = ipaddr.process(address)
-  const normal = parsed.toString()
-  if (metadataAddresses.has(normal)) return "the cloud metadata address"
-  const range = parsed.range()
-  if (range === "unicast" || (range === "loopback" && options.allowLoopback)) return undefined
-  return rangeNames[range] ?? `an address in the special-purpose ${range} range`
-}
 
 /** Resolves a host name to every address it has (dns.lookup with all: true by default). */
 export type ResolveHost = (hostname: string) => Promise<ReadonlyArray<LookupAddress>>
@@ -223,7 +194,7 @@ const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1")
 const headerText = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof value === "string" ? value : value?.[0]
 
-export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")<OutboundGuard, {
+export class OutboundGuard extends Context.Tag("@herald/outbound/OutboundGuard")<OutboundGuard, {
   /** One exchange with a public https destination; the response lives until the scope closes. */
   readonly request: (request: OutboundRequest) => Effect.Effect<OutboundResponse, OutboundError, Scope.Scope>
   /**
@@ -257,7 +228,7 @@ export class OutboundGuard extends Context.Tag("@herald/webhooks/OutboundGuard")
     /** The checks that need no connection: the scheme, and literal IP hosts (they skip lookup). */
     const checkDestination = (url: URL): OutboundRefused | undefined => {
       const host = bareHost(url)
-      const exempt = isIP(host) !== 0 && loopbackPorts.has(Number(url.port)) && ipaddr.process(host).range() === "loopback"
+      const exempt = isIP(host) !== 0 && loopbackPorts.has(Number(url.port)) && refusedRangeOf(host)?.loopback === true
       if (url.protocol !== "https:" && !(url.protocol === "http:" && (allowLoopback || exempt))) {
         return new OutboundRefused({ reason: `${url.host} is reached over ${url.protocol.slice(0, -1)}; only https is allowed` })
       }

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process"
-import { inSpan, type MediaFacts, type MediaKind, MediaProbe, traced, UnsupportedMedia } from "@herald/core"
-import { Effect, Layer, Schema } from "effect"
+import { type MediaFacts, type MediaKind, MediaProbe, traced, UnsupportedMedia } from "@herald/core"
+import { Effect, Either, Layer, Schema } from "effect"
 import { fileTypeFromFile } from "file-type"
 
 /** ffprobe could not be run: video and image facts would be missing, so Herald does not start. */
@@ -45,22 +45,43 @@ const run = (command: string, args: ReadonlyArray<string>) =>
       ))
   })
 
-/** Fails with FfprobeMissing when `command -version` does not run: the start-up check. */
-export const checkFfprobe = (command = "ffprobe") =>
-  run(command, ["-version"]).pipe(
-    Effect.mapError(({ detail }) => new FfprobeMissing({ command, detail })),
-    Effect.asVoid,
-    inSpan("checkFfprobe")
-  )
+/**
+ * The path of the ffprobe binary that @ffprobe-installer/ffprobe ships for this platform (in its
+ * per-platform optional dependency); the import throws where it ships none.
+ */
+const bundledFfprobe = Effect.tryPromise({
+  try: () => import("@ffprobe-installer/ffprobe").then((bundled) => bundled.default.path),
+  catch: (error) => ({ detail: error instanceof Error ? error.message : String(error) })
+})
+
+/**
+ * The ffprobe command to run, checked by running `-version` (the start-up check): `configured`
+ * when given (HERALD_FFPROBE), else `ffprobe` on the PATH, else the binary bundled with Herald's
+ * dependencies. FfprobeMissing when none runs.
+ */
+export const resolveFfprobe = traced("resolveFfprobe")(function*(configured?: string) {
+  const version = (command: string) => Effect.as(run(command, ["-version"]), command)
+  if (configured !== undefined) {
+    return yield* version(configured).pipe(Effect.mapError(({ detail }) => new FfprobeMissing({ command: configured, detail })))
+  }
+  const onPath = yield* Effect.either(version("ffprobe"))
+  if (Either.isRight(onPath)) return onPath.right
+  const bundled = yield* Effect.either(Effect.flatMap(bundledFfprobe, version))
+  if (Either.isRight(bundled)) return bundled.right
+  return yield* new FfprobeMissing({
+    command: "ffprobe",
+    detail: `${onPath.left.detail}; the bundled one: ${bundled.left.detail}`
+  })
+})
 
 /**
  * The type from the file's first bytes (file-type), never its name or declared type; then
  * ffprobe for dimensions and, on a video, the duration and the presence of a video stream.
  */
-export const ffprobeMediaProbe = (command = "ffprobe") =>
+export const ffprobeMediaProbe = (configured?: string) =>
   Layer.effect(
     MediaProbe,
-    Effect.as(checkFfprobe(command), MediaProbe.of({
+    Effect.map(resolveFfprobe(configured), (command) => MediaProbe.of({
       inspect: traced("MediaProbe.inspect")(function*(file) {
         const sniffed = yield* Effect.promise(() => fileTypeFromFile(file.location))
         const mime = sniffed?.mime ?? null

@@ -1,38 +1,35 @@
+import { DateTime, Deferred, Duration, Effect, Either, FiberId, Option, Random } from "effect"
+import { SocialAccount } from "../Account.js"
+import { recheckDelay, retryDelay, type RetryPolicy } from "../Backoff.js"
+import { batching } from "../Batching.js"
+import type { Delivery } from "../Delivery.js"
+import type { DeliveryError } from "../DeliveryError.js"
+import { DeliveryNotFound } from "../Errors.js"
+import { accountData, makeEvent } from "../EventData.js"
+import { checkGuardrails } from "../Guardrails.js"
+import { outboundTexts } from "../guardrails/OutboundText.js"
+import type { ProjectId } from "../Ids.js"
+import type { PlatformCalls } from "../PlatformCalls.js"
+import { deliveryNote } from "../platforms/DeliveryNote.js"
+import { AccountConnections } from "../ports/AccountConnections.js"
+import { AccountStore } from "../ports/AccountStore.js"
+import type { ClaimedDelivery } from "../ports/DeliveryQueue.js"
+import { MediaLibrary } from "../ports/MediaLibrary.js"
+import { type PostRecord, PostStore } from "../ports/PostStore.js"
+import type { ProjectStore } from "../ports/ProjectStore.js"
+import { type PublishRequest, Publishers } from "../ports/Publishers.js"
+import { printedText } from "../PostValidation.js"
+import type { Project } from "../Project.js"
 import {
-  AccountConnections,
-  accountData,
-  AccountStore,
   AttemptResult,
-  batching,
   type BeginItem,
   beginAttempts,
   type BegunAttempt,
-  checkGuardrails,
-  type ClaimedDelivery,
-  type Delivery,
-  type DeliveryError,
-  DeliveryNotFound,
-  deliveryNote,
   type FinishItem,
   finishAttempts,
-  loadProjectById,
-  makeEvent,
-  MediaLibrary,
-  outboundTexts,
-  type PostRecord,
-  PostStore,
-  printedText,
-  type Project,
-  type ProjectId,
-  type ProjectStore,
-  type PublishRequest,
-  Publishers,
-  SocialAccount,
   type StepAnswer
-} from "@herald/core"
-import { DateTime, Deferred, Duration, Effect, Either, FiberId, Option, Random } from "effect"
-import { recheckDelay, retryDelay, type RetryPolicy } from "./Backoff.js"
-import type { PlatformCalls } from "./PlatformCalls.js"
+} from "./DeliveryAttempt.js"
+import { loadProjectById } from "./ProjectContext.js"
 
 export interface DispatchPolicy extends RetryPolicy {
   /** A platform call without an answer by then is an unknown outcome. */
@@ -172,7 +169,7 @@ const sendable = Effect.fnUntraced(function*(
     ))
   }
   if (prepared.missingMedia.length > 0) {
-    return Either.left(failure("media_invalid", "media_missing", `media ${prepared.missingMedia.join(", ")} no longer exists; attach it again in a new post`))
+    return Either.left(failure("media_rejected", "media_missing", `media ${prepared.missingMedia.join(", ")} no longer exists; attach it again in a new post`))
   }
   return Either.right(request)
 })
@@ -218,7 +215,7 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
   const error = outcome.left
   if (error._tag === "OutcomeUnknown") {
     yield* finish(AttemptResult.Unknown({
-      error: failure("unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
+      error: failure("outcome_unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
       recheckAt: DateTime.addDuration(now, policy.recheckMin)
     }), now)
     return "unknown" as const
@@ -248,7 +245,7 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   const who = `${delivery.platform}:${delivery.username}`
   if (Option.isNone(prepared.request)) {
     yield* finish(AttemptResult.Failed({
-      error: failure("unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`),
+      error: failure("outcome_unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`),
       retryAt: null
     }))
     return "failed" as const
@@ -260,13 +257,13 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
     const detail = lookup.left._tag === "OutcomeUnknown" ? lookup.left.detail : lookup.left.error.message
     if (Duration.greaterThan(unknownFor, policy.giveUpUnknownAfter)) {
       yield* finish(AttemptResult.Failed({
-        error: failure("unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`),
+        error: failure("outcome_unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`),
         retryAt: null
       }))
       return "failed" as const
     }
     yield* finish(AttemptResult.Unknown({
-      error: failure("unknown", "reconcile_failed", `the last call got no answer and looking the post up failed too (${detail}); Herald looks again later`),
+      error: failure("outcome_unknown", "reconcile_failed", `the last call got no answer and looking the post up failed too (${detail}); Herald looks again later`),
       recheckAt: DateTime.addDuration(now, recheckDelay(policy, unknownFor))
     }))
     return "unknown" as const
@@ -281,7 +278,7 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   // open; close it for what it was before the next one starts.
   if (delivery.status === "publishing") {
     const closed = yield* finish(AttemptResult.Failed({
-      error: failure("unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
+      error: failure("outcome_unknown", "worker_lost", `the worker stopped during the call and ${who} holds no post from it; sending again`),
       retryAt: now
     }))
     return yield* publishFresh(claim, context, closed, delivery)

@@ -3,7 +3,7 @@ import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Stream } from "effect"
-import { addressRefusal, OutboundGuard, type OutboundGuardOptions, type ResolveHost } from "../src/index.js"
+import { OutboundGuard, type OutboundGuardOptions, type ResolveHost } from "../src/index.js"
 import { receiver, selfSigned } from "./Receiver.js"
 
 const tls = selfSigned()
@@ -55,60 +55,6 @@ const refusal = <A, E extends { readonly _tag: string; readonly message: string 
     onRight: () => "allowed"
   })))
 
-describe("addressRefusal", () => {
-  it("allows public unicast addresses only", () => {
-    const allowLoopback = false
-    expect(addressRefusal("93.184.215.14", { allowLoopback })).toBeUndefined()
-    expect(addressRefusal("2606:4700:4700::1111", { allowLoopback })).toBeUndefined()
-    expect({
-      "127.0.0.1": addressRefusal("127.0.0.1", { allowLoopback }),
-      "::1": addressRefusal("::1", { allowLoopback }),
-      "::ffff:127.0.0.1": addressRefusal("::ffff:127.0.0.1", { allowLoopback }),
-      "::ffff:10.1.2.3": addressRefusal("::ffff:10.1.2.3", { allowLoopback }),
-      "10.0.0.1": addressRefusal("10.0.0.1", { allowLoopback }),
-      "172.16.5.4": addressRefusal("172.16.5.4", { allowLoopback }),
-      "192.168.1.1": addressRefusal("192.168.1.1", { allowLoopback }),
-      "169.254.169.254": addressRefusal("169.254.169.254", { allowLoopback }),
-      "fd00:ec2::254": addressRefusal("fd00:ec2::254", { allowLoopback }),
-      "169.254.1.1": addressRefusal("169.254.1.1", { allowLoopback }),
-      "fe80::1": addressRefusal("fe80::1", { allowLoopback }),
-      "100.64.0.1": addressRefusal("100.64.0.1", { allowLoopback }),
-      "224.0.0.1": addressRefusal("224.0.0.1", { allowLoopback }),
-      "0.0.0.0": addressRefusal("0.0.0.0", { allowLoopback }),
-      "::": addressRefusal("::", { allowLoopback }),
-      "240.0.0.1": addressRefusal("240.0.0.1", { allowLoopback }),
-      "fc00::1": addressRefusal("fc00::1", { allowLoopback }),
-      "64:ff9b::a00:1": addressRefusal("64:ff9b::a00:1", { allowLoopback })
-    }).toEqual({
-      "127.0.0.1": "a loopback address",
-      "::1": "a loopback address",
-      "::ffff:127.0.0.1": "a loopback address",
-      "::ffff:10.1.2.3": "a private address",
-      "10.0.0.1": "a private address",
-      "172.16.5.4": "a private address",
-      "192.168.1.1": "a private address",
-      "169.254.169.254": "the cloud metadata address",
-      "fd00:ec2::254": "the cloud metadata address",
-      "169.254.1.1": "a link-local address",
-      "fe80::1": "a link-local address",
-      "100.64.0.1": "a carrier-grade NAT address",
-      "224.0.0.1": "a multicast address",
-      "0.0.0.0": "the unspecified address",
-      "::": "the unspecified address",
-      "240.0.0.1": "a reserved address",
-      "fc00::1": "a private (unique local) address",
-      "64:ff9b::a00:1": "an address in the special-purpose rfc6052 range"
-    })
-  })
-
-  it("lets loopback through only with the allowance, and nothing else private", () => {
-    expect(addressRefusal("127.0.0.1", { allowLoopback: true })).toBeUndefined()
-    expect(addressRefusal("::1", { allowLoopback: true })).toBeUndefined()
-    expect(addressRefusal("10.0.0.1", { allowLoopback: true })).toBe("a private address")
-    expect(addressRefusal("169.254.169.254", { allowLoopback: true })).toBe("the cloud metadata address")
-  })
-})
-
 describe("OutboundGuard", () => {
   it.live("refuses the loopback allowance in production mode, explicit or from NODE_ENV", () =>
     Effect.gen(function*() {
@@ -152,10 +98,10 @@ describe("OutboundGuard", () => {
         localhost: expect.stringMatching(/^OutboundRefused: outbound request refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/),
         "127.0.0.1": "OutboundRefused: outbound request refused: 127.0.0.1 is a loopback address",
         "[::1]": "OutboundRefused: outbound request refused: ::1 is a loopback address",
-        "::ffff:127.0.0.1": "OutboundRefused: outbound request refused: ::ffff:7f00:1 is a loopback address",
+        "::ffff:127.0.0.1": "OutboundRefused: outbound request refused: ::ffff:7f00:1 is an IPv4-mapped address",
         "2130706433": "OutboundRefused: outbound request refused: 127.0.0.1 is a loopback address",
         "loopback.test": "OutboundRefused: outbound request refused: loopback.test resolves to 127.0.0.1, a loopback address",
-        "rebind.test": "OutboundRefused: outbound request refused: rebind.test resolves to ::ffff:127.0.0.1, a loopback address",
+        "rebind.test": "OutboundRefused: outbound request refused: rebind.test resolves to ::ffff:127.0.0.1, an IPv4-mapped address",
         "10.0.0.1": "OutboundRefused: outbound request refused: 10.0.0.1 is a private address",
         "169.254.169.254": "OutboundRefused: outbound request refused: 169.254.169.254 is the cloud metadata address",
         "[fd00:ec2::254]": "OutboundRefused: outbound request refused: fd00:ec2::254 is the cloud metadata address",
@@ -168,6 +114,32 @@ describe("OutboundGuard", () => {
       expect(lookups.sort()).toEqual(["internal.test", "localhost", "loopback.test", "rebind.test"])
       expect(server.received).toEqual([])
     }).pipe(strict))
+
+  it.scopedLive("refuses IPv6 forms carrying an IPv4 address before connecting, even with the loopback allowance", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver(tls)
+      const guard = yield* OutboundGuard
+      const port = server.port
+      const outcomes = {
+        "https://[::127.0.0.1]/a.png": yield* refusal(get("https://[::127.0.0.1]/a.png")),
+        compatible: yield* refusal(get(`https://[::127.0.0.1]:${port}/target`)),
+        mapped: yield* refusal(get(`https://[::ffff:127.0.0.1]:${port}/target`)),
+        nat64: yield* refusal(get(`https://[64:ff9b::127.0.0.1]:${port}/target`)),
+        "6to4": yield* refusal(get(`https://[2002:7f00:1::1]:${port}/target`)),
+        teredo: yield* refusal(get(`https://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/target`)),
+        check: yield* refusal(guard.check("https://[::127.0.0.1]/hook"))
+      }
+      expect(outcomes).toEqual({
+        "https://[::127.0.0.1]/a.png": "OutboundRefused: outbound request refused: ::7f00:1 is an IPv4-compatible address",
+        compatible: "OutboundRefused: outbound request refused: ::7f00:1 is an IPv4-compatible address",
+        mapped: "OutboundRefused: outbound request refused: ::ffff:7f00:1 is an IPv4-mapped address",
+        nat64: "OutboundRefused: outbound request refused: 64:ff9b::7f00:1 is a NAT64 address",
+        "6to4": "OutboundRefused: outbound request refused: 2002:7f00:1::1 is a 6to4 address",
+        teredo: "OutboundRefused: outbound request refused: 2001:0:4136:e378:8000:63bf:80ff:fffe is a Teredo address",
+        check: "OutboundRefused: outbound request refused: ::7f00:1 is an IPv4-compatible address"
+      })
+      expect(server.received).toEqual([])
+    }).pipe(loopbackAllowed))
 
   it.scopedLive("with the loopback allowance, reaches the test receiver and still refuses private addresses", () =>
     Effect.gen(function*() {

@@ -1,0 +1,61 @@
+import * as Fs from "node:fs"
+import { ValidationFailed } from "@herald/core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createHerald, type Herald } from "../src/Sdk.js"
+import { tempDataDir } from "./TestHerald.js"
+
+let herald: Herald
+let humanKey: string
+const dataDir = tempDataDir()
+
+beforeAll(async () => {
+  herald = await createHerald({ publicUrl: "http://herald.test", dataDir, demo: true })
+  humanKey = herald.demoCredentials!.human_key
+}, 60_000)
+afterAll(async () => {
+  await herald?.close()
+  Fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+/** The rejection of an SDK call, which must be the core's ValidationFailed. */
+const refused = async (call: Promise<unknown>) => {
+  const error = await call.then(() => null, (failure: unknown) => failure)
+  expect(error).toBeInstanceOf(ValidationFailed)
+  return (error as ValidationFailed).violations
+}
+
+describe("createHerald(): text that cannot be stored", () => {
+  it("posts.create refuses a NUL or a lone surrogate with ValidationFailed naming the field, and stores nothing", async () => {
+    expect(await refused(herald.posts.create(humanKey, { caption: "sdk \u0000", social_accounts: ["x:herald_demo"], is_draft: true })))
+      .toEqual([{ field: "caption", account: null, message: "contains a NUL character (U+0000)" }])
+    expect(await refused(herald.posts.create(humanKey, {
+      caption: "sdk fine",
+      social_accounts: ["x:herald_demo"],
+      is_draft: true,
+      platform_configurations: { x: { thread: ["\ud800"] } }
+    }))).toEqual([{ field: "platform_configurations.x.thread[0]", account: null, message: "contains an unpaired surrogate (U+D800)" }])
+    expect((await herald.posts.list(humanKey)).data).toEqual([])
+    // A clean call still goes through.
+    const created = await herald.posts.create(humanKey, { caption: "sdk fine", social_accounts: ["x:herald_demo"], is_draft: true })
+    expect(created.status).toBe("draft")
+  })
+
+  it("posts.approve and posts.list check their arguments the same way", async () => {
+    expect(await refused(herald.posts.approve(humanKey, "\u0000", { decision: "approve" })))
+      .toEqual([{ field: "post_id", account: null, message: "contains a NUL character (U+0000)" }])
+    expect(await refused(herald.posts.approve(humanKey, "00000000-0000-4000-8000-000000000000", { decision: "reject", reason: "\udc00" })))
+      .toEqual([{ field: "reason", account: null, message: "contains an unpaired surrogate (U+DC00)" }])
+    expect(await refused(herald.posts.list(humanKey, { status: ["\u0000" as never] })))
+      .toEqual([{ field: "status[0]", account: null, message: "contains a NUL character (U+0000)" }])
+  })
+
+  it("the fetch handler answers the REST check", async () => {
+    const reply = await herald.handler(new Request("http://herald.test/api/v1/posts", {
+      method: "POST",
+      headers: { authorization: `Bearer ${humanKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ caption: "\u0000", social_accounts: ["x:herald_demo"] })
+    }))
+    expect(reply.status).toBe(400)
+    expect(((await reply.json()) as { violations: unknown }).violations).toEqual([{ field: "caption", account: null, message: "contains a NUL character (U+0000)" }])
+  })
+})

@@ -1,0 +1,80 @@
+import { Schema } from "effect"
+import { textLength } from "../Signature.js"
+import { configurationSchema, list, mediaRules, type PlatformModule, textarea, toggle } from "./PlatformModule.js"
+
+/** Content Publishing: a caption of "up to 2200 characters"; a first comment is a comment, held to the same. */
+const ceiling = 2200
+
+/** An instagram handle as instagram spells them: letters, digits, dots and underscores. */
+const handleChars = 30
+
+export const PeopleTagHandle = Schema.String.pipe(
+  Schema.pattern(new RegExp(`^@?[A-Za-z0-9._]{1,${handleChars}}$`), {
+    message: () => `an instagram handle: 1 to ${handleChars} letters, digits, dots or underscores (a leading @ is allowed)`
+  })
+)
+
+/** Instagram takes up to this many people tags on a photo. */
+export const maxPeopleTags = 20
+
+export const PeopleTags = Schema.Array(PeopleTagHandle).pipe(Schema.maxItems(maxPeopleTags))
+
+const options = {
+  first_comment: textarea("Posted as the first comment.", {
+    text: { max: ceiling, noun: "the first comment" },
+    exceptPlacement: ["stories"],
+    // Only through the aggregator routes (the contract).
+    needs: "first_comment",
+    refuse: (_comment, target) =>
+      !target.can.first_comment
+        ? `a first comment is available only on instagram accounts connected through the aggregator route; ${target.ref} is connected ${target.account.route}`
+        : target.placement === "stories"
+        ? "a story takes no first comment"
+        : null
+  }),
+  is_paid_partnership: toggle("Labels the post as a paid partnership; set at publish, cannot be added later."),
+  branded_content_sponsors: list(Schema.Array(Schema.String), "Usernames of the sponsoring brands.", {
+    items: { max: 2, refusal: (count, { max }) => `branded content names at most ${max} sponsors; this post names ${count}` }
+  }),
+  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later.")
+}
+
+export const InstagramConfiguration = configurationSchema(options)
+
+export const instagram: PlatformModule = {
+  look: { name: "Instagram", color: "#c13584" },
+  caption: { ceiling, length: textLength, optional: true },
+  media: mediaRules({
+    // A carousel holds up to 10 images and videos (Content Publishing guide).
+    max: 10,
+    required: true,
+    // Reels published through the API run 3 s to 15 min (and every feed video is a reel).
+    videoSeconds: 900,
+    mixes: true,
+    carouselVideos: true,
+    // Instagram shares every single feed video published through the API as a reel (since July 2023).
+    singleVideoIsReel: true
+  }),
+  placements: ["reels", "stories", "timeline"],
+  // People tags and reel music: only the aggregator's login variant.
+  routes: {
+    direct: [],
+    aggregator: ["first_comment"],
+    aggregator_login: ["first_comment", "people_tags", "reel_music"],
+    simulator: ["first_comment", "people_tags", "reel_music"]
+  },
+  options,
+  rules: [],
+  metrics: ["views", "likes", "comments", "shares", "reach", "saves"],
+  livePost: (author, placement, ids) => {
+    const id = ids.code(11)
+    return {
+      id,
+      url: placement === "stories"
+        ? `https://www.instagram.com/stories/${author}/${ids.digits(19)}/`
+        : placement === "reels"
+        ? `https://www.instagram.com/reel/${id}/`
+        : `https://www.instagram.com/p/${id}/`
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { Schema } from "effect"
+import { textLength } from "../Signature.js"
+import {
+  configurationSchema,
+  everyRoute,
+  mediaRules,
+  optionField,
+  type PlatformModule,
+  refuse,
+  select,
+  toggle
+} from "./PlatformModule.js"
+
+export const TiktokPrivacyStatus = Schema.Literal(
+  "PUBLIC_TO_EVERYONE",
+  "MUTUAL_FOLLOW_FRIENDS",
+  "FOLLOWER_OF_CREATOR",
+  "SELF_ONLY"
+)
+
+const options = {
+  is_brand_content: toggle("A third party paid for this post; branded content cannot be private (SELF_ONLY)."),
+  is_organic_brand_content: toggle("Promotes your own business."),
+  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later."),
+  // TikTok forbids a preselected audience, so there is no default.
+  privacy_status: select(TiktokPrivacyStatus, "Who can watch.")
+}
+
+export const TiktokConfiguration = configurationSchema(options)
+
+export const tiktok: PlatformModule = {
+  look: { name: "TikTok", color: "#25f4ee" },
+  // Content Posting API, Direct Post: post_info.title (the video caption) "max 2200".
+  caption: { ceiling: 2200, length: textLength, optional: false },
+  media: mediaRules({
+    // Content Posting API photo posts, photo_images up to 35.
+    max: 35,
+    required: true,
+    // Content Posting API, 10 minutes (the creator's max_video_post_duration_sec may be lower).
+    videoSeconds: 600
+  }),
+  placements: [],
+  routes: everyRoute(),
+  options,
+  rules: [
+    // TikTok's content sharing guidelines: branded content (a paid partnership) cannot be private.
+    // Promoting one's own business (is_organic_brand_content) carries no such rule.
+    (target) => {
+      const configuration = target.draft.platformConfigurations.tiktok
+      return configuration?.is_brand_content === true && configuration.privacy_status === "SELF_ONLY"
+        ? [refuse(
+          optionField("tiktok", "privacy_status"),
+          target.ref,
+          "tiktok does not let branded content be private (SELF_ONLY); pick another audience"
+        )]
+        : []
+    }
+  ],
+  metrics: ["views", "likes", "comments", "shares"],
+  livePost: (author, _placement, ids) => {
+    const id = ids.digits(19)
+    return { id, url: `https://www.tiktok.com/@${author}/video/${id}` }
+  }
+}

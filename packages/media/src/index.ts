@@ -1,0 +1,5 @@
+export { localMediaStorage } from "./LocalStorage.js"
+export { type MediaConfig, MediaLive } from "./MediaLive.js"
+export { acceptedTypes, FfprobeMissing, ffprobeMediaProbe, resolveFfprobe } from "./Probe.js"
+export { type BucketConfig, s3MediaStorage } from "./S3Storage.js"
+export { defaultFetchLimits, diskStaging, type FetchLimits } from "./Staging.js"

@@ -1,0 +1,2 @@
+export * from "./OutboundGuard.js"
+export * from "./RefusedRanges.js"
