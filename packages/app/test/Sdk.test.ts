@@ -1,12 +1,12 @@
 import * as Fs from "node:fs"
 import { ValidationFailed } from "@herald/core"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createHerald, type Herald } from "../src/Sdk.js"
-import { tempDataDir } from "./TestHerald.js"
 
 let herald: Herald
 let humanKey: string
-const dataDir = tempDataDir()
+const dataDir = embeddedDataDir("herald-sdk-")
 
 beforeAll(async () => {
   herald = await createHerald({ publicUrl: "http://herald.test", dataDir, demo: true })

@@ -2,6 +2,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
@@ -19,14 +20,15 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
 
 /**
  * The reference server in this process on 127.0.0.1 (a free port) over the embedded database in
- * a fresh data directory (or the PostgreSQL database `databaseUrl` names, which must be empty),
- * after its first start (demo project, keys, credentials.json). It publishes to a simulator it
- * starts itself, or to the one `simulatorUrl` names (the test's own, whose calls it reads).
+ * a fresh data directory holding a copy of the run's initialised database (or the PostgreSQL
+ * database `databaseUrl` names, which must be empty), after its first start (demo project, keys,
+ * credentials.json). It publishes to a simulator it starts itself, or to the one `simulatorUrl`
+ * names (the test's own, whose calls it reads).
  */
 export const startHerald = async (
   options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
 ) => {
-  const dataDir = tempDataDir()
+  const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
   const config: HeraldConfig = {
     env: "development",
     host: "127.0.0.1",

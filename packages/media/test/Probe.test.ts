@@ -34,7 +34,7 @@ const withoutFfprobeOnPath = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   )
 
 describe("resolveFfprobe", () => {
-  it.live.skipIf(!systemFfprobe)("takes ffprobe from the PATH first", () =>
+  it.live.skipIf(!systemFfprobe)("takes ffprobe from the PATH first (needs ffprobe on the PATH)", () =>
     Effect.gen(function*() {
       expect(yield* resolveFfprobe()).toBe("ffprobe")
     }))

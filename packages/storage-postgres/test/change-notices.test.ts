@@ -146,17 +146,14 @@ describe("ReadCache", () => {
   })
 })
 
-const url = process.env.DATABASE_URL
+const url = process.env.DATABASE_URL ?? ""
 
-if (url === undefined || url === "") {
-  describe.skip("change notices and rate limits across processes (PostgreSQL only: set DATABASE_URL to run)", () => {
-    it("skipped", () => {})
-  })
-} else {
+describe.skipIf(url === "")("change notices and rate limits across processes (needs DATABASE_URL: PostgreSQL only)", () => {
   // Two storages on one schema stand for two processes: each has its own pool, LISTEN and caches.
-  const { schema, url: scoped } = throwawaySchema(url)
+  // The schema is named when the suite starts, as the suite is collected without DATABASE_URL too.
+  let schema: string
   const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
-  const storage = () =>
+  const storage = (scoped: string) =>
     ManagedRuntime.make(
       StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped)), dataDir: "unused", credentialsKey })
     )
@@ -179,109 +176,109 @@ if (url === undefined || url === "") {
     }
   }
 
-  describe("change notices across processes (PostgreSQL)", () => {
-    beforeAll(async () => {
-      await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
-      one = storage()
-      await one.runPromise(Effect.void)
-      two = storage()
-      await two.runPromise(Effect.void)
-    }, 60_000)
-    afterAll(async () => {
-      await one.dispose()
-      await two.dispose()
-      await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
-      await admin.dispose()
-    }, 60_000)
+  beforeAll(async () => {
+    const throwaway = throwawaySchema(url)
+    schema = throwaway.schema
+    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
+    one = storage(throwaway.url)
+    await one.runPromise(Effect.void)
+    two = storage(throwaway.url)
+    await two.runPromise(Effect.void)
+  }, 60_000)
+  afterAll(async () => {
+    await one.dispose()
+    await two.dispose()
+    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
+    await admin.dispose()
+  }, 60_000)
 
-    const nameIn = (runtime: typeof one, project: ReturnType<typeof newProject>) =>
-      runtime.runPromise(Effect.map(Effect.flatMap(ProjectStore, (store) => store.get(project.id)), (found) => Option.getOrThrow(found).name))
+  const nameIn = (runtime: typeof one, project: ReturnType<typeof newProject>) =>
+    runtime.runPromise(Effect.map(Effect.flatMap(ProjectStore, (store) => store.get(project.id)), (found) => Option.getOrThrow(found).name))
 
-    it("a project changed by one process is read fresh by the other, and by itself at once", async () => {
-      const project = newProject()
-      await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
-      // The cache is real: once process two trusts its notices, a write that raises none goes unseen.
-      let attempt = 0
-      await eventually(async () => {
-        const before = await nameIn(two, project)
-        await silently(`UPDATE {schema}.projects SET name = 'unseen ${++attempt}' WHERE id = '${project.id}'`)
-        return (await nameIn(two, project)) === before
-      }, "process two caches its reads")
+  it("a project changed by one process is read fresh by the other, and by itself at once", async () => {
+    const project = newProject()
+    await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
+    // The cache is real: once process two trusts its notices, a write that raises none goes unseen.
+    let attempt = 0
+    await eventually(async () => {
+      const before = await nameIn(two, project)
+      await silently(`UPDATE {schema}.projects SET name = 'unseen ${++attempt}' WHERE id = '${project.id}'`)
+      return (await nameIn(two, project)) === before
+    }, "process two caches its reads")
 
-      await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.update(new Project({ ...project, name: "Renamed by one" }))))
-      expect(await nameIn(one, project)).toBe("Renamed by one")
-      await eventually(async () => (await nameIn(two, project)) === "Renamed by one", "process two sees the rename")
-    }, 30_000)
+    await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.update(new Project({ ...project, name: "Renamed by one" }))))
+    expect(await nameIn(one, project)).toBe("Renamed by one")
+    await eventually(async () => (await nameIn(two, project)) === "Renamed by one", "process two sees the rename")
+  }, 30_000)
 
-    it("a post created by one process shows in the other's lists within their maximum age", async () => {
-      const project = newProject()
-      await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
-      const first = newPost({ projectId: project.id })
-      await one.runPromise(Effect.flatMap(PostStore, (posts) => posts.create(first)))
-      const captionsIn = (runtime: typeof one) =>
-        runtime.runPromise(Effect.map(
-          Effect.flatMap(PostStore, (posts) => posts.list(project.id, { statuses: null, limit: 50 })),
-          (records) => records.map((record) => record.post.caption)
-        ))
-      let attempt = 0
-      await eventually(async () => {
-        const before = await captionsIn(two)
-        await silently(`UPDATE {schema}.posts SET caption = 'unseen ${++attempt}' WHERE id = '${first.record.post.id}'`)
-        return JSON.stringify(await captionsIn(two)) === JSON.stringify(before)
-      }, "process two caches its lists")
+  it("a post created by one process shows in the other's lists within their maximum age", async () => {
+    const project = newProject()
+    await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
+    const first = newPost({ projectId: project.id })
+    await one.runPromise(Effect.flatMap(PostStore, (posts) => posts.create(first)))
+    const captionsIn = (runtime: typeof one) =>
+      runtime.runPromise(Effect.map(
+        Effect.flatMap(PostStore, (posts) => posts.list(project.id, { statuses: null, limit: 50 })),
+        (records) => records.map((record) => record.post.caption)
+      ))
+    let attempt = 0
+    await eventually(async () => {
+      const before = await captionsIn(two)
+      await silently(`UPDATE {schema}.posts SET caption = 'unseen ${++attempt}' WHERE id = '${first.record.post.id}'`)
+      return JSON.stringify(await captionsIn(two)) === JSON.stringify(before)
+    }, "process two caches its lists")
 
-      const second = newPost({ projectId: project.id })
-      await one.runPromise(Effect.flatMap(PostStore, (posts) => posts.create(second)))
-      const created = Date.now()
-      expect(await captionsIn(one)).toHaveLength(2)
-      await eventually(async () => (await captionsIn(two)).length === 2, "process two lists the new post")
-      // Its list had been read just before the create, so it was at most listMaxAge old (and some slack for a loaded box).
-      expect(Date.now() - created).toBeLessThan(listMaxAge + 2_000)
-    }, 30_000)
+    const second = newPost({ projectId: project.id })
+    await one.runPromise(Effect.flatMap(PostStore, (posts) => posts.create(second)))
+    const created = Date.now()
+    expect(await captionsIn(one)).toHaveLength(2)
+    await eventually(async () => (await captionsIn(two)).length === 2, "process two lists the new post")
+    // Its list had been read just before the create, so it was at most listMaxAge old (and some slack for a loaded box).
+    expect(Date.now() - created).toBeLessThan(listMaxAge + 2_000)
+  }, 30_000)
 
-    it("a key revoked through one process is refused by the other", async () => {
-      const project = newProject()
-      await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
-      const hash = createHash("sha256").update(randomUUID()).digest("hex") as never
-      const id = ApiKeyId.make(randomUUID())
-      const now = DateTime.unsafeMake(Date.now())
-      await one.runPromise(Effect.flatMap(ApiKeyStore, (keys) =>
-        keys.create({
-          id,
-          projectId: project.id,
-          name: "k",
-          hash,
-          prefix: "hk_human_abcd",
-          kind: "human",
-          scopes: ["posts:read"],
-          rateLimitPerMinute: 60,
-          dailyPostCap: null,
-          createdAt: now
-        })))
-      const revokedIn = (runtime: typeof one) =>
-        runtime.runPromise(Effect.map(Effect.flatMap(ApiKeyStore, (keys) => keys.findByHash(hash)), (found) => Option.getOrThrow(found).revoked))
-      expect(await revokedIn(two)).toBe(false)
-      await one.runPromise(Effect.flatMap(ApiKeyStore, (keys) => keys.revoke(project.id, id, now)))
-      expect(await revokedIn(one)).toBe(true)
-      await eventually(() => revokedIn(two), "process two sees the revoke")
-    }, 30_000)
+  it("a key revoked through one process is refused by the other", async () => {
+    const project = newProject()
+    await one.runPromise(Effect.flatMap(ProjectAdmin, (projects) => projects.create(project)))
+    const hash = createHash("sha256").update(randomUUID()).digest("hex") as never
+    const id = ApiKeyId.make(randomUUID())
+    const now = DateTime.unsafeMake(Date.now())
+    await one.runPromise(Effect.flatMap(ApiKeyStore, (keys) =>
+      keys.create({
+        id,
+        projectId: project.id,
+        name: "k",
+        hash,
+        prefix: "hk_human_abcd",
+        kind: "human",
+        scopes: ["posts:read"],
+        rateLimitPerMinute: 60,
+        dailyPostCap: null,
+        createdAt: now
+      })))
+    const revokedIn = (runtime: typeof one) =>
+      runtime.runPromise(Effect.map(Effect.flatMap(ApiKeyStore, (keys) => keys.findByHash(hash)), (found) => Option.getOrThrow(found).revoked))
+    expect(await revokedIn(two)).toBe(false)
+    await one.runPromise(Effect.flatMap(ApiKeyStore, (keys) => keys.revoke(project.id, id, now)))
+    expect(await revokedIn(one)).toBe(true)
+    await eventually(() => revokedIn(two), "process two sees the revoke")
+  }, 30_000)
 
-    it("two processes never admit more than a key's limit between them", async () => {
-      const keyId = ApiKeyId.make(randomUUID())
-      const limit = 500
-      expect(shareOf(limit)).toBe(5)
-      const now = DateTime.unsafeMake(Date.now())
-      const burst = (runtime: typeof one) =>
-        runtime.runPromise(Effect.flatMap(RateLimitStore, (limits) =>
-          Effect.all(Array.from({ length: 400 }, () => limits.hit(keyId, limit, now)), { concurrency: 16 })))
-      const [a, b] = await Promise.all([burst(one), burst(two)])
-      const verdicts = [...a, ...b]
-      expect(verdicts.filter((v) => v.allowed)).toHaveLength(limit)
-      expect(verdicts.every((v) => v.remaining >= 0 && v.remaining < limit)).toBe(true)
-      expect(verdicts.filter((v) => !v.allowed).every((v) => v.remaining === 0)).toBe(true)
-      const [row] = await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ readonly hits: number }>`SELECT hits FROM ${sql(schema)}.rate_limit_windows WHERE key_id = ${keyId}`))
-      expect(row!.hits).toBe(limit)
-    }, 30_000)
-  })
-}
+  it("two processes never admit more than a key's limit between them", async () => {
+    const keyId = ApiKeyId.make(randomUUID())
+    const limit = 500
+    expect(shareOf(limit)).toBe(5)
+    const now = DateTime.unsafeMake(Date.now())
+    const burst = (runtime: typeof one) =>
+      runtime.runPromise(Effect.flatMap(RateLimitStore, (limits) =>
+        Effect.all(Array.from({ length: 400 }, () => limits.hit(keyId, limit, now)), { concurrency: 16 })))
+    const [a, b] = await Promise.all([burst(one), burst(two)])
+    const verdicts = [...a, ...b]
+    expect(verdicts.filter((v) => v.allowed)).toHaveLength(limit)
+    expect(verdicts.every((v) => v.remaining >= 0 && v.remaining < limit)).toBe(true)
+    expect(verdicts.filter((v) => !v.allowed).every((v) => v.remaining === 0)).toBe(true)
+    const [row] = await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ readonly hits: number }>`SELECT hits FROM ${sql(schema)}.rate_limit_windows WHERE key_id = ${keyId}`))
+    expect(row!.hits).toBe(limit)
+  }, 30_000)
+})

@@ -2,31 +2,29 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option } from "effect"
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { PgLiteServer, StorageLive } from "../src/index.js"
 import { storageContract } from "./contract.js"
+import { embeddedDataDir } from "./EmbeddedSnapshot.js"
 import { credentialsKey } from "./fixtures.js"
-
-const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-pglite-"))
 
 storageContract(
   "PGlite (embedded)",
-  StorageLive.layer({ databaseUrl: Option.none(), dataDir, credentialsKey })
+  StorageLive.layer({ databaseUrl: Option.none(), dataDir: embeddedDataDir("herald-pglite-"), credentialsKey })
 )
 
 describe("the embedded data directory", () => {
   it.effect("a second opener in this process is refused while the store is open", () =>
     Effect.gen(function*() {
-      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-lock-"))
+      const dir = embeddedDataDir("herald-lock-")
       yield* Layer.build(PgLiteServer.layer({ dataDir: dir }))
       const second = yield* Effect.exit(Layer.build(PgLiteServer.layer({ dataDir: dir })))
       expect(second).toMatchObject(Exit.fail({ _tag: "DataDirLocked", pid: process.pid }))
     }).pipe(Effect.scoped), 60_000)
 
   it("a second process opening the same directory gets a clear error", async () => {
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-lock-"))
+    const dir = embeddedDataDir("herald-lock-")
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       yield* Layer.build(PgLiteServer.layer({ dataDir: dir }))
       const script = fileURLToPath(new URL("./open-data-dir.ts", import.meta.url))
@@ -42,7 +40,7 @@ describe("the embedded data directory", () => {
   }, 60_000)
 
   it("a lock file left by a dead process is taken over", async () => {
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-lock-"))
+    const dir = embeddedDataDir("herald-lock-")
     // Pid 2^22 + 1 is above Linux's pid_max ceiling, so no process has it.
     Fs.writeFileSync(Path.join(dir, "herald.pid"), String(4_194_305))
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {

@@ -2,13 +2,11 @@ import { describe, expect, layer } from "@effect/vitest"
 import { ApiKeyId, ProjectId, UploadTicket, UploadTickets } from "@herald/core"
 import { DateTime, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { StorageLive } from "../src/index.js"
+import { embeddedDataDir } from "./EmbeddedSnapshot.js"
 import { credentialsKey } from "./fixtures.js"
 
-const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-tickets-"))
+const dataDir = embeddedDataDir("herald-tickets-")
 const t0 = DateTime.unsafeMake("2025-03-01T12:00:00.000Z")
 
 const newTicket = () =>

@@ -12,13 +12,11 @@ import {
 } from "@herald/core"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { StorageLive } from "../src/index.js"
+import { embeddedDataDir } from "./EmbeddedSnapshot.js"
 import { at, credentialsKey, newEndpoint, newPost, newProject, t0 } from "./fixtures.js"
 
-const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-delivery-log-"))
+const dataDir = embeddedDataDir("herald-delivery-log-")
 
 /** A project with one endpoint and one event queued for it. */
 const queuedEvent = Effect.gen(function*() {

@@ -2,9 +2,6 @@
 // loopback, and TestClock driving the retry schedule. Only the network deadline runs in real time.
 import { createHmac, randomBytes, randomUUID } from "node:crypto"
 import { type LookupAddress, promises as dns } from "node:dns"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
@@ -29,6 +26,7 @@ import {
 import { OutboundGuard, type OutboundGuardOptions } from "@herald/outbound"
 import { type Delivery, type Receiver, receiver, selfSigned } from "@herald/outbound/testing"
 import { StorageLive, Wakeups } from "@herald/storage-postgres"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { DateTime, Duration, Effect, Either, Exit, Layer, Option, Redacted, Scope, TestClock } from "effect"
 import {
   deliveryIdFor,
@@ -60,19 +58,21 @@ const strictGuard: OutboundGuardOptions = { allowLoopback: false, production: fa
 const storage = () =>
   StorageLive.layer({
     databaseUrl: Option.none(),
-    dataDir: mkdtempSync(join(tmpdir(), "herald-dispatcher-")),
+    dataDir: embeddedDataDir("herald-dispatcher-"),
     credentialsKey: Redacted.make(randomBytes(32).toString("base64"))
   })
 
 /**
  * Starts a dispatcher in its own scope: closing the scope is stopping the sending process. It
  * polls only when woken, so the tests decide when it looks at the queue (see advanceToNextDue).
+ * Its sends wait `timeout` (real time) for an answer: by default long enough for a busy machine,
+ * whose answers can take a few hundred milliseconds; short where a test waits for one to time out.
  */
-const startDispatcher = (guard: OutboundGuardOptions = loopbackGuard, worker = `test-${randomUUID()}`) =>
+const startDispatcher = (guard: OutboundGuardOptions = loopbackGuard, worker = `test-${randomUUID()}`, timeout: Duration.DurationInput = "10 seconds") =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
     yield* Layer.buildWithScope(
-      WebhookDispatcher.layer({ worker, timeout: "300 millis", pollInterval: "1000 days" }).pipe(
+      WebhookDispatcher.layer({ worker, timeout, pollInterval: "1000 days" }).pipe(
         Layer.provide(OutboundGuard.layer(guard))
       ),
       scope
@@ -279,7 +279,7 @@ describe("WebhookDispatcher", () => {
   storageTest("500s, timeouts and a redirect are retried 5 times on the schedule, never followed, then given up", () =>
     Effect.gen(function*() {
       const server = yield* receiver(tls)
-      yield* startDispatcher()
+      yield* startDispatcher(loopbackGuard, undefined, "300 millis")
       const project = yield* newProject
       const endpoints = {
         "/fail": yield* addEndpoint(project, `${server.origin}/fail`),

@@ -20,11 +20,9 @@ import {
 import { plainApprovalLinks } from "@herald/core/memory"
 import { Simulator, type SimulatorServerOptions } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { defaultDispatcherOptions, type DispatcherOptions } from "../../src/workers/index.js"
 
 export const credentialsKey = Redacted.make(randomBytes(32).toString("base64"))
@@ -35,7 +33,7 @@ export const randomIds = Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effec
 export const pglite = () =>
   StorageLive.layer({
     databaseUrl: Option.none(),
-    dataDir: Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-workers-")),
+    dataDir: embeddedDataDir("herald-workers-"),
     credentialsKey
   })
 

@@ -3,6 +3,7 @@ import { HttpServer } from "@effect/platform"
 import { AccountAdmin, AccountId, ProjectId, SocialAccount } from "@herald/core"
 import { HttpApiLive, serveApi } from "@herald/http-api"
 import { type RunningSimulator, startSimulator, triggers, triggerUsernames } from "@herald/publishers"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
@@ -11,14 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bootstrapDemo, type DemoCredentials } from "../../src/Bootstrap.js"
 import { engineLayer, httpApiConfig } from "../../src/Engine.js"
 import { dispatchDueOnce } from "../../src/workers/index.js"
-import { json, tempDataDir } from "../TestHerald.js"
+import { json } from "../TestHerald.js"
 import { credentialsKey, testOptions } from "./fixtures.js"
 
 /**
  * The REST API and the engine over the embedded store, with the simulator answering at once (a
  * #sim-timeout answer held past the dispatcher's time limit) and dispatch driven by the test.
  */
-const dataDir = tempDataDir()
+const dataDir = embeddedDataDir("herald-receipts-")
 let simulator: RunningSimulator
 let runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<ReturnType<typeof stackFor>>, unknown>
 let origin: string

@@ -2,36 +2,59 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import type { SocialAccount } from "../Account.js"
 import { DailyCapReached, IdempotencyKeyReused, StaleWrite } from "../Errors.js"
 import type { OutboxEvent } from "../Event.js"
-import type { ApiKeyId, ProjectId } from "../Ids.js"
+import type { ApiKeyId, PostId, ProjectId } from "../Ids.js"
 import type { Media } from "../Media.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import { MediaAdmin } from "../ports/MediaAdmin.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
+import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
 import type { Project } from "../Project.js"
 
 /**
  * In-memory adapters of the storage ports, with the same semantics as the Postgres adapter
  * (one atomic step per call, optimistic versions, idempotency per project, a creation ledger for
- * the daily cap). Core's own tests and SDK users' tests run on them.
+ * the daily cap, unique ids). Core's own tests and SDK users' tests run on them, and they pass the
+ * storage contract's cases of their ports (core/test/InMemoryStores.test.ts).
  */
 export class InMemoryData {
   readonly projects = new Map<string, Project>()
   readonly accounts = new Map<string, SocialAccount>()
   readonly media = new Map<string, Media>()
   readonly posts = new Map<string, PostRecord>()
+  /** By project and key; a post's removal frees its keys. */
   readonly idempotency = new Map<string, { readonly postId: string; readonly fingerprint: string }>()
-  readonly ledger: Array<{ readonly keyId: ApiKeyId; readonly at: DateTime.Utc }> = []
+  /** Every creation, kept when the post is removed: the daily cap counts them. */
+  readonly ledger: Array<{ readonly postId: PostId; readonly projectId: ProjectId; readonly keyId: ApiKeyId; readonly at: DateTime.Utc }> = []
   readonly outbox: Array<OutboxEvent> = []
-  /** Insertion order, so "newest first" is stable when two posts share a timestamp. */
-  private sequence = 0
-  readonly order = new Map<string, number>()
 
   remember(record: PostRecord): void {
     this.posts.set(record.post.id, record)
-    if (!this.order.has(record.post.id)) this.order.set(record.post.id, this.sequence++)
   }
+}
+
+/**
+ * What the database refuses as a duplicate key: a new post's id or delivery ids already taken (or
+ * twice in it), an event id already written. The write fails as a defect there as here, and
+ * writes nothing.
+ */
+const refuseTaken = (data: InMemoryData, created: PostRecord | null, events: ReadonlyArray<OutboxEvent>): Effect.Effect<void> => {
+  const taken: Array<string> = []
+  if (created !== null) {
+    if (data.posts.has(created.post.id)) taken.push(`post ${created.post.id}`)
+    const deliveries = new Set([...data.posts.values()].flatMap((record) => record.deliveries.map((delivery) => delivery.id)))
+    for (const { id } of created.deliveries) {
+      if (deliveries.has(id)) taken.push(`delivery ${id}`)
+      deliveries.add(id)
+    }
+  }
+  const eventIds = new Set(data.outbox.map((event) => event.id))
+  for (const { id } of events) {
+    if (eventIds.has(id)) taken.push(`event ${id}`)
+    eventIds.add(id)
+  }
+  return taken.length === 0 ? Effect.void : Effect.dieMessage(`duplicate key: ${taken.join(", ")}`)
 }
 
 const idempotencyKey = (projectId: ProjectId, key: string) => `${projectId}\u0000${key}`
@@ -52,16 +75,21 @@ const insert = (data: InMemoryData, input: NewPost): Effect.Effect<CreateOutcome
       const used = data.ledger.filter((entry) => entry.keyId === cap.keyId && !DateTime.lessThan(entry.at, cap.since)).length
       if (used >= cap.cap) return Effect.fail(new DailyCapReached({ cap: cap.cap, resetAt: cap.resetAt }))
     }
-    data.remember(input.record)
-    data.outbox.push(...input.events)
-    data.ledger.push({ keyId: post.author.keyId, at: post.createdAt })
-    if (input.idempotency !== null) {
-      data.idempotency.set(idempotencyKey(post.projectId, input.idempotency.key), {
-        postId: post.id,
-        fingerprint: input.idempotency.fingerprint
-      })
-    }
-    return Effect.succeed(CreateOutcome.Created({ record: input.record }))
+    return Effect.as(
+      Effect.zipRight(
+        refuseTaken(data, input.record, input.events),
+        Effect.sync(() => {
+          data.remember(input.record)
+          data.outbox.push(...input.events)
+          data.ledger.push({ postId: post.id, projectId: post.projectId, keyId: post.author.keyId, at: post.createdAt })
+          const { idempotency } = input
+          if (idempotency !== null) {
+            data.idempotency.set(idempotencyKey(post.projectId, idempotency.key), { postId: post.id, fingerprint: idempotency.fingerprint })
+          }
+        })
+      ),
+      CreateOutcome.Created({ record: input.record })
+    )
   })
 
 const commit = (data: InMemoryData, change: PostChange): Effect.Effect<void, StaleWrite> =>
@@ -73,38 +101,62 @@ const commit = (data: InMemoryData, change: PostChange): Effect.Effect<void, Sta
     }
     return PostChange.$match(change, {
       Update: ({ events, record }) =>
-        Effect.sync(() => {
-          data.remember(record)
-          data.outbox.push(...events)
-        }),
-      Supersede: ({ previous, successor }) =>
+        Effect.zipRight(
+          refuseTaken(data, null, events),
+          Effect.sync(() => {
+            data.remember(record)
+            data.outbox.push(...events)
+          })
+        ),
+      // As the database does: the stored post is marked, whatever else `previous` says.
+      Supersede: ({ successor }) =>
         insert(data, successor).pipe(
           Effect.orDie,
-          Effect.tap(() => Effect.sync(() => data.remember({ ...current, post: previous })))
+          Effect.flatMap((outcome) =>
+            outcome._tag === "Repeated"
+              ? Effect.dieMessage(`successor of post ${postId} reuses an idempotency key already bound to post ${outcome.record.post.id}`)
+              : Effect.sync(() =>
+                data.remember({
+                  ...current,
+                  post: current.post.with({
+                    supersededBy: successor.record.post.id,
+                    version: current.post.version + 1,
+                    updatedAt: successor.record.post.createdAt
+                  })
+                })
+              )
+          )
         ),
-      Remove: () => Effect.sync(() => void data.posts.delete(postId))
+      Remove: () =>
+        Effect.sync(() => {
+          data.posts.delete(postId)
+          for (const [key, { postId: keyPost }] of data.idempotency) if (keyPost === postId) data.idempotency.delete(key)
+        })
     })
   })
 
 /** Each update checked against the store before any is applied, then all applied in one step. */
 const commitAll = (data: InMemoryData, changes: ReadonlyArray<PostUpdate>): Effect.Effect<ReadonlyArray<StaleWrite>> =>
-  Effect.sync(() => {
-    const posts = new Set<string>()
-    const stale: Array<StaleWrite> = []
-    const fresh = changes.filter((change) => {
-      const postId = change.record.post.id
-      if (posts.has(postId)) throw new Error(`commitAll got two changes of post ${postId}`)
-      posts.add(postId)
-      if (data.posts.get(postId)?.post.version === change.expectedVersion) return true
-      stale.push(new StaleWrite({ postId }))
-      return false
-    })
-    for (const { events, record } of fresh) {
-      data.remember(record)
-      data.outbox.push(...events)
+  Effect.suspend(() => {
+    if (new Set(changes.map((change) => change.record.post.id)).size < changes.length) {
+      return Effect.dieMessage("commitAll got two changes of one post")
     }
-    return stale
+    const fresh = changes.filter((change) => data.posts.get(change.record.post.id)?.post.version === change.expectedVersion)
+    const stale = changes.filter((change) => !fresh.includes(change)).map((change) => new StaleWrite({ postId: change.record.post.id }))
+    return refuseTaken(data, null, fresh.flatMap((change) => change.events)).pipe(
+      Effect.zipRight(Effect.sync(() => {
+        for (const { events, record } of fresh) {
+          data.remember(record)
+          data.outbox.push(...events)
+        }
+      })),
+      Effect.as(stale)
+    )
   })
+
+/** The database's order of a list: newest first, then the highest id (a uuid sorts as its text). */
+const newestFirst = ({ post: a }: PostRecord, { post: b }: PostRecord) =>
+  DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || (a.id > b.id ? -1 : a.id < b.id ? 1 : 0)
 
 export const makeInMemoryStores = (data: InMemoryData) => {
   const postStore = PostStore.of({
@@ -134,7 +186,7 @@ export const makeInMemoryStores = (data: InMemoryData) => {
             record.post.projectId === projectId && record.post.supersededBy === null &&
             (query.statuses === null || query.statuses.includes(record.post.status))
           )
-          .sort((a, b) => data.order.get(b.post.id)! - data.order.get(a.post.id)!)
+          .sort(newestFirst)
           .slice(0, query.limit)
       ),
     findMany: (keys) =>
@@ -154,6 +206,17 @@ export const makeInMemoryStores = (data: InMemoryData) => {
   return Layer.mergeAll(
     Layer.succeed(PostStore, postStore),
     Layer.succeed(ProjectStore, ProjectStore.of({ get: (id) => Effect.sync(() => Option.fromNullable(data.projects.get(id))) })),
+    Layer.succeed(ProjectAdmin, ProjectAdmin.of({
+      create: (project) =>
+        data.projects.has(project.id)
+          ? Effect.dieMessage(`duplicate key: project ${project.id}`)
+          : Effect.sync(() => void data.projects.set(project.id, project)),
+      update: (project) =>
+        data.projects.has(project.id)
+          ? Effect.sync(() => void data.projects.set(project.id, project))
+          : Effect.fail(new ProjectNotFound({ projectId: project.id })),
+      list: Effect.sync(() => [...data.projects.values()])
+    })),
     Layer.succeed(AccountStore, AccountStore.of({
       list: (projectId) => Effect.sync(() => [...data.accounts.values()].filter((account) => account.projectId === projectId))
     })),

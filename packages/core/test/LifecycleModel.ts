@@ -240,18 +240,17 @@ const run = (actions: ReadonlyArray<Action>, approval: "copilot" | "autopilot") 
 
 const runs = Number(process.env.HERALD_PROPERTY_RUNS ?? 1000)
 
-describe("lifecycle model", () => {
-  it("random command sequences keep every invariant (copilot)", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => Effect.runPromise(run(actions, "copilot"))),
-      { numRuns: runs }
-    )
-  }, 300_000)
-
-  it("random command sequences keep every invariant (autopilot)", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => Effect.runPromise(run(actions, "autopilot"))),
-      { numRuns: runs }
-    )
-  }, 300_000)
-})
+/**
+ * The property for one approval mode. Each mode has a test file of its own
+ * (LifecycleModel{Copilot,Autopilot}.test.ts), so the two, most of core's test time, run on
+ * separate workers.
+ */
+export const lifecycleModel = (approval: "copilot" | "autopilot") =>
+  describe("lifecycle model", () => {
+    it(`random command sequences keep every invariant (${approval})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 40 }), (actions) => Effect.runPromise(run(actions, approval))),
+        { numRuns: runs }
+      )
+    }, 300_000)
+  })

@@ -1,0 +1,3 @@
+import { lifecycleModel } from "./LifecycleModel.js"
+
+lifecycleModel("copilot")

@@ -1,0 +1,606 @@
+// The storage contract: every adapter of the storage ports passes the cases of the ports it
+// provides, whatever keeps the data. A complete adapter runs `storageCases`; the in-memory ones of
+// core/src/memory run the sections of the ports they implement (core/test/InMemoryStores.test.ts).
+import { describe, expect, type Vitest } from "@effect/vitest"
+import {
+  AccountAdmin,
+  AccountConnections,
+  AccountStore,
+  ApiKeyHash,
+  ApiKeyStore,
+  CreateOutcome,
+  DeliveryQueue,
+  EventId,
+  OutboxEvent,
+  OutboxQueue,
+  PostChange,
+  type PostRecord,
+  PostStore,
+  type PostUpdate,
+  ProjectAdmin,
+  ProjectStore,
+  RateLimitStore,
+  SendOutcome,
+  Project,
+  WebhookEndpoints
+} from "@herald/core"
+import { Context, DateTime, Effect, Exit, Fiber, Option, Redacted, Stream, TestServices } from "effect"
+import { createHash, randomUUID } from "node:crypto"
+import { at, newAccount, newEndpoint, newKeyId, newPost, newProject, t0 } from "./StorageFixtures.js"
+
+/**
+ * The rows an adapter keeps, read beside its ports, so the contract can check writes that no port
+ * reads back (a failed create left nothing, a removed post took its deliveries). Tables and
+ * columns are named as in the PostgreSQL schema; each adapter's test answers them from its own store.
+ */
+export class StoredRows extends Context.Tag("@herald/core/test/StoredRows")<StoredRows, {
+  /** The rows of `table` whose `column` holds `value`. */
+  readonly rows: (table: string, column: string, value: string) => Effect.Effect<ReadonlyArray<Readonly<Record<string, unknown>>>>
+}>() {}
+
+const count = (table: string, column: string, value: string) =>
+  Effect.flatMap(StoredRows, (stored) => Effect.map(stored.rows(table, column, value), (rows) => rows.length))
+
+/** Cases of the contract, over the ports (and stored rows) they need. */
+export type Cases<R> = (it: Vitest.MethodsNonLive<R>) => void
+
+/** PostStore: creates with their claims, and changes at their expected version. */
+export const postStoreCases: Cases<PostStore | StoredRows> = (it) => {
+  describe("PostStore.create", () => {
+    it.effect("writes the post, deliveries, events and idempotency record together and reads them back", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const input = newPost({ projectId: project.id, idempotency: { key: "k1", fingerprint: "f1" } })
+        const event = new OutboxEvent({
+          id: EventId.make(randomUUID()),
+          projectId: project.id,
+          kind: "post.approved",
+          createdAt: t0,
+          data: { post: { id: input.record.post.id } }
+        })
+        const outcome = yield* posts.create({ ...input, events: [event] })
+        expect(outcome._tag).toBe("Created")
+        const found = yield* posts.find(project.id, input.record.post.id)
+        expect(Option.getOrThrow(found)).toEqual(input.record)
+        expect(yield* count("outbox_events", "id", event.id)).toBe(1)
+        expect(yield* count("idempotency_keys", "post_id", input.record.post.id)).toBe(1)
+        expect(yield* posts.createdSince(input.record.post.author.keyId, t0)).toBe(1)
+        const byDelivery = yield* posts.findByDelivery(project.id, input.record.deliveries[1]!.id)
+        expect(Option.map(byDelivery, (r) => r.post.id)).toEqual(Option.some(input.record.post.id))
+      }))
+
+    it.effect("a failure mid-create leaves nothing behind", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const input = newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "f" }, dailyCap: { cap: 5 } })
+        // Two deliveries with one id: the second insert breaks after the post row was written.
+        const [first] = input.record.deliveries
+        const broken = { ...input, record: { ...input.record, deliveries: [first!, first!] } }
+        const exit = yield* Effect.exit(posts.create(broken))
+        expect(Exit.isFailure(exit)).toBe(true)
+        expect(yield* count("posts", "id", input.record.post.id)).toBe(0)
+        expect(yield* count("deliveries", "post_id", input.record.post.id)).toBe(0)
+        expect(yield* count("idempotency_keys", "project_id", project.id)).toBe(0)
+        expect(yield* count("post_creations", "post_id", input.record.post.id)).toBe(0)
+        // The key is still free: the same create now succeeds.
+        expect((yield* posts.create(input))._tag).toBe("Created")
+      }))
+
+    it.effect("concurrent creates without claims are all written, and one the database refuses fails alone", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const keyId = newKeyId()
+        const first = newPost({ projectId: project.id, keyId })
+        yield* posts.create(first)
+        // Written together with the others, a post whose id is taken fails the shared statement.
+        const inputs = Array.from({ length: 40 }, () => newPost({ projectId: project.id, keyId }))
+        const culprit = { ...inputs[0]!, record: { ...inputs[0]!.record, post: first.record.post } }
+        const exits = yield* Effect.all([culprit, ...inputs.slice(1)].map((input) => Effect.exit(posts.create(input))), {
+          concurrency: "unbounded"
+        })
+        expect(Exit.isFailure(exits[0]!)).toBe(true)
+        expect(exits.slice(1).every(Exit.isSuccess)).toBe(true)
+        expect(yield* count("posts", "project_id", project.id)).toBe(40)
+        expect(yield* count("deliveries", "project_id", project.id)).toBe(80)
+        expect(yield* posts.createdSince(keyId, t0)).toBe(40)
+        const listed = yield* posts.list(project.id, { statuses: null, limit: 100 })
+        expect(new Set(listed.map((record) => record.post.id))).toEqual(
+          new Set([first, ...inputs.slice(1)].map((input) => input.record.post.id))
+        )
+      }))
+
+    it.effect("100 concurrent creates with one idempotency key make one post; 99 are Repeated", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const keyId = newKeyId()
+        const inputs = Array.from({ length: 100 }, () =>
+          newPost({ projectId: project.id, keyId, idempotency: { key: "same", fingerprint: "body-1" } }))
+        const outcomes = yield* Effect.all(inputs.map((input) => posts.create(input)), { concurrency: "unbounded" })
+        const created = outcomes.filter(CreateOutcome.$is("Created"))
+        const repeated = outcomes.filter(CreateOutcome.$is("Repeated"))
+        expect(created).toHaveLength(1)
+        expect(repeated).toHaveLength(99)
+        const winner = created[0]!.record.post.id
+        expect(repeated.every((outcome) => outcome.record.post.id === winner)).toBe(true)
+        expect(yield* count("posts", "project_id", project.id)).toBe(1)
+        expect(yield* posts.createdSince(keyId, t0)).toBe(1)
+      }))
+
+    it.effect("the same key with a different body is refused with IdempotencyKeyReused", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        yield* posts.create(newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "a" } }))
+        const error = yield* Effect.flip(posts.create(newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "b" } })))
+        expect(error._tag).toBe("IdempotencyKeyReused")
+        // Keys are per project: another project may use the same one.
+        const other = newProject()
+        const outcome = yield* posts.create(newPost({ projectId: other.id, idempotency: { key: "k", fingerprint: "b" } }))
+        expect(outcome._tag).toBe("Created")
+        const earlier = yield* posts.findIdempotent(project.id, "k")
+        expect(Option.map(earlier, (e) => e.fingerprint)).toEqual(Option.some("a"))
+      }))
+
+    it.effect("the daily cap holds under concurrency and counts deleted posts", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const keyId = newKeyId()
+        const outcomes = yield* Effect.all(
+          Array.from({ length: 20 }, () =>
+            Effect.either(posts.create(newPost({ projectId: project.id, keyId, dailyCap: { cap: 5 } })))),
+          { concurrency: "unbounded" }
+        )
+        const created = outcomes.filter((o) => o._tag === "Right")
+        const refused = outcomes.flatMap((o) => o._tag === "Left" ? [o.left] : [])
+        expect(created).toHaveLength(5)
+        expect(refused).toHaveLength(15)
+        expect(refused.every((e) => e._tag === "DailyCapReached" && e.cap === 5)).toBe(true)
+        // Removing a post does not give its slot back.
+        const first = created[0]!.right.record.post
+        yield* posts.commit(PostChange.Remove({ expectedVersion: first.version, postId: first.id }))
+        expect(yield* posts.createdSince(keyId, DateTime.subtract(t0, { hours: 1 }))).toBe(5)
+        const again = yield* Effect.flip(posts.create(newPost({ projectId: project.id, keyId, dailyCap: { cap: 5 } })))
+        expect(again._tag).toBe("DailyCapReached")
+      }))
+
+    it.effect("removing a post frees its idempotency key: the key then makes a new post", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const first = newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "a" } })
+        yield* posts.create(first)
+        yield* posts.commit(PostChange.Remove({ expectedVersion: 1, postId: first.record.post.id }))
+        expect(yield* posts.findIdempotent(project.id, "k")).toEqual(Option.none())
+        const again = newPost({ projectId: project.id, idempotency: { key: "k", fingerprint: "b" } })
+        expect((yield* posts.create(again))._tag).toBe("Created")
+        expect(yield* count("idempotency_keys", "post_id", again.record.post.id)).toBe(1)
+      }))
+  })
+
+  describe("PostStore.commit", () => {
+    it.effect("applies a change only at the expected version: a concurrent commit gets StaleWrite", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const { record } = newPost({ projectId: project.id })
+        yield* posts.create({ record, events: [], idempotency: null, dailyCap: null })
+        const change = (caption: string) =>
+          PostChange.Update({
+            expectedVersion: 1,
+            record: { post: record.post.with({ version: 2, caption }), deliveries: record.deliveries },
+            events: []
+          })
+        const results = yield* Effect.all([posts.commit(change("a")), posts.commit(change("b"))].map(Effect.either), {
+          concurrency: "unbounded"
+        })
+        expect(results.filter((r) => r._tag === "Right")).toHaveLength(1)
+        expect(results.filter((r) => r._tag === "Left" && r.left._tag === "StaleWrite")).toHaveLength(1)
+        const stored = Option.getOrThrow(yield* posts.find(project.id, record.post.id))
+        expect(stored.post.version).toBe(2)
+      }))
+
+    it.effect("an update of a post removed meanwhile is a StaleWrite, and writes nothing", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const { record } = newPost({ projectId: project.id })
+        yield* posts.create({ record, events: [], idempotency: null, dailyCap: null })
+        yield* posts.commit(PostChange.Remove({ expectedVersion: 1, postId: record.post.id }))
+        const late = yield* Effect.flip(posts.commit(PostChange.Update({
+          expectedVersion: 1,
+          record: { post: record.post.with({ version: 2 }), deliveries: record.deliveries },
+          events: []
+        })))
+        expect(late._tag).toBe("StaleWrite")
+        expect(yield* count("deliveries", "post_id", record.post.id)).toBe(0)
+      }))
+
+    it.effect("commitAll writes the fresh changes with their events and returns the stale ones, which write nothing", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const inputs = [0, 1, 2].map(() => newPost({ projectId: project.id }))
+        yield* Effect.forEach(inputs, (input) => posts.create(input))
+        const [a, b, c] = inputs.map((input) => input.record)
+        // b moves on before the batch, which still expects its version 1.
+        yield* posts.commit(PostChange.Update({ expectedVersion: 1, record: { ...b!, post: b!.post.with({ version: 2, caption: "first" }) }, events: [] }))
+        const event = (record: PostRecord) =>
+          new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind: "post.published", createdAt: t0, data: { post: { id: record.post.id } } })
+        const update = (record: PostRecord, caption: string) => {
+          const next = { post: record.post.with({ version: 2, caption }), deliveries: record.deliveries.map((delivery) => delivery.with({ status: "success" })) }
+          return PostChange.Update({ expectedVersion: 1, record: next, events: [event(record)] }) as PostUpdate
+        }
+        const changes = [update(a!, "a"), update(b!, "b"), update(c!, "c")]
+        const stale = yield* posts.commitAll(changes)
+        expect(stale.map((error) => [error._tag, error.postId])).toEqual([["StaleWrite", b!.post.id]])
+        for (const [index, record] of [[0, a!], [2, c!]] as const) {
+          expect(Option.getOrThrow(yield* posts.find(project.id, record.post.id))).toEqual(changes[index]!.record)
+          expect(yield* count("outbox_events", "id", changes[index]!.events[0]!.id)).toBe(1)
+        }
+        const kept = Option.getOrThrow(yield* posts.find(project.id, b!.post.id))
+        expect(kept.post.caption).toBe("first")
+        expect(kept.deliveries.map((delivery) => delivery.status)).toEqual(b!.deliveries.map((delivery) => delivery.status))
+        expect(yield* count("outbox_events", "id", changes[1]!.events[0]!.id)).toBe(0)
+      }))
+
+    it.effect("commitAll is atomic: a change that breaks leaves every change of the batch unwritten", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const inputs = [0, 1].map(() => newPost({ projectId: project.id }))
+        yield* Effect.forEach(inputs, (input) => posts.create(input))
+        const [a, b] = inputs.map((input) => input.record)
+        const event = new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind: "post.published", createdAt: t0, data: {} })
+        // Both changes carry the same event id: the second insert breaks after the first change was written.
+        const changes = [a!, b!].map((record) =>
+          PostChange.Update({ expectedVersion: 1, record: { ...record, post: record.post.with({ version: 2 }) }, events: [event] }) as PostUpdate
+        )
+        expect(Exit.isFailure(yield* Effect.exit(posts.commitAll(changes)))).toBe(true)
+        for (const record of [a!, b!]) expect(Option.getOrThrow(yield* posts.find(project.id, record.post.id)).post.version).toBe(1)
+        expect(yield* count("outbox_events", "id", event.id)).toBe(0)
+      }))
+
+    it.effect("findMany reads the posts named within their projects, with their deliveries", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const other = newProject()
+        const mine = [0, 1].map(() => newPost({ projectId: project.id }))
+        const theirs = newPost({ projectId: other.id })
+        yield* Effect.forEach([...mine, theirs], (input) => posts.create(input))
+        const found = yield* posts.findMany([
+          ...mine.map((input) => ({ projectId: project.id, postId: input.record.post.id })),
+          { projectId: project.id, postId: theirs.record.post.id },
+          { projectId: project.id, postId: newPost({ projectId: project.id }).record.post.id }
+        ])
+        const byId = (records: ReadonlyArray<PostRecord>) => [...records].sort((x, y) => x.post.id < y.post.id ? -1 : 1)
+        expect(byId(found)).toEqual(byId(mine.map((input) => input.record)))
+      }))
+
+    it.effect("supersede hides the old post from list but find still returns it; remove deletes deliveries", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const first = newPost({ projectId: project.id, createdAt: t0 })
+        yield* posts.create(first)
+        const successor = newPost({ projectId: project.id, createdAt: DateTime.add(t0, { minutes: 1 }) })
+        yield* posts.commit(PostChange.Supersede({ expectedVersion: 1, previous: first.record.post, successor }))
+        const listed = yield* posts.list(project.id, { statuses: null, limit: 50 })
+        expect(listed.map((r) => r.post.id)).toEqual([successor.record.post.id])
+        const old = Option.getOrThrow(yield* posts.find(project.id, first.record.post.id))
+        expect(old.post.supersededBy).toBe(successor.record.post.id)
+        const stale = yield* Effect.flip(
+          posts.commit(PostChange.Supersede({ expectedVersion: 1, previous: first.record.post, successor: newPost({ projectId: project.id }) }))
+        )
+        expect(stale._tag).toBe("StaleWrite")
+        yield* posts.commit(PostChange.Remove({ expectedVersion: 1, postId: successor.record.post.id }))
+        expect(yield* count("deliveries", "post_id", successor.record.post.id)).toBe(0)
+        expect(Option.isNone(yield* posts.find(project.id, successor.record.post.id))).toBe(true)
+      }))
+
+    it.effect("list is newest first, filtered by status, limited", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const inputs = [0, 1, 2].map((minutes) => newPost({ projectId: project.id, createdAt: DateTime.add(t0, { minutes }) }))
+        yield* Effect.forEach(inputs, (input) => posts.create(input))
+        const listed = yield* posts.list(project.id, { statuses: ["processing"], limit: 2 })
+        expect(listed.map((r) => r.post.id)).toEqual([inputs[2]!.record.post.id, inputs[1]!.record.post.id])
+        expect(yield* posts.list(project.id, { statuses: ["draft"], limit: 50 })).toEqual([])
+      }))
+
+    it.effect("posts created at one instant are listed highest id first", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const project = newProject()
+        const inputs = [0, 1, 2].map(() => newPost({ projectId: project.id, createdAt: t0 }))
+        yield* Effect.forEach(inputs, (input) => posts.create(input))
+        const listed = yield* posts.list(project.id, { statuses: null, limit: 50 })
+        expect(listed.map((r) => r.post.id)).toEqual(inputs.map((input) => input.record.post.id).sort().reverse())
+      }))
+  })
+}
+
+/** DeliveryQueue: claims under leases, over the deliveries PostStore writes. */
+export const deliveryQueueCases: Cases<PostStore | DeliveryQueue | StoredRows> = (it) => {
+  describe("DeliveryQueue", () => {
+    it.effect("two workers claiming the same due set take each delivery exactly once", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const queue = yield* DeliveryQueue
+        const project = newProject()
+        const inputs = Array.from({ length: 10 }, () =>
+          newPost({ projectId: project.id, deliveries: 3, deliveryStatus: "queued", dueAt: t0 }))
+        yield* Effect.forEach(inputs, (input) => posts.create(input))
+        const now = DateTime.add(t0, { seconds: 1 })
+        const claim = (worker: string) => queue.claimDue({ now, limit: 1000, leaseMillis: 60_000, worker })
+        const [a, b] = yield* Effect.all([claim("a"), claim("b")], { concurrency: "unbounded" })
+        const mine = (claimed: typeof a) => claimed.filter((c) => c.projectId === project.id).map((c) => c.deliveryId)
+        const all = [...mine(a), ...mine(b)]
+        expect(new Set(all).size).toBe(30)
+        expect(all).toHaveLength(30)
+        // Held leases are not handed out again.
+        expect(mine(yield* claim("c"))).toEqual([])
+      }))
+
+    it.effect("a dead worker's lease expires and another worker claims the delivery", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const queue = yield* DeliveryQueue
+        const project = newProject()
+        const due = DateTime.add(t0, { days: 1 })
+        const input = newPost({ projectId: project.id, deliveries: 1, deliveryStatus: "queued", dueAt: due })
+        yield* posts.create(input)
+        const id = input.record.deliveries[0]!.id
+        const mine = (claimed: ReadonlyArray<{ readonly deliveryId: string }>) => claimed.filter((c) => c.deliveryId === id)
+        const claim = (worker: string, now: DateTime.Utc) => queue.claimDue({ now, limit: 1000, leaseMillis: 30_000, worker })
+        expect(mine(yield* claim("dead", due))).toHaveLength(1)
+        expect(mine(yield* claim("live", DateTime.add(due, { seconds: 29 })))).toHaveLength(0)
+        expect(yield* queue.renew(id, { now: DateTime.add(due, { seconds: 31 }), leaseMillis: 30_000, worker: "dead" })).toBe(false)
+        expect(mine(yield* claim("live", DateTime.add(due, { seconds: 31 })))).toHaveLength(1)
+        expect(yield* queue.renew(id, { now: DateTime.add(due, { seconds: 40 }), leaseMillis: 30_000, worker: "live" })).toBe(true)
+        yield* queue.release(id, "live")
+        expect(mine(yield* claim("next", DateTime.add(due, { seconds: 41 })))).toHaveLength(1)
+      }))
+
+    it.effect("the commit that settles a delivery releases its lease; one that queues it again keeps it", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const queue = yield* DeliveryQueue
+        const project = newProject()
+        const due = DateTime.add(t0, { days: 2 })
+        const input = newPost({ projectId: project.id, deliveries: 2, deliveryStatus: "queued", dueAt: due })
+        yield* posts.create(input)
+        const ids = input.record.deliveries.map((delivery) => delivery.id)
+        const claim = (worker: string, now: DateTime.Utc) =>
+          Effect.map(queue.claimDue({ now, limit: 1000, leaseMillis: 60_000, worker }), (claimed) =>
+            claimed.filter((c) => ids.includes(c.deliveryId)).map((c) => c.deliveryId))
+        expect(yield* claim("a", due)).toHaveLength(2)
+        const [settled, retried] = input.record.deliveries
+        yield* posts.commit(PostChange.Update({
+          expectedVersion: 1,
+          record: {
+            post: input.record.post.with({ version: 2 }),
+            deliveries: [settled!.with({ status: "success" }), retried!.with({ status: "queued", dueAt: due })]
+          },
+          events: []
+        }))
+        const stored = yield* StoredRows
+        const lease = (yield* Effect.forEach(ids, (id) => stored.rows("deliveries", "id", id))).flat()
+        expect(Object.fromEntries(lease.map((row) => [row.id, row.lease_owner]))).toEqual({ [settled!.id]: null, [retried!.id]: "a" })
+        // The queued one is still held by "a" until its lease lapses.
+        expect(yield* claim("b", DateTime.add(due, { seconds: 1 }))).toEqual([])
+      }))
+
+    it.effect("nextDue is when the earliest queued or unknown delivery falls due after now", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const queue = yield* DeliveryQueue
+        const project = newProject()
+        // Past every other test's due times, so only these rows are in the window.
+        const now = DateTime.add(t0, { days: 1000 })
+        const dueIn = (minutes: number, deliveryStatus: "queued" | "unknown" | "success") =>
+          posts.create(newPost({ projectId: project.id, deliveries: 1, deliveryStatus, dueAt: DateTime.add(now, { minutes }) }))
+        yield* dueIn(-1, "queued")
+        yield* dueIn(5, "success")
+        yield* dueIn(12, "queued")
+        yield* dueIn(9, "unknown")
+        expect(yield* queue.nextDue(now)).toEqual(Option.some(DateTime.add(now, { minutes: 9 })))
+        expect(yield* queue.nextDue(DateTime.add(now, { minutes: 9 }))).toEqual(Option.some(DateTime.add(now, { minutes: 12 })))
+      }))
+
+    it.effect("a create that queues deliveries wakes listening workers", () =>
+      TestServices.provideLive(Effect.gen(function*() {
+        const posts = yield* PostStore
+        const queue = yield* DeliveryQueue
+        const woken = yield* Effect.fork(Stream.runHead(queue.wakeups))
+        const project = newProject()
+        // LISTEN starts asynchronously: keep creating until the listener hears one (polling is the truth anyway).
+        for (let tries = 0; tries < 50 && (yield* Fiber.poll(woken))._tag === "None"; tries++) {
+          yield* posts.create(newPost({ projectId: project.id, deliveries: 1, deliveryStatus: "queued", dueAt: t0 }))
+          yield* Effect.sleep("20 millis")
+        }
+        expect(yield* Fiber.join(woken).pipe(Effect.timeout("1 second"))).toEqual(Option.some(undefined))
+      })))
+  })
+}
+
+/** OutboxQueue: events fanned out to endpoints, each send to one worker. */
+export const outboxQueueCases: Cases<PostStore | OutboxQueue | ProjectAdmin | WebhookEndpoints> = (it) => {
+  describe("OutboxQueue", () => {
+    it.effect("fans an event out to subscribed endpoints and hands each send to one worker", () =>
+      Effect.gen(function*() {
+        const admin = yield* ProjectAdmin
+        const endpoints = yield* WebhookEndpoints
+        const outbox = yield* OutboxQueue
+        const posts = yield* PostStore
+        const project = newProject()
+        yield* admin.create(project)
+        const endpoint = newEndpoint(project.id)
+        yield* endpoints.create(endpoint, Redacted.make("whsec_topsecret"))
+        const eventAt = DateTime.add(t0, { days: 2 })
+        const event = (kind: "post.published" | "post.failed") =>
+          new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind, createdAt: eventAt, data: {} })
+        const published = event("post.published")
+        yield* posts.create({ ...newPost({ projectId: project.id }), events: [published, event("post.failed")] })
+        const request = (worker: string) => ({ now: eventAt, limit: 100, leaseMillis: 10_000, worker })
+        const [a, b] = yield* Effect.all([outbox.claimDue(request("a")), outbox.claimDue(request("b"))], { concurrency: 2 })
+        const mine = [...a, ...b].filter((send) => send.endpoint.id === endpoint.id)
+        expect(mine.map((send) => send.event.id)).toEqual([published.id])
+        expect(Redacted.value(mine[0]!.endpoint.secret)).toBe("whsec_topsecret")
+        const owner = a.includes(mine[0]!) ? "a" : "b"
+        yield* outbox.complete(mine[0]!.sendId, owner, SendOutcome.GaveUp({ at: eventAt, error: "HTTP 500", disableAfter: 1 }))
+        const [listed] = yield* endpoints.list(project.id)
+        expect(listed!.enabled).toBe(false)
+        expect(listed!.consecutiveFailures).toBe(1)
+        expect(listed!.lastError).toBe("HTTP 500")
+      }))
+  })
+}
+
+/** AccountAdmin and AccountConnections: what workers learn about a connection. */
+export const accountCases: Cases<AccountAdmin | AccountStore | AccountConnections | ProjectAdmin | StoredRows> = (it) => {
+  describe("AccountConnections", () => {
+    it.effect("markNeedsReconnect turns an active account needs_reconnect with one event, written together", () =>
+      Effect.gen(function*() {
+        const admin = yield* AccountAdmin
+        const accounts = yield* AccountStore
+        const connections = yield* AccountConnections
+        const projects = yield* ProjectAdmin
+        const project = newProject()
+        yield* projects.create(project)
+        const account = newAccount(project.id)
+        yield* admin.connect(account, { access_token: "t" })
+        const event = (id: string) =>
+          new OutboxEvent({
+            id: EventId.make(id),
+            projectId: project.id,
+            kind: "account.needs_reconnect",
+            createdAt: t0,
+            data: { account: { id: account.id, status: "needs_reconnect" }, reason: "token expired" }
+          })
+        const first = event(randomUUID())
+        // Two workers hitting the same expired token at once: one status change, one event.
+        const marked = yield* Effect.all([connections.markNeedsReconnect(account.id, first), connections.markNeedsReconnect(account.id, event(randomUUID()))], {
+          concurrency: 2
+        })
+        expect(marked.filter(Boolean)).toHaveLength(1)
+        expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
+        expect(yield* count("outbox_events", "project_id", project.id)).toBe(1)
+        // Not active any more: nothing changes, nothing is written.
+        yield* admin.setStatus(account.id, "disconnected")
+        expect(yield* connections.markNeedsReconnect(account.id, event(randomUUID()))).toBe(false)
+        expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["disconnected"])
+        expect(yield* count("outbox_events", "project_id", project.id)).toBe(1)
+      }))
+  })
+}
+
+/** ProjectAdmin writes what ProjectStore reads. */
+export const projectCases: Cases<ProjectAdmin | ProjectStore> = (it) => {
+  describe("ProjectAdmin and ProjectStore", () => {
+    it.effect("projects round-trip with their guardrails", () =>
+      Effect.gen(function*() {
+        const admin = yield* ProjectAdmin
+        const store = yield* ProjectStore
+        const project = newProject()
+        yield* admin.create(project)
+        expect(yield* store.get(project.id)).toEqual(Option.some(project))
+        const changed = new Project({ ...project, approval: "copilot", guardrails: { ...project.guardrails, daily_post_cap: 3 } })
+        yield* admin.update(changed)
+        expect(yield* store.get(project.id)).toEqual(Option.some(changed))
+      }))
+  })
+}
+
+/** ApiKeyStore: keys by hash, revoked and touched. */
+export const apiKeyCases: Cases<ApiKeyStore | ProjectAdmin | StoredRows> = (it) => {
+  describe("ApiKeyStore", () => {
+    it.effect("api keys are found by hash, listed without it, revoked and touched", () =>
+      Effect.gen(function*() {
+        const keys = yield* ApiKeyStore
+        const projects = yield* ProjectAdmin
+        const project = newProject()
+        yield* projects.create(project)
+        const secret = `hk_${randomUUID()}`
+        const hash = ApiKeyHash.make(createHash("sha256").update(secret).digest("hex"))
+        const id = newKeyId()
+        yield* keys.create({
+          id,
+          projectId: project.id,
+          name: "ci agent",
+          hash,
+          prefix: secret.slice(0, 7),
+          kind: "agent",
+          scopes: ["posts:read", "posts:write"],
+          rateLimitPerMinute: 60,
+          dailyPostCap: 10,
+          createdAt: t0
+        })
+        const found = Option.getOrThrow(yield* keys.findByHash(hash))
+        expect(found.principal.keyId).toBe(id)
+        expect(found.principal.scopes).toEqual(["posts:read", "posts:write"])
+        expect(found.principal.dailyPostCap).toBe(10)
+        expect(found.revoked).toBe(false)
+        const [raw] = yield* Effect.flatMap(StoredRows, (stored) => stored.rows("api_keys", "id", id))
+        expect(raw!.key_hash).toBe(hash)
+        expect(JSON.stringify(yield* keys.list(project.id))).not.toContain(hash)
+        yield* keys.touch(id, DateTime.add(t0, { minutes: 5 }))
+        yield* keys.revoke(project.id, id, DateTime.add(t0, { minutes: 6 }))
+        const [summary] = yield* keys.list(project.id)
+        expect(summary!.lastUsedAt).toEqual(DateTime.add(t0, { minutes: 5 }))
+        expect(summary!.revokedAt).toEqual(DateTime.add(t0, { minutes: 6 }))
+        expect(Option.getOrThrow(yield* keys.findByHash(hash)).revoked).toBe(true)
+        expect((yield* Effect.flip(keys.revoke(newProject().id, id, t0)))._tag).toBe("ApiKeyNotFound")
+      }))
+  })
+}
+
+/** RateLimitStore: fixed one-minute windows. */
+export const rateLimitCases: Cases<RateLimitStore> = (it) => {
+  describe("RateLimitStore", () => {
+    it.effect("rate limits count a fixed one-minute window exactly under concurrency", () =>
+      Effect.gen(function*() {
+        const limits = yield* RateLimitStore
+        const keyId = newKeyId()
+        const now = at("2030-01-15T10:00:30.000Z")
+        const verdicts = yield* Effect.all(Array.from({ length: 8 }, () => limits.hit(keyId, 5, now)), { concurrency: "unbounded" })
+        expect(verdicts.filter((v) => v.allowed)).toHaveLength(5)
+        expect(verdicts.map((v) => v.remaining).sort()).toEqual([0, 0, 0, 0, 1, 2, 3, 4])
+        expect(verdicts.every((v) => DateTime.Equivalence(v.resetAt, at("2030-01-15T10:01:00.000Z")))).toBe(true)
+        const next = yield* limits.hit(keyId, 5, at("2030-01-15T10:01:00.000Z"))
+        expect(next).toMatchObject({ allowed: true, remaining: 4, limit: 5 })
+      }))
+  })
+}
+
+/** The ports of a complete storage adapter, and its stored rows. */
+export type Storage =
+  | PostStore
+  | ProjectStore
+  | ProjectAdmin
+  | AccountStore
+  | AccountAdmin
+  | AccountConnections
+  | ApiKeyStore
+  | RateLimitStore
+  | DeliveryQueue
+  | OutboxQueue
+  | WebhookEndpoints
+  | StoredRows
+
+/** Every port's cases: what a complete storage adapter passes. */
+export const storageCases: Cases<Storage> = (it) => {
+  postStoreCases(it)
+  deliveryQueueCases(it)
+  outboxQueueCases(it)
+  accountCases(it)
+  projectCases(it)
+  apiKeyCases(it)
+  rateLimitCases(it)
+}

@@ -1,0 +1,2 @@
+export * from "./StorageContract.js"
+export * from "./StorageFixtures.js"

@@ -1,0 +1,29 @@
+// The embedded database as a test run starts it: the run's global setup (EmbeddedSnapshotSetup.ts)
+// has PGlite initialise an empty data directory once (initdb, the slow part of a first start);
+// `embeddedDataDir` gives each test that wants a database of its own a copy of that directory.
+// The storage still migrates each copy when it opens, as on any first start: that keeps the path
+// every new database takes under test, and leaves its catalog as warm as before (a copy opened
+// already migrated answers its first queries slowly enough to miss sub-second deadlines in tests).
+// Tests of a first start on an empty directory use a plain temporary directory instead.
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { inject } from "vitest"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The data directory of the initialised embedded database this run copies. */
+    readonly embeddedSnapshot: string
+  }
+}
+
+/**
+ * A new temporary data directory holding a copy of the run's initialised database (an empty
+ * one when the run made no snapshot).
+ */
+export const embeddedDataDir = (prefix = "herald-test-") => {
+  const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
+  const snapshot = inject("embeddedSnapshot") as string | undefined
+  if (snapshot !== undefined) Fs.cpSync(snapshot, dataDir, { recursive: true, mode: Fs.constants.COPYFILE_FICLONE })
+  return dataDir
+}
