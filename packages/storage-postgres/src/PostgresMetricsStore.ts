@@ -101,16 +101,16 @@ const make = Effect.gen(function*() {
       }>`
         WITH paused AS (
           SELECT platform FROM metrics_platform_pauses WHERE until > ${iso(now)}
-        ), due AS (
-          (SELECT delivery_id FROM delivery_metrics
+        ), later AS (
+          SELECT delivery_id FROM delivery_metrics
            WHERE begun AND next_sync_at IS NOT NULL AND next_sync_at <= ${iso(now)}
              AND (lease_expires_at IS NULL OR lease_expires_at <= ${iso(now)})
              AND platform NOT IN (SELECT platform FROM paused)
            ORDER BY next_sync_at
            LIMIT ${limit}
-           FOR UPDATE SKIP LOCKED)
-          UNION ALL
-          (SELECT delivery_id FROM delivery_metrics
+           FOR UPDATE SKIP LOCKED
+        ), first AS (
+          SELECT delivery_id FROM delivery_metrics
            WHERE NOT begun AND unreportable_reason IS NULL
              AND published_at <= ${iso(now)}::timestamptz - ${millis(schedule.firstAfter)} * interval '1 millisecond'
              AND published_at >= ${iso(now)}::timestamptz - ${millis(schedule.lastAfter)} * interval '1 millisecond'
@@ -118,8 +118,9 @@ const make = Effect.gen(function*() {
              AND platform NOT IN (SELECT platform FROM paused)
            ORDER BY published_at
            LIMIT ${limit}
-           FOR UPDATE SKIP LOCKED)
-          LIMIT ${limit}
+           FOR UPDATE SKIP LOCKED
+        ), due AS (
+          (SELECT delivery_id FROM later) UNION ALL (SELECT delivery_id FROM first) LIMIT ${limit}
         )
         UPDATE delivery_metrics m
         SET lease_owner = ${worker}, lease_expires_at = ${iso(now)}::timestamptz + ${leaseMillis} * interval '1 millisecond'

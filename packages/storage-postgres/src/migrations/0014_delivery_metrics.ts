@@ -11,7 +11,8 @@ import { Effect } from "effect"
  * begun false: never tried, due first_after past published_at (the schedule is the app's config,
  * so it is applied at claim time). begun true: next_sync_at is the next try, null for none.
  * engagement = likes + comments + shares + saves over those reported, null when none is (core's
- * engagementOf).
+ * engagementOf). The metric_snapshots of 0001 (one jsonb per fetch) was never written: it is
+ * replaced by one with a column per count, which the roll-ups read.
  */
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql.unsafe(`
@@ -51,6 +52,7 @@ CREATE INDEX delivery_metrics_post ON delivery_metrics (post_id, position);
 CREATE INDEX delivery_metrics_first ON delivery_metrics (published_at) WHERE NOT begun AND unreportable_reason IS NULL;
 CREATE INDEX delivery_metrics_next ON delivery_metrics (next_sync_at) WHERE begun AND next_sync_at IS NOT NULL;
 
+DROP TABLE metric_snapshots;
 CREATE TABLE metric_snapshots (
   delivery_id uuid NOT NULL REFERENCES delivery_metrics (delivery_id) ON DELETE CASCADE,
   taken_at timestamptz NOT NULL,
