@@ -1,5 +1,5 @@
 import { layer } from "@effect/vitest"
-import { InMemoryApiKeys, InMemoryData, inMemoryMetricsStore, inMemoryRateLimits, makeInMemoryStores } from "@herald/core/memory"
+import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryStores } from "@herald/core/memory"
 import { Effect, Layer } from "effect"
 import { apiKeyCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
 
@@ -37,7 +37,7 @@ const storedRows = Layer.succeed(StoredRows, StoredRows.of({
 // No in-memory adapter exists of DeliveryQueue, OutboxQueue, WebhookEndpoints, AccountAdmin or
 // AccountConnections (the workers and webhooks run on a database), so their cases run on PGlite
 // and PostgreSQL only.
-layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(), inMemoryMetricsStore(data), storedRows))("in-memory stores", (it) => {
+layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(), storedRows))("in-memory stores", (it) => {
   postStoreCases(it)
   projectCases(it)
   apiKeyCases(it)

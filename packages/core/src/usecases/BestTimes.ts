@@ -6,8 +6,6 @@ import { MetricsStore } from "../ports/MetricsStore.js"
 import { traced } from "../Tracing.js"
 import { type AnalyticsQuery, analyticsFilter } from "./Insights.js"
 
-export const defaultBestTimesDays = 90
-
 /** GET /best-times: mean engagement per weekday and hour (UTC) of publishing, with how much to trust it. */
 export const bestTimes = traced("bestTimes")(function*(principal: Principal, query: AnalyticsQuery) {
   yield* requireScope(principal, "posts:read")

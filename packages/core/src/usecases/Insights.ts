@@ -13,8 +13,6 @@ export interface AnalyticsQuery {
   readonly format: ContentFormat | null
 }
 
-export const defaultInsightsDays = 30
-
 export const analyticsFilter = (query: AnalyticsQuery) =>
   Effect.map(DateTime.now, (now) => ({ since: windowStart(now, query.sinceDays), platform: query.platform, format: query.format }))
 

@@ -6,8 +6,6 @@ import { MetricsStore } from "../ports/MetricsStore.js"
 import { traced } from "../Tracing.js"
 import { type AnalyticsQuery, analyticsFilter } from "./Insights.js"
 
-export const defaultTopPostsLimit = 10
-
 export interface TopPostsRequest extends AnalyticsQuery {
   readonly metric: RankingMetric
   /** 1-50. */
