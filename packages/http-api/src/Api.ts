@@ -34,9 +34,7 @@ import {
   Principal,
   RankingMetric,
   Receipt,
-  SinceDays,
-  TopPosts,
-  TopPostsLimit
+  TopPosts
 } from "@herald/core"
 import { Context, Effect, type Either, FiberRef, JSONSchema, Option, ParseResult, Schema } from "effect"
 import {
@@ -467,12 +465,16 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
 // Analytics
 // ---------------------------------------------------------------------------------------------
 
-/** A query value read as a number and then checked as the SDK checks it; exact and without a default (see ListPostsParams). */
-const queryNumber = <A extends number>(schema: Schema.Schema<A, number>, title: string, description: string) =>
-  Schema.optionalWith(Schema.compose(Schema.NumberFromString, schema), { exact: true }).annotations({ title, description })
+/**
+ * An integer query value within [min, max] (core's SinceDays and TopPostsLimit, which the SDK
+ * checks), exact and without a default (see ListPostsParams).
+ */
+const queryInt = (min: number, max: number, description: string) =>
+  Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)), { exact: true })
+    .annotations({ title: `between(${min}, ${max})`, description })
 
 const analyticsFilterFields = (defaultDays: number) => ({
-  since_days: queryNumber(SinceDays, "between(1, 365)", `The window: deliveries published in the last 1 to 365 days, default ${defaultDays}.`),
+  since_days: queryInt(1, 365, `The window: deliveries published in the last 1 to 365 days, default ${defaultDays}.`),
   platform: Schema.optionalWith(Platform, { exact: true }).annotations({ description: "Only this platform's deliveries." }),
   format: Schema.optionalWith(ContentFormat, { exact: true }).annotations({
     description: "Only this format: feed (timeline, and platforms without placements), reel or story."
@@ -484,7 +486,7 @@ export const InsightsParams = query(Schema.Struct(analyticsFilterFields(defaultI
 export const TopPostsParams = query(Schema.Struct({
   metric: Schema.optionalWith(RankingMetric, { exact: true }).annotations({ description: "The metric to rank by, default engagement." }),
   ...analyticsFilterFields(defaultInsightsDays),
-  limit: queryNumber(TopPostsLimit, "between(1, 50)", `1 to 50, default ${defaultTopPostsLimit}.`)
+  limit: queryInt(1, 50, `1 to 50, default ${defaultTopPostsLimit}.`)
 }))
 
 export const BestTimesParams = query(Schema.Struct(analyticsFilterFields(defaultBestTimesDays)))
