@@ -1,5 +1,5 @@
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
-import { defaultMetricsSchedule, defaultPublishingDispatcherOptions } from "./workers/index.js"
+import { defaultMetricsSchedule, defaultMetricsSyncOptions, defaultPublishingDispatcherOptions } from "./workers/index.js"
 
 export const HeraldEnv = Config.literal("development", "production")("HERALD_ENV").pipe(Config.withDefault("development" as const))
 
@@ -31,6 +31,8 @@ export interface HeraldConfig {
    * are fetched (first, then how often, until how long after publishing).
    */
   readonly metricsSchedule: { readonly firstAfter: Duration.Duration; readonly every: Duration.Duration; readonly lastAfter: Duration.Duration }
+  /** HERALD_METRICS_POLL: how often an idle metrics sync asks for due deliveries. */
+  readonly metricsPollInterval: Duration.Duration
 }
 
 /** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
@@ -82,5 +84,6 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
       Config.withDefault(defaultMetricsSchedule.every)
     ),
     lastAfter: Config.duration("HERALD_METRICS_FOR").pipe(Config.withDefault(defaultMetricsSchedule.lastAfter))
-  })
+  }),
+  metricsPollInterval: Config.duration("HERALD_METRICS_POLL").pipe(Config.withDefault(defaultMetricsSyncOptions().pollInterval))
 })
