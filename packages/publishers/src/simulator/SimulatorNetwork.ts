@@ -127,7 +127,7 @@ const weekdayReach = [0.7, 1, 1.2, 1.25, 1.15, 0.95, 0.75]
 const hourReach = (hour: number) => 0.4 + 0.6 * Math.exp(-((hour - 15) ** 2) / 18)
 
 /**
- * Engagement that starts with a first burst (a twentieth of its audience sees it at once, so a
+ * Engagement that starts with a first burst (a tenth of its audience sees it at once, so a
  * post synced moments after publishing has numbers) and grows with its age (fast in its first day,
  * then levelling off); it depends on the network, the placement and the weekday and hour it went out (UTC): the same post
  * id gives the same numbers at the same age, so tests and the demo see stable rankings and
@@ -138,9 +138,9 @@ const metricsAt = (post: StoredPost, nowMs: number): SimMetrics => {
   const seed = seedOf(post.view.id)
   const platform = post.view.platform as Platform
   const created = new Date(post.createdAtMs)
-  const audience = (400 + (seed % 400)) * platformReach[platform] * placementReach[post.view.placement as Placement] *
+  const audience = (2000 + (seed % 2000)) * platformReach[platform] * placementReach[post.view.placement as Placement] *
     weekdayReach[created.getUTCDay()]! * hourReach(created.getUTCHours())
-  const views = Math.floor(audience * (0.05 + 0.95 * (1 - Math.exp(-ageHours / 18))))
+  const views = Math.floor(audience * (0.1 + 0.9 * (1 - Math.exp(-ageHours / 18))))
   const ratios: Record<keyof SimMetrics, number> = {
     views: 1,
     reach: 0.7,
