@@ -32,8 +32,14 @@ export const reportedCounts = (metrics: PostMetrics): ReportedCounts => ({
  */
 export type PlatformPauses = Map<Platform, DateTime.Utc>
 
+/** A rate limit is waited out to its Retry-After exactly; any other failure at least retryDelay. */
 const retryAt = (now: DateTime.Utc, failure: PlatformCallFailed, policy: MetricsSyncPolicy): DateTime.Utc =>
-  DateTime.addDuration(now, Duration.max(Duration.millis(failure.retryAfterMs ?? 0), policy.retryDelay))
+  DateTime.addDuration(
+    now,
+    failure.error.category === "rate_limited" && failure.retryAfterMs !== null
+      ? Duration.millis(failure.retryAfterMs)
+      : Duration.max(Duration.millis(failure.retryAfterMs ?? 0), policy.retryDelay)
+  )
 
 /** What fetching one claimed delivery's metrics found. */
 const fetchOutcome = (claim: ClaimedSync, policy: MetricsSyncPolicy, pauses: PlatformPauses) =>
