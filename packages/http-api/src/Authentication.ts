@@ -2,8 +2,9 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { type ApiKeyRevoked, type ApiKeyUnknown, makeAuthenticator, type RateLimited, type RateLimitVerdict } from "@herald/core"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
-import { authenticateAs, Authentication } from "./Api.js"
+import { Authentication } from "./Api.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
+import { authenticateAs } from "./RequestPath.js"
 
 const refusal = (code: "missing_api_key" | "invalid_api_key" | "revoked_api_key", error: string) =>
   new Unauthorized({ error, code })

@@ -36,7 +36,7 @@ import {
 } from "@herald/core"
 import { DateTime, Effect, Redacted } from "effect"
 import { BadRequest, NotFound } from "../HttpErrors.js"
-import { groupContext } from "../RequestContext.js"
+import { groupContext } from "../RequestPath.js"
 import {
   AdminAuthentication,
   AdminBodyGuard,

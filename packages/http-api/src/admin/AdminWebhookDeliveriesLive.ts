@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { type WebhookAttempt, WebhookDeliveryLog } from "@herald/core"
 import { DateTime, Effect } from "effect"
 import { Conflict, NotFound } from "../HttpErrors.js"
-import { groupContext } from "../RequestContext.js"
+import { groupContext } from "../RequestPath.js"
 import { AdminAuthentication, AdminBodyGuard, AdminUrlGuard, HeraldAdminApi } from "./AdminApi.js"
 import type { WebhookAttemptView } from "./AdminWebhookDeliveriesApi.js"
 

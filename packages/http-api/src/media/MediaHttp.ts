@@ -20,7 +20,7 @@ import {
   UploadTickets
 } from "@herald/core"
 import { Effect, Option } from "effect"
-import { Authentication, CurrentPrincipal, HeraldApi, RequestUrlGuard } from "../Api.js"
+import { Authentication, HeraldApi, RequestUrlGuard } from "../Api.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
 import {
   BadRequest,
@@ -34,7 +34,7 @@ import {
   PayloadTooLarge,
   UnsupportedMediaType
 } from "../HttpErrors.js"
-import { groupContext } from "../RequestContext.js"
+import { CurrentPrincipal, groupContext } from "../RequestPath.js"
 import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
 import { contentTypeOf, readJsonBody, readMultipart } from "./MediaRequest.js"
 
