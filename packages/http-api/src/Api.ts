@@ -34,6 +34,7 @@ import {
   GuardrailBlockedError,
   IdempotencyKeyReusedError,
   InternalError,
+  InvalidCsv,
   MissingScopeError,
   NotEditableError,
   PayloadTooLarge,
@@ -222,6 +223,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
     HttpApiEndpoint.post("bulk", "/posts/bulk")
       .setPayload(Schema.Union(request(BulkBody, "BulkBody", "1 to 100 rows."), BulkCsv, BulkMultipart))
       .addSuccess(BulkResult)
+      .addError(InvalidCsv)
       .addError(MissingScopeError)
       .middleware(RequestBodyGuard)
       .annotate(StoredTextPerItem, true)
@@ -364,6 +366,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.get("postingRules", "/posting-rules")
       .setUrlParams(PostingRulesParams)
       .addSuccess(PostingRulesList)
+      .addError(ValidationFailedError)
       .addError(MissingScopeError)
       .annotate(OpenApi.Summary, "Every platform_configurations key each account accepts")
   )

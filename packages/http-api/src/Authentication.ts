@@ -6,8 +6,7 @@ import { Authentication } from "./Api.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
 import { authenticateAs } from "./RequestPath.js"
 
-const refusal = (code: "missing_api_key" | "invalid_api_key" | "revoked_api_key", error: string) =>
-  new Unauthorized({ error, code })
+const refusal = (code: Unauthorized["code"], error: string) => new Unauthorized({ error, code })
 
 /**
  * The key the Authorization header presents, or why it is refused. The security decoder took the
@@ -47,7 +46,7 @@ const rateLimited = (refused: RateLimited) =>
     Effect.fail(new TooManyRequests({ error: refused.message, code: "rate_limited", retry_after: refused.retryAfterSeconds }))
   )
 
-const refused = (failure: ApiKeyUnknown | ApiKeyRevoked | RateLimited) =>
+const refused = (failure: ApiKeyUnknown | ApiKeyRevoked | RateLimited): Effect.Effect<never, Unauthorized | TooManyRequests> =>
   failure._tag === "RateLimited"
     ? Effect.zipRight(rateLimitHeaders(failure.verdict), rateLimited(failure))
     : Effect.fail(refusal(failure._tag === "ApiKeyRevoked" ? "revoked_api_key" : "invalid_api_key", failure.message))

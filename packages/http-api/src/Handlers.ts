@@ -43,7 +43,7 @@ import {
   RequestBodyGuard,
   RequestUrlGuard
 } from "./Api.js"
-import { BadRequest, failWith, invalidRequest, malformedBody, ValidationFailedError } from "./HttpErrors.js"
+import { BadRequest, failWith, InvalidCsv, invalidRequest, malformedBody, ValidationFailedError } from "./HttpErrors.js"
 import { refusingUnreadableNames } from "./MultipartFraming.js"
 import { asCaller, CurrentPrincipal, groupContext, replyAsIs, replyKept } from "./RequestPath.js"
 
@@ -64,10 +64,10 @@ const decodeRows = (body: unknown) =>
       Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) => Effect.fail(invalidRequest(issues))))
   )
 
-const csvRows = (text: string) =>
+const csvRows = (text: string): Effect.Effect<ReadonlyArray<typeof BulkBody.Type["rows"][number]>, InvalidCsv | BadRequest> =>
   Either.match(parseBulkCsv(text), {
     onLeft: (invalid) =>
-      Effect.fail(new BadRequest({ error: invalid.message, code: "invalid_csv", violations: invalid.violations })),
+      Effect.fail(new InvalidCsv({ error: invalid.message, code: "invalid_csv", violations: invalid.violations })),
     onRight: (rows) => decodeRows({ rows })
   })
 
