@@ -1,4 +1,4 @@
-import { HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerResponse } from "@effect/platform"
 import type { DomainError, Principal } from "@herald/core"
 import { Context, Effect, type Either, FiberRef, JSONSchema, Layer, Option, ParseResult, Schema, Scope } from "effect"
 import { failWith } from "./HttpErrors.js"
@@ -40,6 +40,10 @@ import { failWith } from "./HttpErrors.js"
  *   `replyAsIs(Schema, value, status)`; `AsIs` stops it compiling once the schema gains a
  *   transformation. A list the use case hands out again while it is unchanged keeps its bytes too
  *   (`replyKept`).
+ *
+ * - **Reply headers one by one** (`replyHeaders`). `HttpServerResponse.setHeaders` spreads both
+ *   header sets into a new object and lowercases every name; headers put on every reply (the
+ *   rate limit's) go on with one `setHeader` each, names given in lower case.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +140,7 @@ export const queryStruct = <A, I extends Readonly<Record<string, unknown>>>(stru
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replies sent as they are
+// Replies sent as they are, headers one by one
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -171,3 +175,14 @@ export const replyKept = <S extends Schema.Schema.Any>(
   if (body !== known?.body) keptBodies.set(owner, { parts, body })
   return HttpServerResponse.uint8Array(body, { contentType: "application/json" })
 }
+
+/**
+ * These headers (names in lower case) on the reply, whatever it turns out to be (success or
+ * error), one setHeader each.
+ */
+export const replyHeaders = (...headers: ReadonlyArray<readonly [name: string, value: string]>) =>
+  HttpApp.appendPreResponseHandler((_request, response) => {
+    let reply = response
+    for (const [name, value] of headers) reply = HttpServerResponse.setHeader(reply, name, value)
+    return Effect.succeed(reply)
+  })
