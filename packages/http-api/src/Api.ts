@@ -10,7 +10,7 @@ import {
 } from "@effect/platform"
 import {
   AccountPostingRules,
-  AccountRow,
+  AccountView,
   BulkBody,
   BulkResult,
   CreatePostBody,
@@ -21,7 +21,7 @@ import {
   GuardrailVerdict,
   PatchPostBody,
   PostId,
-  PostRow,
+  PostView,
   PostStatus,
   Receipt
 } from "@herald/core"
@@ -128,8 +128,10 @@ export const ListPostsParams = queryStruct(
   })
 )
 
+// "PostRow" and "AccountRow" are the published document's schema names; the code calls them views
+// ("Row" in code is a storage table row), the document keeps its names for its clients.
 export const PostList = Schema.Struct({
-  data: Schema.Array(PostRow.annotations({ identifier: "PostRow" })),
+  data: Schema.Array(PostView.annotations({ identifier: "PostRow" })),
   filter: Schema.Struct({
     status: Schema.NullOr(Schema.Array(PostStatus)),
     limit: Schema.Int
@@ -323,7 +325,7 @@ export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
 // Accounts, project, guardrails
 // ---------------------------------------------------------------------------------------------
 
-export const AccountList = Schema.Struct({ data: Schema.Array(AccountRow.annotations({ identifier: "AccountRow" })) })
+export const AccountList = Schema.Struct({ data: Schema.Array(AccountView.annotations({ identifier: "AccountRow" })) })
   .annotations({ identifier: "AccountList" })
 
 export const PostingRulesList = Schema.Struct({

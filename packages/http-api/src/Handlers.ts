@@ -28,7 +28,7 @@ import {
   retryDelivery,
   statusMessage,
   takedownDelivery,
-  toAccountRow,
+  toAccountView,
   ToneClassifier,
   TopicClassifier
 } from "@herald/core"
@@ -212,7 +212,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
     .handle("socialAccounts", () =>
       Effect.gen(function*() {
         const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
-        return { data: accounts.map((account) => toAccountRow(account, accounts, project.signature)) }
+        return { data: accounts.map((account) => toAccountView(account, accounts, project.signature)) }
       }))
     .handle("postingRules", ({ urlParams }) =>
       Effect.gen(function*() {

@@ -96,7 +96,7 @@ const maxBatch = 256
 
 /**
  * A DispatchStore for the life of the scope; close it after every delivery that uses it has ended.
- * An outcome waits up to `outcomeLinger` for others to share its commit (see DispatcherOptions).
+ * An outcome waits up to `outcomeLinger` for others to share its commit (see PublishingDispatcherOptions).
  */
 export const dispatchStore = (outcomeLinger: Duration.Duration) => Effect.gen(function*() {
   const store = yield* PostStore

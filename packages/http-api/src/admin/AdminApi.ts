@@ -70,7 +70,7 @@ export class AdminUrlGuard extends HttpApiMiddleware.Tag<AdminUrlGuard>()("Admin
 // Projects
 // ---------------------------------------------------------------------------------------------
 
-export const ProjectView = Schema.Struct({
+export const AdminProject = Schema.Struct({
   id: ProjectId,
   name: Schema.String,
   timezone: Schema.String,
@@ -79,7 +79,7 @@ export const ProjectView = Schema.Struct({
   guardrails: GuardrailSettings.annotations({ identifier: "GuardrailSettings" }),
   plan: PlanStatus
 }).annotations({ identifier: "AdminProject" })
-export type ProjectView = typeof ProjectView.Type
+export type AdminProject = typeof AdminProject.Type
 
 const ProjectName = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200))
 
@@ -115,19 +115,19 @@ const projectPath = Schema.Struct({ project_id: ProjectId })
 export class AdminProjectsGroup extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/projects")
-      .addSuccess(Schema.Struct({ data: Schema.Array(ProjectView) }).annotations({ identifier: "AdminProjectList" }))
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminProject) }).annotations({ identifier: "AdminProjectList" }))
       .annotate(OpenApi.Summary, "List projects")
   )
   .add(
     HttpApiEndpoint.post("create", "/projects")
       .setPayload(CreateProjectBody)
-      .addSuccess(ProjectView, { status: 201 })
+      .addSuccess(AdminProject, { status: 201 })
       .annotate(OpenApi.Summary, "Create a project (defaults: UTC, copilot, no signature, no guardrails, active plan)")
   )
   .add(
     HttpApiEndpoint.get("get", "/projects/:project_id")
       .setPath(projectPath)
-      .addSuccess(ProjectView)
+      .addSuccess(AdminProject)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Read a project")
   )
@@ -135,7 +135,7 @@ export class AdminProjectsGroup extends HttpApiGroup.make("projects")
     HttpApiEndpoint.patch("update", "/projects/:project_id")
       .setPath(projectPath)
       .setPayload(UpdateProjectBody)
-      .addSuccess(ProjectView)
+      .addSuccess(AdminProject)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Change a project's settings; omitted fields (and guardrail rules) are kept")
   )
@@ -145,7 +145,7 @@ export class AdminProjectsGroup extends HttpApiGroup.make("projects")
 // API keys
 // ---------------------------------------------------------------------------------------------
 
-export const KeyView = Schema.Struct({
+export const AdminApiKey = Schema.Struct({
   id: ApiKeyId,
   project_id: ProjectId,
   name: Schema.String,
@@ -158,10 +158,10 @@ export const KeyView = Schema.Struct({
   last_used_at: Schema.NullOr(Schema.String),
   revoked_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AdminApiKey" })
-export type KeyView = typeof KeyView.Type
+export type AdminApiKey = typeof AdminApiKey.Type
 
 export const CreatedKey = Schema.Struct({
-  ...KeyView.fields,
+  ...AdminApiKey.fields,
   key: Schema.String.annotations({ description: "The key itself. Shown once, in this reply only: Herald keeps its SHA-256." })
 }).annotations({ identifier: "AdminCreatedApiKey" })
 
@@ -180,7 +180,7 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
   .add(
     HttpApiEndpoint.get("list", "/projects/:project_id/keys")
       .setPath(projectPath)
-      .addSuccess(Schema.Struct({ data: Schema.Array(KeyView) }).annotations({ identifier: "AdminApiKeyList" }))
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminApiKey) }).annotations({ identifier: "AdminApiKeyList" }))
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's API keys (never the keys themselves)")
   )
@@ -195,7 +195,7 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
   .add(
     HttpApiEndpoint.post("revoke", "/projects/:project_id/keys/:key_id/revoke")
       .setPath(Schema.Struct({ project_id: ProjectId, key_id: ApiKeyId }))
-      .addSuccess(KeyView)
+      .addSuccess(AdminApiKey)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Revoke an API key (it answers 401 from then on)")
   )
@@ -205,7 +205,7 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
 // Social accounts
 // ---------------------------------------------------------------------------------------------
 
-export const AccountView = Schema.Struct({
+export const AdminSocialAccount = Schema.Struct({
   id: AccountId,
   project_id: ProjectId,
   platform: Platform,
@@ -213,7 +213,7 @@ export const AccountView = Schema.Struct({
   route: ConnectionRoute,
   status: AccountStatus
 }).annotations({ identifier: "AdminSocialAccount" })
-export type AccountView = typeof AccountView.Type
+export type AdminSocialAccount = typeof AdminSocialAccount.Type
 
 export const ConnectAccountBody = request(
   Schema.Struct({
@@ -234,7 +234,7 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
   .add(
     HttpApiEndpoint.get("list", "/projects/:project_id/accounts")
       .setPath(projectPath)
-      .addSuccess(Schema.Struct({ data: Schema.Array(AccountView) }).annotations({ identifier: "AdminSocialAccountList" }))
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminSocialAccount) }).annotations({ identifier: "AdminSocialAccountList" }))
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's social accounts")
   )
@@ -242,7 +242,7 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.post("connect", "/projects/:project_id/accounts")
       .setPath(projectPath)
       .setPayload(ConnectAccountBody)
-      .addSuccess(AccountView, { status: 201 })
+      .addSuccess(AdminSocialAccount, { status: 201 })
       .addError(AdminNotFound)
       .addError(AdminRefused)
       .annotate(OpenApi.Summary, "Connect a social account (simulator route only, for now)")
@@ -251,7 +251,7 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.patch("setStatus", "/projects/:project_id/accounts/:account_id")
       .setPath(Schema.Struct({ project_id: ProjectId, account_id: AccountId }))
       .setPayload(AccountStatusBody)
-      .addSuccess(AccountView)
+      .addSuccess(AdminSocialAccount)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Set an account's status (active, needs_reconnect, disconnected)")
   )
@@ -261,7 +261,7 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
 // Webhook endpoints
 // ---------------------------------------------------------------------------------------------
 
-export const WebhookView = Schema.Struct({
+export const AdminWebhookEndpoint = Schema.Struct({
   id: WebhookEndpointId,
   project_id: ProjectId,
   url: Schema.String,
@@ -271,10 +271,10 @@ export const WebhookView = Schema.Struct({
   last_error: Schema.NullOr(Schema.String),
   created_at: Schema.String
 }).annotations({ identifier: "AdminWebhookEndpoint" })
-export type WebhookView = typeof WebhookView.Type
+export type AdminWebhookEndpoint = typeof AdminWebhookEndpoint.Type
 
 export const CreatedWebhook = Schema.Struct({
-  ...WebhookView.fields,
+  ...AdminWebhookEndpoint.fields,
   secret: Schema.String.annotations({ description: "The signing secret. Shown once, in this reply only." })
 }).annotations({ identifier: "AdminCreatedWebhookEndpoint" })
 
@@ -310,7 +310,7 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("list", "/projects/:project_id/webhooks")
       .setPath(projectPath)
-      .addSuccess(Schema.Struct({ data: Schema.Array(WebhookView) }).annotations({ identifier: "AdminWebhookEndpointList" }))
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminWebhookEndpoint) }).annotations({ identifier: "AdminWebhookEndpointList" }))
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's webhook endpoints")
   )
@@ -327,7 +327,7 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.patch("setEnabled", "/projects/:project_id/webhooks/:webhook_id")
       .setPath(webhookPath)
       .setPayload(WebhookEnabledBody)
-      .addSuccess(WebhookView)
+      .addSuccess(AdminWebhookEndpoint)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Turn an endpoint on or off (on again clears its failure streak)")
   )

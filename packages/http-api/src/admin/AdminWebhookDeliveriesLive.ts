@@ -4,9 +4,9 @@ import { DateTime, Effect } from "effect"
 import { AdminConflict, AdminNotFound } from "../HttpErrors.js"
 import { groupContext } from "../RequestPath.js"
 import { AdminAuthentication, AdminBodyGuard, AdminUrlGuard, HeraldAdminApi } from "./AdminApi.js"
-import type { WebhookAttemptView } from "./AdminWebhookDeliveriesApi.js"
+import type { AdminWebhookAttempt } from "./AdminWebhookDeliveriesApi.js"
 
-const attemptView = (attempt: WebhookAttempt): WebhookAttemptView => ({
+const adminWebhookAttempt = (attempt: WebhookAttempt): AdminWebhookAttempt => ({
   event_id: attempt.eventId,
   event: attempt.kind,
   delivery_id: attempt.deliveryId,
@@ -31,7 +31,7 @@ export const AdminWebhookDeliveriesLive = HttpApiBuilder.group(HeraldAdminApi, "
           limit: urlParams.limit,
           ...(urlParams.event_id === undefined ? {} : { eventId: urlParams.event_id })
         })).pipe(
-          Effect.map((attempts) => ({ data: attempts.map(attemptView) })),
+          Effect.map((attempts) => ({ data: attempts.map(adminWebhookAttempt) })),
           Effect.catchTag("WebhookEndpointNotFound", endpointNotFound)
         ))
     .handle("resend", ({ path }) =>
