@@ -18,13 +18,11 @@ const engagement = (
   options: { count?: number; configuration?: PlatformConfigurations[Platform]; video?: boolean } = {}
 ) =>
   Array.from({ length: options.count ?? 1 }, () => {
-    const published = network.publish(
-      request(account(platform), "numbers", {
-        media: [options.video === true ? media("video", 20) : media("image")],
-        configuration: options.configuration
-      }),
-      atMs
-    )
+    const sent = request(account(platform), "numbers", {
+      media: [options.video === true ? media("video", 20) : media("image")],
+      configuration: options.configuration
+    })
+    const published = network.publish({ ...sent, configuration: sent.configuration ?? null }, atMs)
     expect(published.status).toBe(201)
     const id = (published.body as { id: string }).id
     return { id, counts: network.metrics(platform, id, atMs + ageMs).body as Counts }
@@ -58,7 +56,8 @@ describe("the simulator's engagement", () => {
 
   it("reports nothing on stories (400 metrics_unsupported), and a null where the platform reports nothing", () => {
     const network = new SimulatorNetwork()
-    const published = network.publish(request(account("instagram"), null, { media: [media("image")], configuration: { placement: "stories" } }), wednesdayAfternoon)
+    const story = request(account("instagram"), null, { media: [media("image")], configuration: { placement: "stories" } })
+    const published = network.publish({ ...story, configuration: story.configuration ?? null }, wednesdayAfternoon)
     const answer = network.metrics("instagram", (published.body as { id: string }).id, wednesdayAfternoon + hour)
     expect(answer).toMatchObject({ status: 400, body: { error: { code: "metrics_unsupported" } } })
     const [x] = engagement(network, "x", wednesdayAfternoon, hour)
