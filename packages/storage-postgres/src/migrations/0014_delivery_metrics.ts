@@ -104,7 +104,12 @@ INSERT INTO delivery_metrics (delivery_id, project_id, post_id, position, accoun
   unreportable_reason, unreportable_detail, unreportable_at)
 SELECT d.id, d.project_id, d.post_id, d.position, d.account_id, d.platform, d.username,
   CASE p.platform_configurations -> d.platform ->> 'placement' WHEN 'reels' THEN 'reel' WHEN 'stories' THEN 'story' ELSE 'feed' END,
-  d.updated_at, d.url, d.platform_post_id,
+  coalesce(
+    (SELECT max((attempt ->> 'finishedAt')::timestamptz) FROM jsonb_array_elements(d.attempts) AS attempt
+     WHERE attempt ->> 'outcome' IN ('success', 'reconciled') AND attempt ->> 'finishedAt' IS NOT NULL),
+    d.updated_at
+  ),
+  d.url, d.platform_post_id,
   CASE WHEN d.status = 'taken_down' THEN 'deleted' END,
   CASE WHEN d.status = 'taken_down' THEN 'taken down through Herald' END,
   CASE WHEN d.status = 'taken_down' THEN d.updated_at END
