@@ -1,0 +1,129 @@
+/**
+ * A real atproto PDS (@atproto/pds, SQLite) with an in-process PLC directory, both bound to
+ * 127.0.0.1 only. The configuration copies @atproto/dev-env's TestPds; dev-env itself is not used
+ * because it listens on every interface and pulls the AppView.
+ */
+import { createHmac, randomBytes } from "node:crypto"
+import { mkdtemp, rm } from "node:fs/promises"
+import type { Server } from "node:http"
+import { createServer, type AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Secp256k1Keypair } from "@atproto/crypto"
+import * as pds from "@atproto/pds"
+import { Database as PlcDatabase, PlcServer } from "@did-plc/server"
+
+export interface LocalAccount {
+  readonly did: string
+  readonly handle: string
+  readonly password: string
+}
+
+export interface LocalPds {
+  /** The PDS's canonical URL, http://localhost:PORT (what the PDS calls itself). */
+  readonly url: string
+  readonly port: number
+  readonly createAccount: (name: string) => Promise<LocalAccount>
+  /**
+   * An access token the PDS itself judges expired: the claims of `accessJwt` with an expiry in the
+   * past, signed with this PDS's JWT secret, as the PDS would see the real token two hours on.
+   */
+  readonly expiredCopy: (accessJwt: string) => string
+  readonly close: () => Promise<void>
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+
+const listenLoopback = (app: { listen: (port: number, host: string) => Server }, port: number): Promise<Server> =>
+  new Promise((resolve, reject) => {
+    const server = app.listen(port, "127.0.0.1")
+    server.once("listening", () => resolve(server))
+    server.once("error", reject)
+  })
+
+const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
+
+const base64url = (value: string | Buffer): string => Buffer.from(value).toString("base64url")
+
+export const startLocalPds = async (options: { readonly blobUploadLimit?: number } = {}): Promise<LocalPds> => {
+  const plc = PlcServer.create({ db: PlcDatabase.mock() })
+  const plcServer = await listenLoopback(plc.app, 0)
+  const plcUrl = `http://127.0.0.1:${(plcServer.address() as AddressInfo).port}`
+
+  const port = await freePort()
+  const url = `http://localhost:${port}`
+  const directory = await mkdtemp(join(tmpdir(), "herald-pds-"))
+  const jwtSecret = randomBytes(16).toString("hex")
+  const rotationKey = await Secp256k1Keypair.create({ exportable: true })
+  const env: pds.ServerEnvironment = {
+    devMode: true,
+    port,
+    hostname: "localhost",
+    dataDirectory: directory,
+    blobstoreDiskLocation: join(directory, "blobs"),
+    blobUploadLimit: options.blobUploadLimit ?? 5 * 1024 * 1024,
+    recoveryDidKey: (await Secp256k1Keypair.create()).did(),
+    adminPassword: randomBytes(16).toString("hex"),
+    jwtSecret,
+    didPlcUrl: plcUrl,
+    serviceHandleDomains: [".test"],
+    bskyAppViewUrl: "https://appview.invalid",
+    bskyAppViewDid: "did:example:invalid",
+    modServiceUrl: "https://moderator.invalid",
+    modServiceDid: "did:example:invalid",
+    plcRotationKeyK256PrivateKeyHex: Buffer.from(await rotationKey.export()).toString("hex"),
+    inviteRequired: false,
+    disableSsrfProtection: true,
+    serviceName: "Herald test PDS"
+  }
+  const server = await pds.PDS.create(pds.envToCfg(env), pds.envToSecrets(env))
+  await server.ctx.sequencer.start()
+  const pdsServer = await listenLoopback(server.app, port)
+
+  const createAccount = async (name: string): Promise<LocalAccount> => {
+    const handle = `${name}.test`
+    const password = randomBytes(12).toString("hex")
+    const response = await fetch(`http://127.0.0.1:${port}/xrpc/com.atproto.server.createAccount`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ handle, email: `${name}@example.test`, password })
+    })
+    if (!response.ok) throw new Error(`createAccount ${handle}: ${response.status} ${await response.text()}`)
+    const created = (await response.json()) as { did: string }
+    return { did: created.did, handle, password }
+  }
+
+  const expiredCopy = (accessJwt: string): string => {
+    const [header, payload] = accessJwt.split(".")
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>
+    const now = Math.floor(Date.now() / 1000)
+    const signed = `${header}.${base64url(JSON.stringify({ ...claims, iat: now - 7300, exp: now - 100 }))}`
+    return `${signed}.${createHmac("sha256", jwtSecret).update(signed).digest("base64url")}`
+  }
+
+  return {
+    url,
+    port,
+    createAccount,
+    expiredCopy,
+    close: async () => {
+      await closeServer(pdsServer)
+      await server.destroy()
+      await closeServer(plcServer)
+      await plc.destroy()
+      await rm(directory, { recursive: true, force: true })
+    }
+  }
+}
