@@ -38,8 +38,10 @@ const sliceOf = (text: string, start: number, end: number): ByteSlice => ({
 const handlePattern = /^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/
 const mentionPattern = /(^|\s|\()(@)([a-zA-Z0-9.-]+)(\b)/g
 const linkPattern = /(^|\s|\()(https?:\/\/\S+)/gi
-const tagPattern =
-  /(^|\s)[#＃]((?!\ufe0f)[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*[^\d\s\p{P}\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]+[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*)?/gu
+// A tag ends at whitespace or an invisible character: soft hyphen, word joiner, zero-width
+// spaces and joiners, the combining keycap. They are listed one by one, not as a sequence.
+// eslint-disable-next-line no-misleading-character-class
+const tagPattern = /(^|\s)[#＃]((?!\ufe0f)[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*[^\d\s\p{P}\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]+[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*)?/gu
 const maxTagLength = 64
 
 /** Trailing punctuation belongs to the sentence, not the link; a closing parenthesis only when unopened. */

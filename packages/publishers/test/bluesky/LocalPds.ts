@@ -57,7 +57,12 @@ const closeServer = (server: Server): Promise<void> =>
 
 const base64url = (value: string | Buffer): string => Buffer.from(value).toString("base64url")
 
-export const startLocalPds = async (options: { readonly blobUploadLimit?: number } = {}): Promise<LocalPds> => {
+export interface LocalPdsOptions {
+  /** The AppView the PDS proxies app.bsky.* queries to; none answers when absent. */
+  readonly appView?: { readonly url: string; readonly did: string }
+}
+
+export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<LocalPds> => {
   const plc = PlcServer.create({ db: PlcDatabase.mock() })
   const plcServer = await listenLoopback(plc.app, 0)
   const plcUrl = `http://127.0.0.1:${(plcServer.address() as AddressInfo).port}`
@@ -73,14 +78,13 @@ export const startLocalPds = async (options: { readonly blobUploadLimit?: number
     hostname: "localhost",
     dataDirectory: directory,
     blobstoreDiskLocation: join(directory, "blobs"),
-    blobUploadLimit: options.blobUploadLimit ?? 5 * 1024 * 1024,
     recoveryDidKey: (await Secp256k1Keypair.create()).did(),
     adminPassword: randomBytes(16).toString("hex"),
     jwtSecret,
     didPlcUrl: plcUrl,
     serviceHandleDomains: [".test"],
-    bskyAppViewUrl: "https://appview.invalid",
-    bskyAppViewDid: "did:example:invalid",
+    bskyAppViewUrl: options.appView?.url ?? "https://appview.invalid",
+    bskyAppViewDid: options.appView?.did ?? "did:example:invalid",
     modServiceUrl: "https://moderator.invalid",
     modServiceDid: "did:example:invalid",
     plcRotationKeyK256PrivateKeyHex: Buffer.from(await rotationKey.export()).toString("hex"),

@@ -1,0 +1,151 @@
+/**
+ * What the Bluesky tests run the direct route on: a real local PDS (with the fake AppView behind
+ * it), accounts logged in through the route's own PasswordLogin, their sessions held in memory,
+ * and media bytes held in memory.
+ */
+import { AccountId, type Credentials, Media, MediaId, ProjectId, SocialAccount } from "@herald/core"
+import { FetchHttpClient } from "@effect/platform"
+import { DateTime, Effect, Layer, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
+import { blueskyRoute } from "../../src/bluesky/BlueskyRoute.js"
+import { AccountTokens, MediaBytes, type PasswordLogin } from "../../src/bluesky/KitShim.js"
+import type { RouteAdapters } from "@herald/core"
+import { type FakeAppView, startFakeAppView } from "./FakeAppView.js"
+import { type LocalAccount, type LocalPds, startLocalPds } from "./LocalPds.js"
+
+/** A 1×1 PNG. */
+export const png = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+/** The start of an MP4 file: an ftyp box, enough for the PDS to recognise video/mp4. */
+export const mp4 = Buffer.concat([
+  Buffer.from([0, 0, 0, 0x20]),
+  Buffer.from("ftypisom", "ascii"),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from("isomiso2avc1mp41", "ascii"),
+  Buffer.from([0, 0, 0, 8]),
+  Buffer.from("free", "ascii")
+])
+
+const projectId = ProjectId.make(randomUUID())
+
+export interface Connected {
+  readonly local: LocalAccount
+  readonly account: SocialAccount
+}
+
+export interface PdsHarness {
+  readonly pds: LocalPds
+  readonly appView: FakeAppView
+  readonly adapters: RouteAdapters
+  readonly login: PasswordLogin
+  /** Logs a new `<name>.test` account in through the route's PasswordLogin and holds its session. */
+  readonly connect: (name: string) => Promise<Connected>
+  readonly credentials: (account: SocialAccount) => Credentials
+  readonly setCredentials: (account: SocialAccount, credentials: Credentials) => void
+  /** How many times a session was renewed, per account id. */
+  readonly refreshes: (account: SocialAccount) => number
+  readonly media: (kind: "image" | "video", bytes: Uint8Array, fields?: Partial<Pick<Media, "altText" | "width" | "height" | "mime">>) => Media
+  readonly close: () => Promise<void>
+}
+
+export const startPdsHarness = async (): Promise<PdsHarness> => {
+  const appView = await startFakeAppView()
+  const pds = await startLocalPds({ appView })
+  appView.servePds(pds.url)
+  const sessions = new Map<string, Credentials>()
+  const refreshCounts = new Map<string, number>()
+  const bytes = new Map<string, Uint8Array>()
+  // The route's login renews sessions, but the route is built on these tokens: filled in below.
+  const renewal: { login?: PasswordLogin } = {}
+
+  const tokens = AccountTokens.of({
+    current: (account) => Effect.sync(() => sessions.get(account.id)!),
+    afterRefusal: (account, refused) =>
+      Effect.gen(function*() {
+        const held = sessions.get(account.id)!
+        if (held !== refused) return held
+        const grant = yield* renewal.login!.refresh(held)
+        sessions.set(account.id, grant.credentials)
+        refreshCounts.set(account.id, (refreshCounts.get(account.id) ?? 0) + 1)
+        return grant.credentials
+      })
+  })
+  const mediaBytes = MediaBytes.of({
+    read: (media) => Effect.sync(() => bytes.get(media.id)!)
+  })
+  const route = await Effect.runPromise(
+    blueskyRoute({ apiBaseUrl: pds.url }).pipe(
+      Effect.provide(Layer.mergeAll(FetchHttpClient.layer, Layer.succeed(AccountTokens, tokens), Layer.succeed(MediaBytes, mediaBytes)))
+    )
+  )
+  renewal.login = route.login
+
+  return {
+    pds,
+    appView,
+    adapters: route.adapters,
+    login: route.login,
+    connect: async (name) => {
+      const local = await pds.createAccount(name)
+      const grant = await Effect.runPromise(route.login.login({ identifier: local.handle, password: Redacted.make(local.password) }))
+      const account = new SocialAccount({
+        id: AccountId.make(randomUUID()),
+        projectId,
+        platform: "bluesky",
+        username: grant.username,
+        route: "direct",
+        status: "active"
+      })
+      sessions.set(account.id, grant.credentials)
+      return { local, account }
+    },
+    credentials: (account) => sessions.get(account.id)!,
+    setCredentials: (account, credentials) => sessions.set(account.id, credentials),
+    refreshes: (account) => refreshCounts.get(account.id) ?? 0,
+    media: (kind, content, fields = {}) => {
+      const item = new Media({
+        id: MediaId.make(randomUUID()),
+        projectId,
+        kind,
+        mime: fields.mime ?? (kind === "image" ? "image/png" : "video/mp4"),
+        bytes: content.length,
+        filename: null,
+        width: fields.width ?? null,
+        height: fields.height ?? null,
+        durationSeconds: kind === "video" ? 1 : null,
+        codec: kind === "image" ? "png" : "h264",
+        altText: fields.altText ?? null,
+        peopleTags: [],
+        thumbnailTimestampMs: null,
+        storageKey: "memory",
+        createdAt: DateTime.unsafeMake("2030-01-01T00:00:00Z")
+      })
+      bytes.set(item.id, content)
+      return item
+    },
+    close: async () => {
+      await pds.close()
+      await appView.close()
+    }
+  }
+}
+
+/** A record as the PDS holds it (com.atproto.repo.getRecord, no session needed); null when gone. */
+export const readRecord = async (pds: LocalPds, uri: string): Promise<{ cid: string; value: Record<string, unknown> } | null> => {
+  const [, , repo, collection, rkey] = uri.split("/")
+  const response = await fetch(
+    `${pds.url}/xrpc/com.atproto.repo.getRecord?${new URLSearchParams({ repo: repo!, collection: collection!, rkey: rkey! })}`
+  )
+  if (response.status === 400) return null
+  if (!response.ok) throw new Error(`getRecord ${uri}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as { cid: string; value: Record<string, unknown> }
+}
+
+/** A blob's bytes as the PDS serves them (com.atproto.sync.getBlob). */
+export const readBlob = async (pds: LocalPds, did: string, cid: string): Promise<Buffer> => {
+  const response = await fetch(`${pds.url}/xrpc/com.atproto.sync.getBlob?${new URLSearchParams({ did, cid })}`)
+  if (!response.ok) throw new Error(`getBlob ${cid}: ${response.status} ${await response.text()}`)
+  return Buffer.from(await response.arrayBuffer())
+}
