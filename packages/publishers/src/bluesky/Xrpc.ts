@@ -4,7 +4,7 @@
  * envelope `{ error, message }`; rate limits carry RateLimit-Reset in epoch seconds.
  */
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Clock, Data, Duration, Effect, Option, Schema } from "effect"
+import { Clock, Context, Data, Duration, Effect, Option, Schema } from "effect"
 
 /** The server answered with an error: its status, the envelope's name and message, when to retry. */
 export class XrpcRefused extends Data.TaggedError("XrpcRefused")<{
@@ -19,13 +19,16 @@ export class XrpcNoAnswer extends Data.TaggedError("XrpcNoAnswer")<{ readonly de
 
 export type XrpcFailure = XrpcRefused | XrpcNoAnswer
 
-/** How long each kind of call may take before its answer is given up on. */
-export const deadlines = {
-  read: Duration.seconds(15),
-  publish: Duration.seconds(30),
-  upload: Duration.minutes(3)
-} as const
-export type CallKind = keyof typeof deadlines
+export type CallKind = "read" | "publish" | "upload"
+
+/** How long each kind of call may take before its answer is given up on (shorter in tests). */
+export class Deadlines extends Context.Reference<Deadlines>()("@herald/publishers/bluesky/Deadlines", {
+  defaultValue: (): Readonly<Record<CallKind, Duration.Duration>> => ({
+    read: Duration.seconds(15),
+    publish: Duration.seconds(30),
+    upload: Duration.minutes(3)
+  })
+}) {}
 
 const Envelope = Schema.Struct({ error: Schema.optional(Schema.String), message: Schema.optional(Schema.String) })
 
@@ -60,6 +63,9 @@ export interface XrpcCall<A, I> {
 
 /** Sends the call and reads its reply by the lexicon's schema. */
 export const send = <A, I>(call: XrpcCall<A, I>): Effect.Effect<A, XrpcFailure, HttpClient.HttpClient> =>
+  Effect.flatMap(Deadlines, (deadlines) => exchange(call, deadlines[call.kind]))
+
+const exchange = <A, I>(call: XrpcCall<A, I>, deadline: Duration.Duration) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(call.request)
@@ -69,8 +75,8 @@ export const send = <A, I>(call: XrpcCall<A, I>): Effect.Effect<A, XrpcFailure, 
   }).pipe(
     Effect.scoped,
     Effect.timeoutFail({
-      duration: deadlines[call.kind],
-      onTimeout: () => new XrpcNoAnswer({ detail: `no answer within ${Duration.format(deadlines[call.kind])}` })
+      duration: deadline,
+      onTimeout: () => new XrpcNoAnswer({ detail: `no answer within ${Duration.format(deadline)}` })
     }),
     Effect.catchTags({
       RequestError: (error) => Effect.fail(new XrpcNoAnswer({ detail: error.message })),

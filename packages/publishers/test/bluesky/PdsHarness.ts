@@ -5,12 +5,14 @@
  */
 import { AccountId, type Credentials, Media, MediaId, ProjectId, SocialAccount } from "@herald/core"
 import { FetchHttpClient } from "@effect/platform"
-import { DateTime, Effect, Layer, Redacted } from "effect"
+import { DateTime, Duration, Effect, Layer, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { blueskyRoute } from "../../src/bluesky/BlueskyRoute.js"
 import { AccountTokens, MediaBytes, type PasswordLogin } from "../../src/bluesky/KitShim.js"
 import type { RouteAdapters } from "@herald/core"
+import { Deadlines } from "../../src/bluesky/Xrpc.js"
 import { type FakeAppView, startFakeAppView } from "./FakeAppView.js"
+import { type FaultProxy, startFaultProxy } from "./FaultProxy.js"
 import { type LocalAccount, type LocalPds, startLocalPds } from "./LocalPds.js"
 
 /** A 1×1 PNG. */
@@ -38,6 +40,8 @@ export interface Connected {
 export interface PdsHarness {
   readonly pds: LocalPds
   readonly appView: FakeAppView
+  /** The route reaches the PDS through this proxy, which injects faults on request. */
+  readonly proxy: FaultProxy
   readonly adapters: RouteAdapters
   readonly login: PasswordLogin
   /** Logs a new `<name>.test` account in through the route's PasswordLogin and holds its session. */
@@ -54,6 +58,7 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
   const appView = await startFakeAppView()
   const pds = await startLocalPds({ appView })
   appView.servePds(pds.url)
+  const proxy = await startFaultProxy(pds.url, pds.expiredCopy)
   const sessions = new Map<string, Credentials>()
   const refreshCounts = new Map<string, number>()
   const bytes = new Map<string, Uint8Array>()
@@ -76,8 +81,14 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     read: (media) => Effect.sync(() => bytes.get(media.id)!)
   })
   const route = await Effect.runPromise(
-    blueskyRoute({ apiBaseUrl: pds.url }).pipe(
-      Effect.provide(Layer.mergeAll(FetchHttpClient.layer, Layer.succeed(AccountTokens, tokens), Layer.succeed(MediaBytes, mediaBytes)))
+    blueskyRoute({ apiBaseUrl: proxy.url }).pipe(
+      Effect.provide(Layer.mergeAll(
+        FetchHttpClient.layer,
+        Layer.succeed(AccountTokens, tokens),
+        Layer.succeed(MediaBytes, mediaBytes),
+        // A write that hangs is given up on soon, so a test of it takes seconds, not half a minute.
+        Layer.succeed(Deadlines, { read: Duration.seconds(10), publish: Duration.seconds(3), upload: Duration.seconds(10) })
+      ))
     )
   )
   renewal.login = route.login
@@ -85,6 +96,7 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
   return {
     pds,
     appView,
+    proxy,
     adapters: route.adapters,
     login: route.login,
     connect: async (name) => {
@@ -126,6 +138,7 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
       return item
     },
     close: async () => {
+      await proxy.close()
       await pds.close()
       await appView.close()
     }
