@@ -137,14 +137,11 @@ describe("Bluesky direct route on a real PDS", () => {
     expect(renewed.refresh_token).not.toBe(held.refresh_token)
   })
 
-  it("fails auth_expired when the session cannot be renewed, and the probe says Refused", async () => {
+  it("fails auth_expired once the app password is revoked and the session expires, and the probe says Refused", async () => {
     const dave = await harness.connect("dave")
+    await harness.pds.revokeAppPassword(dave.local, "herald")
     const held = harness.credentials(dave.account)
-    harness.setCredentials(dave.account, {
-      ...held,
-      access_token: harness.pds.expiredCopy(held.access_token as string),
-      refresh_token: harness.pds.expiredCopy(held.refresh_token as string)
-    })
+    harness.setCredentials(dave.account, { ...held, access_token: harness.pds.expiredCopy(held.access_token as string) })
 
     const failed = await run(harness.adapters.publisher.publish(publishing(dave.account, "never lands")))
     expect(Either.isLeft(failed) && failed.left).toMatchObject({
@@ -153,7 +150,8 @@ describe("Bluesky direct route on a real PDS", () => {
       error: { category: "auth_expired" }
     })
     const health = await Effect.runPromise(harness.adapters.probe!.check(dave.account))
-    expect(health._tag).toBe("Refused")
+    expect(health).toMatchObject({ _tag: "Refused", code: "ExpiredToken" })
+    expect(harness.refreshes(dave.account)).toBe(0)
   })
 
   it("probes a live session: alive, with its expiry about two hours ahead and no scopes to miss", async () => {

@@ -16,6 +16,7 @@ import { Database as PlcDatabase, PlcServer } from "@did-plc/server"
 export interface LocalAccount {
   readonly did: string
   readonly handle: string
+  /** The account's main password. */
   readonly password: string
 }
 
@@ -24,6 +25,10 @@ export interface LocalPds {
   readonly url: string
   readonly port: number
   readonly createAccount: (name: string) => Promise<LocalAccount>
+  /** A new app password of the account (what people give third-party apps such as Herald). */
+  readonly createAppPassword: (account: LocalAccount, name: string) => Promise<string>
+  /** Revokes the app password: the PDS then refuses to refresh any session opened with it. */
+  readonly revokeAppPassword: (account: LocalAccount, name: string) => Promise<void>
   /**
    * An access token the PDS itself judges expired: the claims of `accessJwt` with an expiry in the
    * past, signed with this PDS's JWT secret, as the PDS would see the real token two hours on.
@@ -109,6 +114,21 @@ export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<Loca
     return { did: created.did, handle, password }
   }
 
+  const xrpc = async (nsid: string, body: unknown, token?: string): Promise<unknown> => {
+    const response = await fetch(`http://127.0.0.1:${port}/xrpc/${nsid}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body)
+    })
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${nsid}: ${response.status} ${text}`)
+    return text === "" ? null : JSON.parse(text)
+  }
+  /** The owner's own session, opened with the main password (app-password management needs it). */
+  const ownerSession = async (account: LocalAccount) =>
+    ((await xrpc("com.atproto.server.createSession", { identifier: account.handle, password: account.password })) as { accessJwt: string })
+      .accessJwt
+
   const expiredCopy = (accessJwt: string): string => {
     const [header, payload] = accessJwt.split(".")
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>
@@ -121,6 +141,11 @@ export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<Loca
     url,
     port,
     createAccount,
+    createAppPassword: async (account, name) =>
+      ((await xrpc("com.atproto.server.createAppPassword", { name }, await ownerSession(account))) as { password: string }).password,
+    revokeAppPassword: async (account, name) => {
+      await xrpc("com.atproto.server.revokeAppPassword", { name }, await ownerSession(account))
+    },
     expiredCopy,
     close: async () => {
       await closeServer(pdsServer)

@@ -44,7 +44,10 @@ export interface PdsHarness {
   readonly proxy: FaultProxy
   readonly adapters: RouteAdapters
   readonly login: PasswordLogin
-  /** Logs a new `<name>.test` account in through the route's PasswordLogin and holds its session. */
+  /**
+   * Creates a `<name>.test` account with an app password named "herald", logs in with it through
+   * the route's PasswordLogin, and holds the session.
+   */
   readonly connect: (name: string) => Promise<Connected>
   readonly credentials: (account: SocialAccount) => Credentials
   readonly setCredentials: (account: SocialAccount, credentials: Credentials) => void
@@ -101,7 +104,8 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     login: route.login,
     connect: async (name) => {
       const local = await pds.createAccount(name)
-      const grant = await Effect.runPromise(route.login.login({ identifier: local.handle, password: Redacted.make(local.password) }))
+      const appPassword = await pds.createAppPassword(local, "herald")
+      const grant = await Effect.runPromise(route.login.login({ identifier: local.handle, password: Redacted.make(appPassword) }))
       const account = new SocialAccount({
         id: AccountId.make(randomUUID()),
         projectId,
