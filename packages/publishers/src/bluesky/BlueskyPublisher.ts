@@ -13,7 +13,7 @@ import {
   type PublishRequest,
   type SocialAccount
 } from "@herald/core"
-import { Clock, type Context, DateTime, Effect, Option, Schema } from "effect"
+import { Array as Arr, Clock, type Context, DateTime, Effect, Option, Schema } from "effect"
 import { publishFailed, sessionLost } from "./BlueskyErrors.js"
 import { MediaBytes } from "./KitShim.js"
 import {
@@ -97,7 +97,7 @@ export const blueskyPublisher = (apiBaseUrl: string, context: Context.Context<Ne
       const createdAt = DateTime.formatIso(DateTime.unsafeMake(yield* Clock.currentTimeMillis))
       return postRecord({
         text,
-        facets: facets(found, new Map(Option.reduceCompact(resolved, [] as Array<readonly [string, string]>, (all, pair) => [...all, pair]))),
+        facets: facets(found, new Map(Arr.getSomes(resolved))),
         embed: embedOf(uploaded, link === null ? null : { uri: link, title: new URL(link).host, description: "" }),
         createdAt,
         marker: request.marker

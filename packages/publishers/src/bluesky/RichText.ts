@@ -55,10 +55,11 @@ const trimLink = (uri: string): string => {
 }
 
 const links = (text: string): Array<Candidate> =>
-  Array.from(text.matchAll(linkPattern), (match) => {
+  Array.from(text.matchAll(linkPattern)).flatMap((match) => {
     const uri = trimLink(match[2]!)
+    if (!URL.canParse(uri)) return []
     const start = match.index + match[1]!.length
-    return { kind: "link" as const, slice: sliceOf(text, start, start + uri.length), uri }
+    return [{ kind: "link" as const, slice: sliceOf(text, start, start + uri.length), uri }]
   })
 
 const mentions = (text: string): Array<Candidate> =>

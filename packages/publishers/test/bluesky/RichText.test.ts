@@ -43,7 +43,7 @@ describe("Bluesky rich-text facets", () => {
   })
 
   it("finds nothing in plain text", () => {
-    expect(candidates("plain words, no links — 🙂")).toEqual([])
+    expect(candidates("plain words, no links — 🙂 https://[oops")).toEqual([])
     expect(firstLink([])).toBeNull()
   })
 })
