@@ -26,6 +26,7 @@ import {
   postUrl,
   type UploadedMedia
 } from "./PostRecord.js"
+import { linkCard } from "./LinkCard.js"
 import { candidates, facets, firstLink, mentionedHandles } from "./RichText.js"
 import { type Needs, type Session, withSession } from "./Session.js"
 import { procedure, query, send, upload, type XrpcFailure } from "./Xrpc.js"
@@ -94,11 +95,12 @@ export const blueskyPublisher = (apiBaseUrl: string, context: Context.Context<Ne
       const resolved = yield* Effect.forEach(mentionedHandles(found), (handle) => resolveHandle(session, handle), { concurrency: 4 })
       const uploaded = yield* Effect.forEach(request.media, (media) => uploadOne(session, media))
       const link = firstLink(found)
+      const card = link === null || request.media.length > 0 ? null : yield* linkCard(link)
       const createdAt = DateTime.formatIso(DateTime.unsafeMake(yield* Clock.currentTimeMillis))
       return postRecord({
         text,
         facets: facets(found, new Map(Arr.getSomes(resolved))),
-        embed: embedOf(uploaded, link === null ? null : { uri: link, title: new URL(link).host, description: "" }),
+        embed: embedOf(uploaded, card),
         createdAt,
         marker: request.marker
       })

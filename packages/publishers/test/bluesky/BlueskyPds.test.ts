@@ -38,8 +38,9 @@ const covered = (text: string, index: { byteStart: number; byteEnd: number }) =>
   Buffer.from(text, "utf8").subarray(index.byteStart, index.byteEnd).toString("utf8")
 
 describe("Bluesky direct route on a real PDS", () => {
-  it("publishes the exact text with link, mention and hashtag facets at UTF-8 byte offsets, and a link card", async () => {
-    const text = "Grüße 👨‍👩‍👧 an @bob.test! Lies https://example.com/news?id=7 #Frühling @nobody.test"
+  it("publishes the exact text with link, mention and hashtag facets at UTF-8 byte offsets, and a card from the page's OpenGraph tags", async () => {
+    const link = harness.pageUrl
+    const text = `Grüße 👨‍👩‍👧 an @bob.test! Lies ${link} #Frühling @nobody.test`
     const request = publishing(alice.account, text)
     const published = await publish(request)
 
@@ -52,12 +53,12 @@ describe("Bluesky direct route on a real PDS", () => {
     const facets = record!.value.facets as Array<{ index: { byteStart: number; byteEnd: number }; features: Array<Record<string, string>> }>
     expect(facets.map((facet) => [covered(text, facet.index), facet.features])).toEqual([
       ["@bob.test", [{ $type: "app.bsky.richtext.facet#mention", did: bob.local.did }]],
-      ["https://example.com/news?id=7", [{ $type: "app.bsky.richtext.facet#link", uri: "https://example.com/news?id=7" }]],
+      [link, [{ $type: "app.bsky.richtext.facet#link", uri: link }]],
       ["#Frühling", [{ $type: "app.bsky.richtext.facet#tag", tag: "Frühling" }]]
     ])
     expect(record!.value.embed).toEqual({
       $type: "app.bsky.embed.external",
-      external: { uri: "https://example.com/news?id=7", title: "example.com", description: "" }
+      external: { uri: link, title: "Spring & the garden", description: "What grows first, and why." }
     })
     expect(record!.value["dev.herald.marker"]).toBe(request.marker)
   })

@@ -7,6 +7,8 @@ import { AccountId, type Credentials, Media, MediaId, ProjectId, SocialAccount }
 import { FetchHttpClient } from "@effect/platform"
 import { DateTime, Duration, Effect, Layer, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { blueskyRoute } from "../../src/bluesky/BlueskyRoute.js"
 import { AccountTokens, MediaBytes, type PasswordLogin } from "../../src/bluesky/KitShim.js"
 import type { RouteAdapters } from "@herald/core"
@@ -40,6 +42,8 @@ export interface Connected {
 export interface PdsHarness {
   readonly pds: LocalPds
   readonly appView: FakeAppView
+  /** A web page on loopback with OpenGraph tags, for link cards. */
+  readonly pageUrl: string
   /** The route reaches the PDS through this proxy, which injects faults on request. */
   readonly proxy: FaultProxy
   readonly adapters: RouteAdapters
@@ -62,6 +66,7 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
   const pds = await startLocalPds({ appView })
   appView.servePds(pds.url)
   const proxy = await startFaultProxy(pds.url, pds.expiredCopy)
+  const page = await startPage()
   const sessions = new Map<string, Credentials>()
   const refreshCounts = new Map<string, number>()
   const bytes = new Map<string, Uint8Array>()
@@ -100,6 +105,7 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     pds,
     appView,
     proxy,
+    pageUrl: `${page.url}/article?id=7`,
     adapters: route.adapters,
     login: route.login,
     connect: async (name) => {
@@ -142,10 +148,27 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
       return item
     },
     close: async () => {
+      await page.close()
       await proxy.close()
       await pds.close()
       await appView.close()
     }
+  }
+}
+
+/** An article page whose head names it for sharing, as news sites do. */
+const startPage = async () => {
+  const server = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+    response.end(`<!doctype html><html><head><title>Fallback title</title>
+<meta content="Spring &amp; the garden" property="og:title">
+<meta property='og:description' content='What grows first, and why.'>
+</head><body>${"<p>text</p>".repeat(100)}</body></html>`)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }
 
