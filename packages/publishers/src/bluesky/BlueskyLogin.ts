@@ -5,10 +5,11 @@
  * 300 a day per account), so Herald logs in once at connect time and only refreshes afterwards.
  */
 import { type Credentials, PlatformCallFailed } from "@herald/core"
-import { type Context, DateTime, Effect, Either, Option, Redacted, Schema } from "effect"
+import { HttpClient } from "@effect/platform"
+import { DateTime, Effect, Either, Option, Redacted, Schema } from "effect"
 import { readFailed } from "./BlueskyErrors.js"
 import type { PasswordLogin, TokenGrant } from "./KitShim.js"
-import { type Needs, StoredSession } from "./Session.js"
+import { StoredSession } from "./Session.js"
 import { procedure, send } from "./Xrpc.js"
 
 /** The lexicon's reply to createSession and refreshSession (the fields Herald keeps). */
@@ -65,8 +66,9 @@ const checked = (reply: SessionReply) => {
   return refusal === null ? Effect.succeed(reply) : Effect.fail(refusal)
 }
 
-export const blueskyLogin = (apiBaseUrl: string, context: Context.Context<Needs>): PasswordLogin => {
-  const run = <A, E>(effect: Effect.Effect<A, E, Needs>) => Effect.provide(effect, context)
+/** Needs only the HttpClient, so that whatever renews sessions can be built before the adapters. */
+export const blueskyLogin = (apiBaseUrl: string, client: HttpClient.HttpClient): PasswordLogin => {
+  const run = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) => Effect.provideService(effect, HttpClient.HttpClient, client)
   return {
     platform: "bluesky",
     login: ({ identifier, password }) =>

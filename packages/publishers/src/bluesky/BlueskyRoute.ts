@@ -1,6 +1,7 @@
 /** Bluesky's direct route: its adapters and the app-password login, over one PDS base URL. */
 import type { RouteAdapters } from "@herald/core"
-import { Effect } from "effect"
+import { HttpClient } from "@effect/platform"
+import { Context, Effect } from "effect"
 import { blueskyLogin } from "./BlueskyLogin.js"
 import { blueskyMetrics } from "./BlueskyMetrics.js"
 import { blueskyProbe } from "./BlueskyProbe.js"
@@ -19,5 +20,5 @@ export const blueskyRoute = (
       metrics: blueskyMetrics(config.apiBaseUrl, context),
       probe: blueskyProbe(config.apiBaseUrl, context)
     },
-    login: blueskyLogin(config.apiBaseUrl, context)
+    login: blueskyLogin(config.apiBaseUrl, Context.get(context, HttpClient.HttpClient))
   }))
