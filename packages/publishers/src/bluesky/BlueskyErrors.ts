@@ -1,68 +1,55 @@
 /**
- * Bluesky's answers in Herald's error taxonomy (docs/networks/bluesky.md has the table). The
- * PDS's own error names come first; the status decides for names it does not list.
+ * Bluesky's refusals in Herald's error taxonomy (docs/networks/bluesky.md has the table). The
+ * XRPC envelope's error name decides first; the status decides for names it does not list.
  */
-import { type DeliveryError, PlatformCallFailed, PublishFailed } from "@herald/core"
-import { type XrpcFailure, XrpcRefused } from "./Xrpc.js"
+import type { Headers } from "@effect/platform/Headers"
+import { type DeliveryError, type DeliveryErrorCategory, PlatformCallFailed } from "@herald/core"
+import { categoryOfStatus } from "../kit/index.js"
 
-const authNames = new Set([
-  "ExpiredToken",
-  "InvalidToken",
-  "AuthenticationRequired",
-  "AuthMissing",
-  "AuthFactorTokenRequired",
-  "AccountTakedown",
-  "AccountDeactivated",
-  "AccountNotFound"
-])
-const mediaNames = new Set(["BlobTooLarge", "PayloadTooLarge", "InvalidMimeType", "BlobNotFound"])
-const missingNames = new Set(["RecordNotFound", "RepoNotFound", "NotFound"])
-
-const categoryOf = (refused: XrpcRefused): DeliveryError["category"] => {
-  if (refused.status === 429 || refused.error === "RateLimitExceeded") return "rate_limited"
-  if (authNames.has(refused.error) || refused.status === 401) return "auth_expired"
-  if (mediaNames.has(refused.error) || refused.status === 413) return "media_rejected"
-  if (missingNames.has(refused.error) || refused.status === 404) return "not_found"
-  if (refused.status === 403) return "permission_missing"
-  if (refused.status >= 500) return "transient"
-  return "content_rejected"
+const categories: Readonly<Record<string, DeliveryErrorCategory>> = {
+  // 400s, not 401s, on the PDS: the access token expired or is not one it issued.
+  ExpiredToken: "auth_expired",
+  InvalidToken: "auth_expired",
+  AuthenticationRequired: "auth_expired",
+  AuthMissing: "auth_expired",
+  AuthFactorTokenRequired: "auth_expired",
+  AccountTakedown: "auth_expired",
+  AccountDeactivated: "auth_expired",
+  AccountNotFound: "auth_expired",
+  RateLimitExceeded: "rate_limited",
+  BlobTooLarge: "media_rejected",
+  PayloadTooLarge: "media_rejected",
+  InvalidMimeType: "media_rejected",
+  BlobNotFound: "media_rejected",
+  RecordNotFound: "not_found",
+  RepoNotFound: "not_found"
 }
 
-const hints: Partial<Record<string, string>> = {
-  AuthFactorTokenRequired: "the account asks for an email code at login; connect it with an app password instead",
-  ExpiredToken: "the session expired and could not be renewed; reconnect the account"
+const hints: Readonly<Record<string, string>> = {
+  AuthFactorTokenRequired: "the account asks for an email code at login; connect it with an app password instead"
 }
 
-/** The refusal as a DeliveryError: Bluesky's error name as the code, its message kept. */
-export const deliveryError = (refused: XrpcRefused): DeliveryError => ({
-  category: categoryOf(refused),
-  code: refused.error,
-  message: hints[refused.error] === undefined ? refused.message : `${refused.message} (${hints[refused.error]})`
-})
+/** The XRPC error envelope, when the body is one. */
+const envelope = (body: unknown): { readonly error?: string; readonly message?: string } =>
+  typeof body === "object" && body !== null
+    ? {
+      ...("error" in body && typeof body.error === "string" ? { error: body.error } : {}),
+      ...("message" in body && typeof body.message === "string" ? { message: body.message } : {})
+    }
+    : {}
 
-/** Whether a renewed session might pass: the PDS refused the access token itself. */
-export const isSessionRefusal = (failure: unknown): failure is XrpcRefused =>
-  failure instanceof XrpcRefused &&
-  (failure.error === "ExpiredToken" || failure.error === "InvalidToken" ||
-    (failure.status === 401 && failure.error !== "AuthFactorTokenRequired"))
-
-const retriable = (error: DeliveryError) => error.category === "transient" || error.category === "rate_limited"
-
-/** A failure before or beside the post's creation: nothing was published. */
-export const publishFailed = (failure: XrpcFailure): PublishFailed => {
-  if (failure._tag === "XrpcNoAnswer") {
-    return new PublishFailed({ error: { category: "transient", code: "no_answer", message: failure.detail }, transient: true, retryAfterMs: null })
+/** A refused XRPC call as a DeliveryError: Bluesky's error name as the code, its message kept. */
+export const classify = (reply: { readonly status: number; readonly body: unknown; readonly headers: Headers }): DeliveryError => {
+  const { error, message } = envelope(reply.body)
+  const code = error ?? `http_${reply.status}`
+  const text = message ?? (typeof reply.body === "string" && reply.body !== "" ? reply.body.slice(0, 200) : `Bluesky answered ${reply.status}`)
+  return {
+    category: categories[code] ?? categoryOfStatus(reply.status),
+    code,
+    message: hints[code] === undefined ? text : `${text} (${hints[code]})`
   }
-  const error = deliveryError(failure)
-  return new PublishFailed({ error, transient: retriable(error), retryAfterMs: failure.retryAfterMs })
 }
 
-/** A failed read (metrics, probe, login): without an answer, a passing failure. */
-export const readFailed = (failure: XrpcFailure): PlatformCallFailed =>
-  failure._tag === "XrpcNoAnswer"
-    ? new PlatformCallFailed({ error: { category: "transient", code: "no_answer", message: failure.detail }, retryAfterMs: null })
-    : new PlatformCallFailed({ error: deliveryError(failure), retryAfterMs: failure.retryAfterMs })
-
-/** The session could not be had (refresh refused, account disconnected): the publish stops here. */
-export const sessionLost = (failed: PlatformCallFailed): PublishFailed =>
-  new PublishFailed({ error: failed.error, transient: retriable(failed.error), retryAfterMs: failed.retryAfterMs })
+/** Stored credentials that hold no Bluesky session: only a reconnect helps. */
+export const notASession = (detail: string): PlatformCallFailed =>
+  new PlatformCallFailed({ error: { category: "auth_expired", code: "InvalidToken", message: detail }, retryAfterMs: null })

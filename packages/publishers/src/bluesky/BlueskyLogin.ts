@@ -4,11 +4,10 @@
  * the refresh JWT, which it also rotates. createSession is tightly rate limited (30 per 5 minutes,
  * 300 a day per account), so Herald logs in once at connect time and only refreshes afterwards.
  */
-import { type Credentials, PlatformCallFailed } from "@herald/core"
-import { HttpClient } from "@effect/platform"
+import { type Credentials, type PasswordLogin, PlatformCallFailed, type TokenGrant } from "@herald/core"
 import { DateTime, Effect, Either, Option, Redacted, Schema } from "effect"
-import { readFailed } from "./BlueskyErrors.js"
-import type { PasswordLogin, TokenGrant } from "./KitShim.js"
+import { asRead, type PlatformClient } from "../kit/index.js"
+import { notASession } from "./BlueskyErrors.js"
 import { StoredSession } from "./Session.js"
 import { procedure, send } from "./Xrpc.js"
 
@@ -66,36 +65,26 @@ const checked = (reply: SessionReply) => {
   return refusal === null ? Effect.succeed(reply) : Effect.fail(refusal)
 }
 
-/** Needs only the HttpClient, so that whatever renews sessions can be built before the adapters. */
-export const blueskyLogin = (apiBaseUrl: string, client: HttpClient.HttpClient): PasswordLogin => {
-  const run = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) => Effect.provideService(effect, HttpClient.HttpClient, client)
-  return {
-    platform: "bluesky",
-    login: ({ identifier, password }) =>
-      run(send({
-        kind: "read",
-        request: procedure(apiBaseUrl, "com.atproto.server.createSession", { identifier, password: Redacted.value(password) }),
-        reply: SessionReply
-      })).pipe(
-        Effect.mapError(readFailed),
-        Effect.flatMap(checked),
-        Effect.map((reply) => ({ ...grantOf(reply), platformAccountId: reply.did, username: reply.handle }))
-      ),
-    refresh: (credentials: Credentials) =>
-      Either.match(Schema.decodeUnknownEither(StoredSession)(credentials), {
-        onLeft: () =>
-          Effect.fail(
-            new PlatformCallFailed({
-              error: { category: "auth_expired", code: "InvalidToken", message: "the stored credentials hold no Bluesky session to refresh" },
-              retryAfterMs: null
-            })
-          ),
-        onRight: (stored) =>
-          run(send({
-            kind: "read",
-            request: procedure(apiBaseUrl, "com.atproto.server.refreshSession", undefined, stored.refresh_token),
-            reply: SessionReply
-          })).pipe(Effect.mapError(readFailed), Effect.flatMap(checked), Effect.map(grantOf))
-      })
-  }
-}
+/** Needs only the platform's client, so that whatever renews sessions can be built before the adapters. */
+export const blueskyLogin = (client: PlatformClient): PasswordLogin => ({
+  platform: "bluesky",
+  login: ({ identifier, password }) =>
+    asRead(send(client, {
+      kind: "read",
+      request: procedure("com.atproto.server.createSession", { identifier, password: Redacted.value(password) }),
+      reply: SessionReply
+    })).pipe(
+      Effect.flatMap(checked),
+      Effect.map((reply) => ({ ...grantOf(reply), platformAccountId: reply.did, username: reply.handle }))
+    ),
+  refresh: (credentials: Credentials) =>
+    Either.match(Schema.decodeUnknownEither(StoredSession)(credentials), {
+      onLeft: () => Effect.fail(notASession("the stored credentials hold no Bluesky session to refresh")),
+      onRight: (stored) =>
+        asRead(send(client, {
+          kind: "read",
+          request: procedure("com.atproto.server.refreshSession", undefined, stored.refresh_token),
+          reply: SessionReply
+        })).pipe(Effect.flatMap(checked), Effect.map(grantOf))
+    })
+})

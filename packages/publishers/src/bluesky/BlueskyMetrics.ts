@@ -3,10 +3,11 @@
  * account's PDS, which proxies app.bsky.* queries to its AppView. Bluesky reports no views, reach,
  * clicks or plays (docs/networks/bluesky.md has the table).
  */
-import { MetricsReading, type MetricsSource, PlatformCallFailed, type PostMetrics } from "@herald/core"
+import { MetricsReading, type MetricsSource, type PostMetrics } from "@herald/core"
 import { type Context, Effect, Schema } from "effect"
-import { readFailed } from "./BlueskyErrors.js"
-import { type Needs, withSession } from "./Session.js"
+import { asRead, type PlatformClient } from "../kit/index.js"
+import type { Needs } from "./BlueskyPublisher.js"
+import { withSession } from "./Session.js"
 import { query, send } from "./Xrpc.js"
 
 const Count = Schema.optional(Schema.NonNegativeInt)
@@ -39,29 +40,21 @@ export const metricsOf = (view: PostView): PostMetrics => ({
   videoViews: null
 })
 
-const unreadable = (reason: string) =>
-  new PlatformCallFailed({ error: { category: "auth_expired", code: "InvalidToken", message: reason }, retryAfterMs: null })
-
-export const blueskyMetrics = (apiBaseUrl: string, context: Context.Context<Needs>): MetricsSource => ({
+export const blueskyMetrics = (client: PlatformClient, context: Context.Context<Needs>): MetricsSource => ({
   fetch: ({ account, platformPostId }) =>
-    withSession(
-      account,
-      (session) =>
-        send({
-          kind: "read",
-          request: query(apiBaseUrl, "app.bsky.feed.getPosts", { uris: [platformPostId] }, session.accessJwt),
-          reply: Posts
+    asRead(withSession(account, (session) =>
+      send(client, {
+        kind: "read",
+        request: query("app.bsky.feed.getPosts", { uris: [platformPostId] }, session.accessJwt),
+        reply: Posts
+      }))).pipe(
+        Effect.map((reply) => {
+          const view = reply.posts.find((post) => post.uri === platformPostId)
+          // getPosts leaves out posts that no longer exist rather than failing.
+          return view === undefined
+            ? MetricsReading.Unreportable({ reason: "deleted", detail: `${platformPostId} is not on Bluesky any more` })
+            : MetricsReading.Reported({ metrics: metricsOf(view) })
         }),
-      (failed) => typeof failed === "string" ? unreadable(failed) : failed
-    ).pipe(
-      Effect.map((reply) => {
-        const view = reply.posts.find((post) => post.uri === platformPostId)
-        // getPosts leaves out posts that no longer exist rather than failing.
-        return view === undefined
-          ? MetricsReading.Unreportable({ reason: "deleted", detail: `${platformPostId} is not on Bluesky any more` })
-          : MetricsReading.Reported({ metrics: metricsOf(view) })
-      }),
-      Effect.catchTags({ XrpcRefused: (failure) => Effect.fail(readFailed(failure)), XrpcNoAnswer: (failure) => Effect.fail(readFailed(failure)) }),
-      Effect.provide(context)
-    )
+        Effect.provide(context)
+      )
 })

@@ -3,10 +3,11 @@
  * sessions carry no scopes, so nothing can be missing; a refused session, or an account the PDS
  * no longer serves (taken down, deactivated), is Refused.
  */
-import { ConnectionHealth, type ConnectionProbe, PlatformCallFailed } from "@herald/core"
+import { ConnectionHealth, type ConnectionProbe, type PlatformCallFailed } from "@herald/core"
 import { type Context, DateTime, Effect, Option, Schema } from "effect"
-import { readFailed } from "./BlueskyErrors.js"
-import { type Needs, StoredSession, withSession } from "./Session.js"
+import { asRead, type PlatformClient } from "../kit/index.js"
+import type { Needs } from "./BlueskyPublisher.js"
+import { StoredSession, withSession } from "./Session.js"
 import { query, send } from "./Xrpc.js"
 
 const SessionInfo = Schema.Struct({
@@ -24,11 +25,6 @@ const expiryOf = (credentials: unknown): DateTime.Utc | null =>
     )
   )
 
-const noSession = (failed: PlatformCallFailed | string): PlatformCallFailed =>
-  typeof failed === "string"
-    ? new PlatformCallFailed({ error: { category: "auth_expired", code: "InvalidToken", message: failed }, retryAfterMs: null })
-    : failed
-
 /** A refused session is the probe's answer, not its failure. */
 const judged = (failed: PlatformCallFailed): Effect.Effect<ConnectionHealth, PlatformCallFailed> =>
   failed.error.category === "auth_expired"
@@ -43,18 +39,14 @@ const health = (info: typeof SessionInfo.Type, credentials: unknown): Connection
     })
     : ConnectionHealth.Alive({ expiresAt: expiryOf(credentials), granted: [], needed: [] })
 
-export const blueskyProbe = (apiBaseUrl: string, context: Context.Context<Needs>): ConnectionProbe => ({
+export const blueskyProbe = (client: PlatformClient, context: Context.Context<Needs>): ConnectionProbe => ({
   check: (account) =>
-    withSession(
-      account,
-      (session) =>
-        Effect.map(
-          send({ kind: "read", request: query(apiBaseUrl, "com.atproto.server.getSession", {}, session.accessJwt), reply: SessionInfo }),
-          (info) => health(info, session.credentials)
-        ),
-      noSession
-    ).pipe(
-      Effect.catchAll((failure) => judged(failure._tag === "PlatformCallFailed" ? failure : readFailed(failure))),
-      Effect.provide(context)
-    )
+    asRead(withSession(account, (session) =>
+      Effect.map(
+        send(client, { kind: "read", request: query("com.atproto.server.getSession", {}, session.accessJwt), reply: SessionInfo }),
+        (info) => health(info, session.credentials)
+      ))).pipe(
+        Effect.catchAll(judged),
+        Effect.provide(context)
+      )
 })

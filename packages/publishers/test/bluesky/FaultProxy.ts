@@ -19,6 +19,8 @@ export interface FaultProxy {
   readonly failNext: (reply: InjectedReply, nsid?: string) => void
   /** The next XRPC call (or the next one to `nsid`) reaches the PDS, which acts on it, but no answer comes back. */
   readonly hangNext: (nsid?: string) => void
+  /** Like hangNext, but the connection is cut once the PDS has acted, instead of left open. */
+  readonly dropNext: (nsid?: string) => void
   /** The next authenticated call carries its access token as the PDS will judge it two hours on: expired. */
   readonly expireToken: () => void
   /** The nsids of the calls that passed through, in order. */
@@ -28,7 +30,7 @@ export interface FaultProxy {
 
 type Fault =
   | { readonly kind: "fail"; readonly reply: InjectedReply; readonly nsid: string | undefined }
-  | { readonly kind: "hang"; readonly nsid: string | undefined }
+  | { readonly kind: "hang" | "drop"; readonly nsid: string | undefined }
 
 const readBody = (request: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
@@ -82,6 +84,10 @@ export const startFaultProxy = async (
       hanging.add(response)
       return
     }
+    if (fault?.kind === "drop") {
+      response.socket?.destroy()
+      return
+    }
     const replyHeaders: Record<string, string> = {}
     answer.headers.forEach((value, name) => {
       if (name !== "content-encoding" && name !== "content-length" && name !== "transfer-encoding" && name !== "connection") {
@@ -103,6 +109,7 @@ export const startFaultProxy = async (
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     failNext: (reply, nsid) => faults.push({ kind: "fail", reply, nsid }),
     hangNext: (nsid) => faults.push({ kind: "hang", nsid }),
+    dropNext: (nsid) => faults.push({ kind: "drop", nsid }),
     expireToken: () => {
       expireNext = true
     },

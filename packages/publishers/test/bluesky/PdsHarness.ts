@@ -3,16 +3,25 @@
  * it), accounts logged in through the route's own PasswordLogin, their sessions held in memory,
  * and media bytes held in memory.
  */
-import { AccountId, type Credentials, Media, MediaId, ProjectId, SocialAccount } from "@herald/core"
-import { FetchHttpClient } from "@effect/platform"
-import { DateTime, Duration, Effect, Layer, Redacted } from "effect"
+import {
+  AccountId,
+  AccountTokens,
+  type Credentials,
+  Media,
+  MediaId,
+  MediaStorage,
+  type PasswordLogin,
+  ProjectId,
+  type RouteAdapters,
+  SocialAccount
+} from "@herald/core"
+import { OutboundGuard } from "@herald/outbound"
+import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { blueskyRoute } from "../../src/bluesky/BlueskyRoute.js"
-import { AccountTokens, MediaBytes, type PasswordLogin } from "../../src/bluesky/KitShim.js"
-import type { RouteAdapters } from "@herald/core"
-import { Deadlines } from "../../src/bluesky/Xrpc.js"
+import { PlatformHttpLive } from "../../src/kit/index.js"
 import { type FakeAppView, startFakeAppView } from "./FakeAppView.js"
 import { type FaultProxy, startFaultProxy } from "./FaultProxy.js"
 import { type LocalAccount, type LocalPds, startLocalPds } from "./LocalPds.js"
@@ -85,20 +94,22 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
         return grant.credentials
       })
   })
-  const mediaBytes = MediaBytes.of({
-    read: (media) => Effect.sync(() => bytes.get(media.id)!)
+  // Only `read` is used by a publisher; the rest is the upload side, which these tests do not go through.
+  const storage = MediaStorage.of({
+    read: (key) => Effect.sync(() => Option.fromNullable(bytes.get(key))),
+    keep: () => Effect.void,
+    remove: () => Effect.void,
+    configured: true,
+    uploadForm: () => Effect.succeed(Option.none()),
+    takeUpload: () => Effect.succeed(Option.none())
   })
-  const route = await Effect.runPromise(
-    blueskyRoute({ apiBaseUrl: proxy.url }).pipe(
-      Effect.provide(Layer.mergeAll(
-        FetchHttpClient.layer,
-        Layer.succeed(AccountTokens, tokens),
-        Layer.succeed(MediaBytes, mediaBytes),
-        // A write that hangs is given up on soon, so a test of it takes seconds, not half a minute.
-        Layer.succeed(Deadlines, { read: Duration.seconds(10), publish: Duration.seconds(3), upload: Duration.seconds(10) })
-      ))
-    )
+  // The production client over the outbound guard, allowed to reach this test's own servers only.
+  const http = PlatformHttpLive.pipe(
+    Layer.provide(OutboundGuard.layer({ loopbackPorts: [Number(new URL(proxy.url).port), Number(new URL(page.url).port)] }))
   )
+  // The guard's connections live as long as the runtime: until close.
+  const runtime = ManagedRuntime.make(Layer.mergeAll(http, Layer.succeed(AccountTokens, tokens), Layer.succeed(MediaStorage, storage)))
+  const route = await runtime.runPromise(blueskyRoute({ apiBaseUrl: proxy.url }))
   renewal.login = route.login
 
   return {
@@ -141,13 +152,14 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
         altText: fields.altText ?? null,
         peopleTags: [],
         thumbnailTimestampMs: null,
-        storageKey: "memory",
+        storageKey: `memory/${randomUUID()}`,
         createdAt: DateTime.unsafeMake("2030-01-01T00:00:00Z")
       })
-      bytes.set(item.id, content)
+      bytes.set(item.storageKey, content)
       return item
     },
     close: async () => {
+      await runtime.dispose()
       await page.close()
       await proxy.close()
       await pds.close()
