@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { PublishRequest, SocialAccount } from "@herald/core"
 import { Effect, Either, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { type Connected, type PdsHarness, png, readRecord, startPdsHarness } from "./PdsHarness.js"
+import { type Connected, contractControls, type PdsHarness, png, readRecord, startPdsHarness } from "./PdsHarness.js"
 
 let harness: PdsHarness
 let erin: Connected
@@ -116,5 +116,24 @@ describe("Bluesky direct route through faults", () => {
     harness.proxy.failNext({ status: 503, body: { error: "NotEnoughResources", message: "try later" } }, "app.bsky.feed.getPosts")
     const failed = await run(harness.adapters.metrics!.fetch({ account: erin.account, platformPostId: `at://${erin.local.did}/app.bsky.feed.post/3l2aaaaaaaaaa` }))
     expect(Either.isLeft(failed) && failed.left.error).toMatchObject({ category: "transient", code: "NotEnoughResources" })
+  })
+
+  it("the contract's controls: posts as the PDS confirmed them, refreshes counted, a revoked grant is auth_expired", async () => {
+    const frank = await harness.connect("frank")
+    const fake = contractControls(harness, frank)
+    const image = harness.media("image", png, { altText: "dot" })
+    const published = await Effect.runPromise(harness.adapters.publisher.publish(publishing(frank.account, "with a picture", [image])))
+    expect(fake.posts()).toContainEqual({ id: published.platformPostId, text: "with a picture", media: 1 })
+
+    const refreshed = fake.refreshes()
+    fake.expireToken()
+    await Effect.runPromise(harness.adapters.publisher.takedown(frank.account, published.platformPostId))
+    expect(fake.refreshes()).toBe(refreshed + 1)
+    expect(fake.posts().map((post) => post.id)).not.toContain(published.platformPostId)
+
+    fake.revokeGrant()
+    const refused = await run(harness.adapters.publisher.publish(publishing(frank.account, "after revocation")))
+    expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "PublishFailed", transient: false, error: { category: "auth_expired" } })
+    expect(fake.refreshes()).toBe(refreshed + 1)
   })
 })

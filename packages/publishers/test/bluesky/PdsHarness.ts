@@ -23,6 +23,7 @@ import type { AddressInfo } from "node:net"
 import { blueskyRoute } from "../../src/bluesky/BlueskyRoute.js"
 import { PlatformHttpLive } from "../../src/kit/index.js"
 import { type FakeAppView, startFakeAppView } from "./FakeAppView.js"
+import type { FakeControls } from "../kit/publisherContract.js"
 import { type FaultProxy, startFaultProxy } from "./FaultProxy.js"
 import { type LocalAccount, type LocalPds, startLocalPds } from "./LocalPds.js"
 
@@ -165,6 +166,29 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
       await pds.close()
       await appView.close()
     }
+  }
+}
+
+/**
+ * The contract's handle on the fake for one connected account. Bluesky's grant is the app password
+ * the account gave: revoking it is the only revocation there is (app-password sessions carry no
+ * scopes), so revokeScope revokes the grant. The PDS keeps honouring an access token until it
+ * expires, so revoking also expires the token in use.
+ */
+export const contractControls = (harness: PdsHarness, connected: Connected): FakeControls => {
+  const revoke = () => {
+    harness.proxy.holdUntil(harness.pds.revokeAppPassword(connected.local, "herald"))
+    harness.proxy.expireToken()
+  }
+  return {
+    failNext: (reply) => harness.proxy.failNext(reply),
+    hangNext: () => harness.proxy.hangNext(),
+    expireToken: () => harness.proxy.expireToken(),
+    revokeGrant: revoke,
+    revokeScope: revoke,
+    publishScope: "com.atproto.appPass",
+    posts: () => harness.proxy.posts(),
+    refreshes: () => harness.proxy.refreshes()
   }
 }
 
