@@ -53,3 +53,12 @@ export const classify = (reply: { readonly status: number; readonly body: unknow
 /** Stored credentials that hold no Bluesky session: only a reconnect helps. */
 export const notASession = (detail: string): PlatformCallFailed =>
   new PlatformCallFailed({ error: { category: "auth_expired", code: "InvalidToken", message: detail }, retryAfterMs: null })
+
+/**
+ * The account a session belongs to is not active (getSession and createSession say `active: false`
+ * for an account taken down or deactivated): its status as the code, or null when it is active.
+ */
+export const inactiveAccount = (session: { readonly handle: string; readonly active?: boolean; readonly status?: string }) =>
+  session.active === false
+    ? { code: session.status ?? "AccountInactive", message: `the Bluesky account ${session.handle} is not active (${session.status ?? "inactive"})` }
+    : null

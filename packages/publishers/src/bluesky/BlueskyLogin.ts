@@ -7,7 +7,7 @@
 import { type Credentials, type PasswordLogin, PlatformCallFailed, type TokenGrant } from "@herald/core"
 import { DateTime, Effect, Either, Option, Redacted, Schema } from "effect"
 import { asRead, type PlatformClient } from "../kit/index.js"
-import { notASession } from "./BlueskyErrors.js"
+import { inactiveAccount, notASession } from "./BlueskyErrors.js"
 import { StoredSession } from "./Session.js"
 import { procedure, send } from "./Xrpc.js"
 
@@ -47,22 +47,12 @@ const grantOf = (reply: SessionReply): TokenGrant => {
   return { credentials: stored, expiresAt }
 }
 
-/** A session the PDS opened for an account it has taken down or the owner deactivated. */
-const inactive = (reply: SessionReply): PlatformCallFailed | null =>
-  reply.active === false
-    ? new PlatformCallFailed({
-      error: {
-        category: "auth_expired",
-        code: reply.status ?? "AccountInactive",
-        message: `the Bluesky account ${reply.handle} is not active (${reply.status ?? "inactive"})`
-      },
-      retryAfterMs: null
-    })
-    : null
-
+/** A session the PDS opened for an account it has taken down or the owner deactivated is no connection. */
 const checked = (reply: SessionReply) => {
-  const refusal = inactive(reply)
-  return refusal === null ? Effect.succeed(reply) : Effect.fail(refusal)
+  const inactive = inactiveAccount(reply)
+  return inactive === null
+    ? Effect.succeed(reply)
+    : Effect.fail(new PlatformCallFailed({ error: { category: "auth_expired", ...inactive }, retryAfterMs: null }))
 }
 
 /** Needs only the platform's client, so that whatever renews sessions can be built before the adapters. */

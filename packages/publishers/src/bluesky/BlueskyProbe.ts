@@ -6,6 +6,7 @@
 import { ConnectionHealth, type ConnectionProbe, type PlatformCallFailed } from "@herald/core"
 import { type Context, DateTime, Effect, Option, Schema } from "effect"
 import { asRead, type PlatformClient } from "../kit/index.js"
+import { inactiveAccount } from "./BlueskyErrors.js"
 import type { Needs } from "./BlueskyPublisher.js"
 import { StoredSession, withSession } from "./Session.js"
 import { query, send } from "./Xrpc.js"
@@ -31,13 +32,12 @@ const judged = (failed: PlatformCallFailed): Effect.Effect<ConnectionHealth, Pla
     ? Effect.succeed(ConnectionHealth.Refused({ code: failed.error.code, message: failed.error.message }))
     : Effect.fail(failed)
 
-const health = (info: typeof SessionInfo.Type, credentials: unknown): ConnectionHealth =>
-  info.active === false
-    ? ConnectionHealth.Refused({
-      code: info.status ?? "AccountInactive",
-      message: `the Bluesky account ${info.handle} is not active (${info.status ?? "inactive"})`
-    })
-    : ConnectionHealth.Alive({ expiresAt: expiryOf(credentials), granted: [], needed: [] })
+const health = (info: typeof SessionInfo.Type, credentials: unknown): ConnectionHealth => {
+  const inactive = inactiveAccount(info)
+  return inactive === null
+    ? ConnectionHealth.Alive({ expiresAt: expiryOf(credentials), granted: [], needed: [] })
+    : ConnectionHealth.Refused(inactive)
+}
 
 export const blueskyProbe = (client: PlatformClient, context: Context.Context<Needs>): ConnectionProbe => ({
   check: (account) =>

@@ -165,6 +165,17 @@ describe("Bluesky direct route on a real PDS", () => {
     expect([health.granted, health.needed]).toEqual([[], []])
   })
 
+  it("a deactivated account: the probe says Refused with its status, and a new login is refused", async () => {
+    const gina = await harness.connect("gina")
+    const appPassword = await harness.pds.createAppPassword(gina.local, "again")
+    await harness.pds.deactivate(gina.local)
+
+    const health = await Effect.runPromise(harness.adapters.probe!.check(gina.account))
+    expect(health).toMatchObject({ _tag: "Refused", code: "deactivated" })
+    const login = await run(harness.login.login({ identifier: "gina.test", password: Redacted.make(appPassword) }))
+    expect(Either.isLeft(login) && login.left.error).toMatchObject({ category: "auth_expired", code: "deactivated" })
+  })
+
   it("refuses a wrong password as auth_expired (AuthenticationRequired)", async () => {
     const refused = await run(harness.login.login({ identifier: "alice.test", password: Redacted.make("wrong") }))
     expect(Either.isLeft(refused) && refused.left.error).toMatchObject({ category: "auth_expired", code: "AuthenticationRequired" })

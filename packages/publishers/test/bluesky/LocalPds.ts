@@ -29,6 +29,8 @@ export interface LocalPds {
   readonly createAppPassword: (account: LocalAccount, name: string) => Promise<string>
   /** Revokes the app password: the PDS then refuses to refresh any session opened with it. */
   readonly revokeAppPassword: (account: LocalAccount, name: string) => Promise<void>
+  /** The owner deactivates the account (com.atproto.server.deactivateAccount). */
+  readonly deactivate: (account: LocalAccount) => Promise<void>
   /**
    * An access token the PDS itself judges expired: the claims of `accessJwt` with an expiry in the
    * past, signed with this PDS's JWT secret, as the PDS would see the real token two hours on.
@@ -145,6 +147,9 @@ export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<Loca
       ((await xrpc("com.atproto.server.createAppPassword", { name }, await ownerSession(account))) as { password: string }).password,
     revokeAppPassword: async (account, name) => {
       await xrpc("com.atproto.server.revokeAppPassword", { name }, await ownerSession(account))
+    },
+    deactivate: async (account) => {
+      await xrpc("com.atproto.server.deactivateAccount", {}, await ownerSession(account))
     },
     expiredCopy,
     close: async () => {
