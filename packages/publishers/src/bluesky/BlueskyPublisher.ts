@@ -8,7 +8,7 @@ import type { HttpClient } from "@effect/platform"
 import { type AccountTokens, AlreadyGone, type Media, MediaStorage, type Publisher, type PublishRequest } from "@herald/core"
 import { Array as Arr, Clock, type Context, DateTime, Effect, Option, Schema } from "effect"
 import { asPublish, asRead, type PlatformCallError, type PlatformClient, PlatformRefusal } from "../kit/index.js"
-import { linkCard } from "./LinkCard.js"
+import { cardText, linkPreview, thumbnail } from "./LinkCard.js"
 import { embedOf, markerField, parseAtUri, postCollection, postRecord, postUrl, type UploadedMedia } from "./PostRecord.js"
 import { candidates, facets, firstLink, mentionedHandles } from "./RichText.js"
 import { type Session, withSession } from "./Session.js"
@@ -73,6 +73,20 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
       return { media, blob: uploaded.blob } satisfies UploadedMedia
     })
 
+  /** A thumb that cannot be had leaves the card without one; the post does not fail for it. */
+  const cardFor = (session: Session, link: string) =>
+    Effect.gen(function*() {
+      const summary = yield* linkPreview(link)
+      const image = summary.image === null ? Option.none() : yield* thumbnail(summary.image)
+      const thumb = yield* Option.match(image, {
+        onNone: () => Effect.succeed(Option.none<unknown>()),
+        onSome: ({ bytes, mime }) =>
+          send(client, { kind: "upload", request: upload("com.atproto.repo.uploadBlob", bytes, mime, session.accessJwt), reply: UploadedBlob })
+            .pipe(Effect.map((uploaded) => Option.some(uploaded.blob)), Effect.orElseSucceed(() => Option.none<unknown>()))
+      })
+      return { ...cardText(link, summary), ...Option.match(thumb, { onNone: () => ({}), onSome: (blob) => ({ thumb: blob }) }) }
+    })
+
   const compose = (session: Session, request: PublishRequest) =>
     Effect.gen(function*() {
       const text = request.text ?? ""
@@ -80,7 +94,7 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
       const resolved = yield* Effect.forEach(mentionedHandles(found), (handle) => resolveHandle(session, handle), { concurrency: 4 })
       const uploaded = yield* Effect.forEach(request.media, (media) => uploadOne(session, media))
       const link = firstLink(found)
-      const card = link === null || request.media.length > 0 ? null : yield* linkCard(link)
+      const card = link === null || request.media.length > 0 ? null : yield* cardFor(session, link)
       return postRecord({
         text,
         facets: facets(found, new Map(Arr.getSomes(resolved))),

@@ -1,15 +1,17 @@
 /**
  * The link card of a post without media (app.bsky.embed.external): Bluesky shows what the client
  * sends, so the client reads the page's OpenGraph title and description itself, as the Bluesky app
- * does. The page is fetched through the same HttpClient as everything else (the outbound guard
- * refuses private addresses); a page that cannot be read still gets a card, titled with its host.
+ * does, with the page's sharing image as the thumb. The page is fetched through the same
+ * HttpClient as everything else (the outbound guard refuses private addresses); a page that cannot
+ * be read still gets a card, titled with its host.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Duration, Effect, Stream } from "effect"
-import type { LinkCard } from "./PostRecord.js"
+import { Duration, Effect, Option, Stream } from "effect"
 
-/** The head of a page is enough for its meta tags; nothing past this is read. */
+/** The head of a page is enough for its meta tags; nothing past this is parsed. */
 const maxPageBytes = 256 * 1024
+/** app.bsky.embed.external's thumb: an image blob of at most 1,000,000 bytes. */
+const maxThumbBytes = 1_000_000
 const pageDeadline = Duration.seconds(5)
 /** app.bsky.embed.external leaves titles and descriptions unbounded; the app shows a few lines. */
 const maxTitle = 300
@@ -41,13 +43,25 @@ const meta = (html: string, key: string): string | null => {
   return null
 }
 
-/** The title and description a page gives for sharing; null for what it does not give. */
-export const pageSummary = (html: string): { readonly title: string | null; readonly description: string | null } => {
+export interface PageSummary {
+  readonly title: string | null
+  readonly description: string | null
+  /** The absolute URL of the page's sharing image. */
+  readonly image: string | null
+}
+
+const nothing: PageSummary = { title: null, description: null, image: null }
+
+/** The title, description and image a page at `pageUrl` gives for sharing; null for what it does not give. */
+export const pageSummary = (html: string, pageUrl: string): PageSummary => {
   const title = meta(html, "og:title") ?? meta(html, "twitter:title") ?? /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? null
   const description = meta(html, "og:description") ?? meta(html, "twitter:description") ?? meta(html, "description")
+  const image = meta(html, "og:image") ?? meta(html, "twitter:image")
+  const imageUrl = image === null ? null : URL.parse(decodeEntities(image).trim(), pageUrl)
   return {
     title: title === null ? null : clean(title, maxTitle) || null,
-    description: description === null ? null : clean(description, maxDescription) || null
+    description: description === null ? null : clean(description, maxDescription) || null,
+    image: imageUrl !== null && /^https?:$/.test(imageUrl.protocol) ? imageUrl.href : null
   }
 }
 
@@ -66,10 +80,27 @@ const readHead = (uri: string) =>
     return new TextDecoder().decode(Buffer.concat(head.parts).subarray(0, maxPageBytes))
   }).pipe(Effect.scoped, Effect.timeout(pageDeadline))
 
-/** The card for `uri`: the page's own title and description, or its host when it has none to give. */
-export const linkCard = (uri: string): Effect.Effect<LinkCard, never, HttpClient.HttpClient> =>
+/** What the page at `uri` gives for sharing; nothing when it cannot be read. */
+export const linkPreview = (uri: string): Effect.Effect<PageSummary, never, HttpClient.HttpClient> =>
   readHead(uri).pipe(
-    Effect.map((html) => html === null ? { title: null, description: null } : pageSummary(html)),
-    Effect.orElseSucceed(() => ({ title: null, description: null })),
-    Effect.map((summary) => ({ uri, title: summary.title ?? new URL(uri).host, description: summary.description ?? "" }))
+    Effect.map((html) => html === null ? nothing : pageSummary(html, uri)),
+    Effect.orElseSucceed(() => nothing)
   )
+
+/** The card's text: the page's own title and description, or its host when it gives no title. */
+export const cardText = (uri: string, summary: PageSummary) => ({
+  uri,
+  title: summary.title ?? new URL(uri).host,
+  description: summary.description ?? ""
+})
+
+/** The sharing image's bytes and type, when it is an image small enough for a card's thumb. */
+export const thumbnail = (imageUrl: string): Effect.Effect<Option.Option<{ readonly bytes: Uint8Array; readonly mime: string }>, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(HttpClientRequest.get(imageUrl).pipe(HttpClientRequest.setHeader("accept", "image/*")))
+    const mime = (response.headers["content-type"] ?? "").split(";")[0]!.trim()
+    if (response.status !== 200 || !mime.startsWith("image/")) return Option.none()
+    const bytes = new Uint8Array(yield* response.arrayBuffer)
+    return bytes.length > 0 && bytes.length <= maxThumbBytes ? Option.some({ bytes, mime }) : Option.none()
+  }).pipe(Effect.scoped, Effect.timeout(pageDeadline), Effect.orElseSucceed(() => Option.none()))

@@ -31,6 +31,7 @@ export interface LinkCard {
   readonly uri: string
   readonly title: string
   readonly description: string
+  readonly thumb?: BlobRef
 }
 
 /** The embed of the post: its images, its video, or else a card for its first link. */

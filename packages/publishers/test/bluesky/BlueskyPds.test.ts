@@ -38,7 +38,7 @@ const covered = (text: string, index: { byteStart: number; byteEnd: number }) =>
   Buffer.from(text, "utf8").subarray(index.byteStart, index.byteEnd).toString("utf8")
 
 describe("Bluesky direct route on a real PDS", () => {
-  it("publishes the exact text with link, mention and hashtag facets at UTF-8 byte offsets, and a card from the page's OpenGraph tags", async () => {
+  it("publishes the exact text with link, mention and hashtag facets at UTF-8 byte offsets, and a card from the page's OpenGraph tags with its image as thumb", async () => {
     const link = harness.pageUrl
     const text = `Grüße 👨‍👩‍👧 an @bob.test! Lies ${link} #Frühling @nobody.test`
     const request = publishing(alice.account, text)
@@ -56,10 +56,12 @@ describe("Bluesky direct route on a real PDS", () => {
       [link, [{ $type: "app.bsky.richtext.facet#link", uri: link }]],
       ["#Frühling", [{ $type: "app.bsky.richtext.facet#tag", tag: "Frühling" }]]
     ])
-    expect(record!.value.embed).toEqual({
+    const embed = record!.value.embed as { $type: string; external: { thumb: { ref: { $link: string }; mimeType: string } } }
+    expect(embed).toMatchObject({
       $type: "app.bsky.embed.external",
-      external: { uri: link, title: "Spring & the garden", description: "What grows first, and why." }
+      external: { uri: link, title: "Spring & the garden", description: "What grows first, and why.", thumb: { mimeType: "image/png" } }
     })
+    expect(await readBlob(harness.pds, alice.local.did, embed.external.thumb.ref.$link)).toEqual(png)
     expect(record!.value["dev.herald.marker"]).toBe(request.marker)
   })
 

@@ -192,13 +192,19 @@ export const contractControls = (harness: PdsHarness, connected: Connected): Fak
   }
 }
 
-/** An article page whose head names it for sharing, as news sites do. */
+/** An article page whose head names it for sharing, with an image, as news sites do. */
 const startPage = async () => {
-  const server = createServer((_, response) => {
+  const server = createServer((request, response) => {
+    if (request.url === "/images/dot.png") {
+      response.writeHead(200, { "content-type": "image/png" })
+      response.end(png)
+      return
+    }
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
     response.end(`<!doctype html><html><head><title>Fallback title</title>
 <meta content="Spring &amp; the garden" property="og:title">
 <meta property='og:description' content='What grows first, and why.'>
+<meta property="og:image" content="/images/dot.png">
 </head><body>${"<p>text</p>".repeat(100)}</body></html>`)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
