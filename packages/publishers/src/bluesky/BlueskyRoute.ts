@@ -1,7 +1,7 @@
 /** Bluesky's direct route: its adapters and the app-password login, over one PDS base URL. */
 import type { PasswordLogin, RouteAdapters } from "@herald/core"
 import { Effect } from "effect"
-import { type PlatformEndpoints, platformClient } from "../kit/index.js"
+import { type DirectRoute, type PlatformEndpoints, platformClient } from "../kit/index.js"
 import { blueskyLogin } from "./BlueskyLogin.js"
 import { blueskyMetrics } from "./BlueskyMetrics.js"
 import { blueskyProbe } from "./BlueskyProbe.js"
@@ -24,3 +24,10 @@ export const blueskyRoute = (
       login: blueskyLogin(client)
     }
   })
+
+/** Bluesky in the app's list of direct routes: the entryway Bluesky hosts accounts behind. */
+export const blueskyDirectRoute: DirectRoute = {
+  platform: "bluesky",
+  defaults: { apiBaseUrl: "https://bsky.social", authBaseUrl: "https://bsky.social" },
+  build: blueskyRoute
+}
