@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { PublishRequest, SocialAccount } from "@herald/core"
 import { Effect, Either, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
-import { type Connected, mp4, type PdsHarness, png, readBlob, readRecord, startPdsHarness } from "./PdsHarness.js"
+import { type Connected, contractControls, mp4, type PdsHarness, png, readBlob, readRecord, startPdsHarness } from "./PdsHarness.js"
 
 let harness: PdsHarness
 let alice: Connected
@@ -131,30 +131,41 @@ describe("Bluesky direct route on a real PDS", () => {
   it("renews an expired session once with the refresh token and publishes", async () => {
     const carol = await harness.connect("carol")
     const held = harness.credentials(carol.account)
-    harness.setCredentials(carol.account, { ...held, access_token: harness.pds.expiredCopy(held.access_token as string) })
+    const refreshes = harness.proxy.refreshes()
+    harness.proxy.expireToken()
 
     const published = await publish(publishing(carol.account, "after the session expired"))
-    expect(harness.refreshes(carol.account)).toBe(1)
+    expect(harness.proxy.refreshes()).toBe(refreshes + 1)
     expect((await readRecord(harness.pds, published.platformPostId))!.value.text).toBe("after the session expired")
-    const renewed = harness.credentials(carol.account)
-    expect(renewed.refresh_token).not.toBe(held.refresh_token)
+    expect(harness.credentials(carol.account).refresh_token).not.toBe(held.refresh_token)
   })
 
-  it("fails auth_expired once the app password is revoked and the session expires, and the probe says Refused", async () => {
+  it("fails auth_expired once the app password is revoked and the session expires; the account needs a reconnect", async () => {
     const dave = await harness.connect("dave")
-    await harness.pds.revokeAppPassword(dave.local, "herald")
-    const held = harness.credentials(dave.account)
-    harness.setCredentials(dave.account, { ...held, access_token: harness.pds.expiredCopy(held.access_token as string) })
+    contractControls(harness, dave).revokeGrant()
 
     const failed = await run(harness.adapters.publisher.publish(publishing(dave.account, "never lands")))
     expect(Either.isLeft(failed) && failed.left).toMatchObject({
       _tag: "PublishFailed",
       transient: false,
-      error: { category: "auth_expired" }
+      error: { category: "auth_expired", code: "ExpiredToken" }
     })
+    expect(harness.reload(dave.account).status).toBe("needs_reconnect")
     const health = await Effect.runPromise(harness.adapters.probe!.check(dave.account))
     expect(health).toMatchObject({ _tag: "Refused", code: "ExpiredToken" })
-    expect(harness.refreshes(dave.account)).toBe(0)
+  })
+
+  it("a reconnect with a new app password makes the same account active again", async () => {
+    const ed = await harness.connect("edward")
+    contractControls(harness, ed).revokeGrant()
+    await run(harness.adapters.publisher.publish(publishing(ed.account, "refused")))
+    expect(harness.reload(ed.account).status).toBe("needs_reconnect")
+
+    const again = await harness.reconnect(ed)
+    expect(again.id).toBe(ed.account.id)
+    expect(harness.reload(ed.account).status).toBe("active")
+    const published = await publish(publishing(again, "back again"))
+    expect((await readRecord(harness.pds, published.platformPostId))!.value.text).toBe("back again")
   })
 
   it("probes a live session: alive, with its expiry about two hours ahead and no scopes to miss", async () => {

@@ -4,24 +4,29 @@
  * and media bytes held in memory.
  */
 import {
-  AccountId,
+  AccountConnections,
   AccountTokens,
+  createProject,
   type Credentials,
+  loginConnection,
+  makeAccountTokens,
   Media,
   MediaId,
   MediaStorage,
+  OAuthProviders,
   type PasswordLogin,
-  ProjectId,
   type RouteAdapters,
   SocialAccount
 } from "@herald/core"
+import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialIds } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { blueskyLogin } from "../../src/bluesky/BlueskyLogin.js"
 import { blueskyRoute } from "../../src/bluesky/BlueskyRoute.js"
-import { PlatformHttpLive } from "../../src/kit/index.js"
+import { PlatformHttpLive, platformClient } from "../../src/kit/index.js"
 import { type FakeAppView, startFakeAppView } from "./FakeAppView.js"
 import type { FakeControls } from "../kit/publisherContract.js"
 import { type FaultProxy, startFaultProxy } from "./FaultProxy.js"
@@ -42,8 +47,6 @@ export const mp4 = Buffer.concat([
   Buffer.from("free", "ascii")
 ])
 
-const projectId = ProjectId.make(randomUUID())
-
 export interface Connected {
   readonly local: LocalAccount
   readonly account: SocialAccount
@@ -59,14 +62,16 @@ export interface PdsHarness {
   readonly adapters: RouteAdapters
   readonly login: PasswordLogin
   /**
-   * Creates a `<name>.test` account with an app password named "herald", logs in with it through
-   * the route's PasswordLogin, and holds the session.
+   * Creates a `<name>.test` account with an app password named "herald" and connects it to a
+   * project through Herald's login connection (loginConnection), as the admin API does.
    */
   readonly connect: (name: string) => Promise<Connected>
+  /** Connects the account again through the login connection, with a new app password. */
+  readonly reconnect: (connected: Connected) => Promise<SocialAccount>
+  /** The account's credentials as Herald stores them. */
   readonly credentials: (account: SocialAccount) => Credentials
-  readonly setCredentials: (account: SocialAccount, credentials: Credentials) => void
-  /** How many times a session was renewed, per account id. */
-  readonly refreshes: (account: SocialAccount) => number
+  /** The account as Herald stores it now (its status). */
+  readonly reload: (account: SocialAccount) => SocialAccount
   readonly media: (kind: "image" | "video", bytes: Uint8Array, fields?: Partial<Pick<Media, "altText" | "width" | "height" | "mime">>) => Media
   readonly close: () => Promise<void>
 }
@@ -77,22 +82,16 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
   appView.servePds(pds.url)
   const proxy = await startFaultProxy(pds.url, pds.expiredCopy)
   const page = await startPage()
-  const sessions = new Map<string, Credentials>()
-  const refreshCounts = new Map<string, number>()
   const bytes = new Map<string, Uint8Array>()
-  // The route's login renews sessions, but the route is built on these tokens: filled in below.
-  const renewal: { login?: PasswordLogin } = {}
-
-  const tokens = AccountTokens.of({
-    current: (account) => Effect.sync(() => sessions.get(account.id)!),
-    afterRefusal: (account, refused) =>
-      Effect.gen(function*() {
-        const held = sessions.get(account.id)!
-        if (held !== refused) return held
-        const grant = yield* renewal.login!.refresh(held)
-        sessions.set(account.id, grant.credentials)
-        refreshCounts.set(account.id, (refreshCounts.get(account.id) ?? 0) + 1)
-        return grant.credentials
+  const data = new InMemoryData()
+  // What the dispatcher's AccountTokens reports to: the account turns needs_reconnect.
+  const connections = AccountConnections.of({
+    markNeedsReconnect: (id) =>
+      Effect.sync(() => {
+        const account = data.accounts.get(id)
+        if (account?.status !== "active") return false
+        data.accounts.set(id, new SocialAccount({ ...account, status: "needs_reconnect" }))
+        return true
       })
   })
   // Only `read` is used by a publisher; the rest is the upload side, which these tests do not go through.
@@ -109,9 +108,31 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     Layer.provide(OutboundGuard.layer({ loopbackPorts: [Number(new URL(proxy.url).port), Number(new URL(page.url).port)] }))
   )
   // The guard's connections live as long as the runtime: until close.
-  const runtime = ManagedRuntime.make(Layer.mergeAll(http, Layer.succeed(AccountTokens, tokens), Layer.succeed(MediaStorage, storage)))
-  const route = await runtime.runPromise(blueskyRoute({ apiBaseUrl: proxy.url }))
-  renewal.login = route.login
+  const runtime = ManagedRuntime.make(Layer.mergeAll(
+    http,
+    Layer.succeed(MediaStorage, storage),
+    makeInMemoryStores(data),
+    makeInMemoryAdmin(data),
+    sequentialIds(),
+    Layer.succeed(AccountConnections, connections)
+  ))
+  // As app/src/DirectRoutes.ts does: AccountTokens renews sessions with a Bluesky login over the same client.
+  const login = blueskyLogin(await runtime.runPromise(platformClient(proxy.url)))
+  const tokens = await runtime.runPromise(makeAccountTokens(() => Effect.succeed(login.refresh)))
+  const route = await runtime.runPromise(blueskyRoute({ apiBaseUrl: proxy.url }).pipe(Effect.provideService(AccountTokens, tokens)))
+  const project = await runtime.runPromise(
+    createProject({ name: "Bluesky tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" })
+  )
+  const methods = OAuthProviders.make({ oauth: [], logins: [route.login], unconfigured: [] })
+  /** A new app password of the account, given to Herald's login connection. */
+  const loginWithNewAppPassword = async (local: LocalAccount, name: string) => {
+    const appPassword = await pds.createAppPassword(local, name)
+    return runtime.runPromise(
+      loginConnection(project.id, "bluesky", { identifier: local.handle, password: Redacted.make(appPassword) }).pipe(
+        Effect.provideService(OAuthProviders, methods)
+      )
+    )
+  }
 
   return {
     pds,
@@ -122,26 +143,15 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     login: route.login,
     connect: async (name) => {
       const local = await pds.createAccount(name)
-      const appPassword = await pds.createAppPassword(local, "herald")
-      const grant = await Effect.runPromise(route.login.login({ identifier: local.handle, password: Redacted.make(appPassword) }))
-      const account = new SocialAccount({
-        id: AccountId.make(randomUUID()),
-        projectId,
-        platform: "bluesky",
-        username: grant.username,
-        route: "direct",
-        status: "active"
-      })
-      sessions.set(account.id, grant.credentials)
-      return { local, account }
+      return { local, account: await loginWithNewAppPassword(local, "herald") }
     },
-    credentials: (account) => sessions.get(account.id)!,
-    setCredentials: (account, credentials) => sessions.set(account.id, credentials),
-    refreshes: (account) => refreshCounts.get(account.id) ?? 0,
+    reconnect: ({ local }) => loginWithNewAppPassword(local, `herald-${randomUUID().slice(0, 8)}`),
+    credentials: (account) => data.credentials.get(account.id)!,
+    reload: (account) => data.accounts.get(account.id)!,
     media: (kind, content, fields = {}) => {
       const item = new Media({
         id: MediaId.make(randomUUID()),
-        projectId,
+        projectId: project.id,
         kind,
         mime: fields.mime ?? (kind === "image" ? "image/png" : "video/mp4"),
         bytes: content.length,
