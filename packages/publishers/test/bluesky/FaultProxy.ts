@@ -7,19 +7,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { FakePost, InjectedReply } from "../kit/publisherContract.js"
 
-export interface InjectedReply {
-  readonly status: number
-  readonly body?: unknown
-  readonly headers?: Readonly<Record<string, string>>
-}
-
-/** A post as the PDS confirmed writing it, until the PDS confirmed deleting it. */
-export interface ProxiedPost {
-  readonly id: string
-  readonly text: string | null
-  readonly media: number
-}
 
 export interface FaultProxy {
   readonly url: string
@@ -37,7 +26,8 @@ export interface FaultProxy {
   readonly expireToken: () => void
   /** Calls wait until `work` is done (a change to the PDS a synchronous control started). */
   readonly holdUntil: (work: Promise<unknown>) => void
-  readonly posts: () => ReadonlyArray<ProxiedPost>
+  /** The posts the PDS confirmed writing, until it confirmed deleting them. */
+  readonly posts: () => ReadonlyArray<FakePost>
   /** How many sessions the PDS renewed (refreshSession answered 200). */
   readonly refreshes: () => number
   readonly close: () => Promise<void>
@@ -77,7 +67,7 @@ export const startFaultProxy = async (
 ): Promise<FaultProxy> => {
   const faults: Array<Fault> = []
   const expired = new Set<string>()
-  const posts = new Map<string, ProxiedPost>()
+  const posts = new Map<string, FakePost>()
   let expireNext = false
   let refreshes = 0
   const hanging = new Set<ServerResponse>()
