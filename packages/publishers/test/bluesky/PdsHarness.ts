@@ -4,7 +4,6 @@
  * and media bytes held in memory.
  */
 import {
-  AccountConnections,
   AccountTokens,
   createProject,
   type Credentials,
@@ -84,16 +83,6 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
   const page = await startPage()
   const bytes = new Map<string, Uint8Array>()
   const data = new InMemoryData()
-  // What the dispatcher's AccountTokens reports to: the account turns needs_reconnect.
-  const connections = AccountConnections.of({
-    markNeedsReconnect: (id) =>
-      Effect.sync(() => {
-        const account = data.accounts.get(id)
-        if (account?.status !== "active") return false
-        data.accounts.set(id, new SocialAccount({ ...account, status: "needs_reconnect" }))
-        return true
-      })
-  })
   // Only `read` is used by a publisher; the rest is the upload side, which these tests do not go through.
   const storage = MediaStorage.of({
     read: (key) => Effect.sync(() => Option.fromNullable(bytes.get(key))),
@@ -113,8 +102,7 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     Layer.succeed(MediaStorage, storage),
     makeInMemoryStores(data),
     makeInMemoryAdmin(data),
-    sequentialIds(),
-    Layer.succeed(AccountConnections, connections)
+    sequentialIds()
   ))
   // As app/src/DirectRoutes.ts does: AccountTokens renews sessions with a Bluesky login over the same client.
   const login = blueskyLogin(await runtime.runPromise(platformClient(proxy.url)))
