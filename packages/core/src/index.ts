@@ -48,7 +48,7 @@ export {
   type RouteCapability
 } from "./platforms/PlatformModule.js"
 export * from "./platforms/DeliveryNote.js"
-export { BlueskyConfiguration } from "./platforms/bluesky.js"
+export { BlueskyConfiguration, graphemeLength } from "./platforms/bluesky.js"
 export { FacebookConfiguration } from "./platforms/facebook.js"
 export { InstagramConfiguration, maxPeopleTags, PeopleTagHandle, PeopleTags } from "./platforms/instagram.js"
 export { LinkedinConfiguration } from "./platforms/linkedin.js"

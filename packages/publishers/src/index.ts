@@ -1,3 +1,5 @@
+export { blueskyLogin } from "./bluesky/BlueskyLogin.js"
+export { blueskyDirectRoute, blueskyRoute } from "./bluesky/BlueskyRoute.js"
 export { registry } from "./Registry.js"
 export * as Simulator from "./simulator/Simulator.js"
 export {
