@@ -1,0 +1,148 @@
+/**
+ * Media on LinkedIn: each file is registered with its API (initializeUpload), its bytes PUT to
+ * the URLs LinkedIn hands back, and the post names it by URN once LinkedIn has it AVAILABLE.
+ * - images (Images API): one PUT;
+ * - videos (Videos API): one PUT per part LinkedIn asks for (its byte ranges), each part's ETag
+ *   collected for finalizeUpload;
+ * - documents (Documents API, PDF): one PUT.
+ */
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
+import type { Media } from "@herald/core"
+import { Duration, Effect, Schedule, Schema } from "effect"
+import { type MediaUnreadable, MediaBytes } from "./KitShim.js"
+import { LinkedinNoAnswer, LinkedinRefused, rest, send, sendJson, under } from "./Rest.js"
+import type { Token } from "./Token.js"
+
+const ImageUpload = Schema.Struct({ value: Schema.Struct({ uploadUrl: Schema.String, image: Schema.String }) })
+const DocumentUpload = Schema.Struct({ value: Schema.Struct({ uploadUrl: Schema.String, document: Schema.String }) })
+const VideoUpload = Schema.Struct({
+  value: Schema.Struct({
+    video: Schema.String,
+    uploadToken: Schema.String,
+    uploadInstructions: Schema.NonEmptyArray(Schema.Struct({ uploadUrl: Schema.String, firstByte: Schema.Number, lastByte: Schema.Number }))
+  })
+})
+const MediaStatus = Schema.Struct({
+  status: Schema.String,
+  processingFailureReason: Schema.optional(Schema.String)
+})
+
+/** LinkedIn has the upload but has not finished with it. */
+class StillProcessing extends Schema.TaggedError<StillProcessing>()("StillProcessing", { status: Schema.String }) {}
+
+/** LinkedIn's URN for each uploaded item, in the post's order. */
+export interface Uploaded {
+  readonly media: Media
+  readonly urn: string
+}
+
+type Kind = "images" | "videos" | "documents"
+
+/** How long Herald waits for LinkedIn to finish processing an upload before giving the attempt up. */
+const processingWait = Duration.minutes(2)
+
+export const makeMediaUploads = (apiBaseUrl: string) => {
+  const api = (path: string) => under(apiBaseUrl, path)
+
+  const initialize = <A, I>(kind: Kind, token: Token, request: Record<string, unknown>, reply: Schema.Schema<A, I>) =>
+    sendJson(
+      rest("POST", api(`/rest/${kind}?action=initializeUpload`), token.accessToken).pipe(
+        HttpClientRequest.bodyUnsafeJson({ initializeUploadRequest: { owner: token.author, ...request } })
+      ),
+      "read",
+      reply
+    )
+
+  const put = (url: string, token: Token, bytes: Uint8Array, mime: string) =>
+    send(
+      HttpClientRequest.put(url).pipe(HttpClientRequest.bearerToken(token.accessToken), HttpClientRequest.bodyUint8Array(bytes, mime)),
+      "upload"
+    )
+
+  /**
+   * Waits until LinkedIn has the upload AVAILABLE. Member tokens may not read an image's or a
+   * document's status (LinkedIn answers 403): then the post is created without waiting, and a
+   * refusal of it says whether the file was not ready.
+   */
+  const available = (kind: Kind, token: Token, urn: string) =>
+    sendJson(rest("GET", api(`/rest/${kind}/${encodeURIComponent(urn)}`), token.accessToken), "read", MediaStatus).pipe(
+      Effect.flatMap((state): Effect.Effect<void, LinkedinRefused | StillProcessing> =>
+        state.status === "AVAILABLE"
+          ? Effect.void
+          : state.status === "PROCESSING_FAILED"
+          ? Effect.fail(
+            new LinkedinRefused({
+              status: 400,
+              code: "PROCESSING_FAILED",
+              message: `LinkedIn could not process ${urn}: ${state.processingFailureReason ?? "no reason given"}`,
+              retryAfterMs: null
+            })
+          )
+          : Effect.fail(new StillProcessing({ status: state.status }))
+      ),
+      Effect.retry({
+        schedule: Schedule.exponential(Duration.millis(200)).pipe(Schedule.union(Schedule.spaced(Duration.seconds(5))), Schedule.upTo(processingWait)),
+        while: (failure) => failure._tag === "StillProcessing"
+      }),
+      Effect.catchTags({
+        StillProcessing: (still) =>
+          Effect.fail(new LinkedinNoAnswer({ detail: `LinkedIn was still processing ${urn} (${still.status}) after ${Duration.format(processingWait)}` })),
+        LinkedinRefused: (refused) => kind !== "videos" && refused.status === 403 ? Effect.void : Effect.fail(refused)
+      })
+    )
+
+  const image = (token: Token, media: Media, bytes: Uint8Array) =>
+    Effect.gen(function*() {
+      const { value } = yield* initialize("images", token, {}, ImageUpload)
+      yield* put(value.uploadUrl, token, bytes, media.mime)
+      yield* available("images", token, value.image)
+      return value.image
+    })
+
+  const document = (token: Token, media: Media, bytes: Uint8Array) =>
+    Effect.gen(function*() {
+      const { value } = yield* initialize("documents", token, {}, DocumentUpload)
+      yield* put(value.uploadUrl, token, bytes, media.mime)
+      yield* available("documents", token, value.document)
+      return value.document
+    })
+
+  const video = (token: Token, bytes: Uint8Array) =>
+    Effect.gen(function*() {
+      const { value } = yield* initialize(
+        "videos",
+        token,
+        { fileSizeBytes: bytes.byteLength, uploadCaptions: false, uploadThumbnail: false },
+        VideoUpload
+      )
+      const etags = yield* Effect.forEach(value.uploadInstructions, (part) =>
+        Effect.flatMap(put(part.uploadUrl, token, bytes.subarray(part.firstByte, part.lastByte + 1), "application/octet-stream"), (answer) =>
+          answer.headers["etag"] === undefined
+            ? Effect.fail(new LinkedinNoAnswer({ detail: `LinkedIn's answer to a part of ${value.video} carried no ETag` }))
+            : Effect.succeed(answer.headers["etag"])))
+      yield* send(
+        rest("POST", api("/rest/videos?action=finalizeUpload"), token.accessToken).pipe(
+          HttpClientRequest.bodyUnsafeJson({
+            finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken, uploadedPartIds: etags }
+          })
+        ),
+        "upload"
+      )
+      yield* available("videos", token, value.video)
+      return value.video
+    })
+
+  /** Uploads one item and answers its URN once LinkedIn has it. */
+  const upload = (token: Token, media: Media): Effect.Effect<Uploaded, LinkedinRefused | LinkedinNoAnswer | MediaUnreadable, HttpClient.HttpClient | MediaBytes> =>
+    Effect.gen(function*() {
+      const bytes = yield* (yield* MediaBytes).read(media)
+      const urn = media.kind === "image"
+        ? yield* image(token, media, bytes)
+        : media.kind === "video"
+        ? yield* video(token, bytes)
+        : yield* document(token, media, bytes)
+      return { media, urn }
+    })
+
+  return { upload }
+}
