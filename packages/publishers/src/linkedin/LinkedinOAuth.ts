@@ -35,16 +35,20 @@ const Organization = Schema.Struct({ localizedName: Schema.optional(Schema.Strin
 const oauthError = (category: DeliveryError["category"], code: string, message: string) =>
   new PlatformCallFailed({ error: { category, code, message }, retryAfterMs: null })
 
+/** OAuth errors that name the app's configuration (client, redirect, products), which no reconnect mends. */
+const appErrors = new Set(["invalid_client", "invalid_client_id", "unauthorized_client", "invalid_redirect_uri", "invalid_scope", "unauthorized_scope_error"])
+
 /**
- * A refusal of the token endpoint: a refused grant means reconnecting; a refused client, scope or
- * redirect is the app's configuration, which no retry mends.
+ * A refusal of the token endpoint: a refused client, scope or redirect is the app's
+ * configuration; any other refused grant (a code used or expired, a refresh token revoked)
+ * means connecting the account again.
  */
 const tokenFailed = (failure: LinkedinFailure): PlatformCallFailed => {
   if (failure._tag === "LinkedinNoAnswer" || failure.status === 429 || failure.status >= 500) return readFailed(failure)
-  if (failure.code === "invalid_grant" || failure.status === 401) {
-    return oauthError("auth_expired", failure.code, `LinkedIn refused the grant: ${failure.message}; reconnect the account`)
+  if (appErrors.has(failure.code)) {
+    return oauthError("permission_missing", failure.code, `LinkedIn refused Herald's app: ${failure.message} (check HERALD_LINKEDIN_CLIENT_ID, the secret, the redirect URL and the app's products)`)
   }
-  return oauthError("permission_missing", failure.code, `LinkedIn refused Herald's app: ${failure.message} (check HERALD_LINKEDIN_CLIENT_ID, the secret, the redirect URL and the app's products)`)
+  return oauthError("auth_expired", failure.code, `LinkedIn refused the grant: ${failure.message}; connect the account again`)
 }
 
 export const linkedinOAuth = (

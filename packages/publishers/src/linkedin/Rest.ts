@@ -4,7 +4,7 @@
  * `{ status, serviceErrorCode, code, message, errorDetails }`.
  */
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Clock, Data, Duration, Effect, Option, Schema } from "effect"
+import { Clock, Context, Data, Duration, Effect, Option, Schema } from "effect"
 
 /**
  * The one place the API version is pinned. LinkedIn serves each monthly version for about a year
@@ -26,13 +26,16 @@ export class LinkedinNoAnswer extends Data.TaggedError("LinkedinNoAnswer")<{ rea
 
 export type LinkedinFailure = LinkedinRefused | LinkedinNoAnswer
 
-/** How long each kind of call may take before its answer is given up on. */
-export const deadlines = {
-  read: Duration.seconds(15),
-  publish: Duration.seconds(30),
-  upload: Duration.minutes(3)
-} as const
-export type CallKind = keyof typeof deadlines
+export type CallKind = "read" | "publish" | "upload"
+
+/** How long each kind of call may take before its answer is given up on (tests shorten them). */
+export class Deadlines extends Context.Reference<Deadlines>()("@herald/publishers/linkedin/Deadlines", {
+  defaultValue: (): Readonly<Record<CallKind, Duration.Duration>> => ({
+    read: Duration.seconds(15),
+    publish: Duration.seconds(30),
+    upload: Duration.minutes(3)
+  })
+}) {}
 
 const Envelope = Schema.Struct({
   status: Schema.optional(Schema.Number),
@@ -88,18 +91,20 @@ export interface Answer {
 
 /** Sends the request; a status of 300 or more is a LinkedinRefused. */
 export const send = (request: HttpClientRequest.HttpClientRequest, kind: CallKind): Effect.Effect<Answer, LinkedinFailure, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(request)
-    if (response.status >= 300) return yield* Effect.flip(refusal(response))
-    const text = yield* response.text
-    return { status: response.status, headers: response.headers, text }
-  }).pipe(
-    Effect.scoped,
-    Effect.timeoutFail({
-      duration: deadlines[kind],
-      onTimeout: () => new LinkedinNoAnswer({ detail: `LinkedIn gave no answer within ${Duration.format(deadlines[kind])}` })
-    }),
+  Effect.flatMap(Deadlines, (deadlines) =>
+    Effect.gen(function*() {
+      const client = yield* HttpClient.HttpClient
+      const response = yield* client.execute(request)
+      if (response.status >= 300) return yield* Effect.flip(refusal(response))
+      const text = yield* response.text
+      return { status: response.status, headers: response.headers, text }
+    }).pipe(
+      Effect.scoped,
+      Effect.timeoutFail({
+        duration: deadlines[kind],
+        onTimeout: () => new LinkedinNoAnswer({ detail: `LinkedIn gave no answer within ${Duration.format(deadlines[kind])}` })
+      })
+    )).pipe(
     Effect.catchTags({
       RequestError: (error) => Effect.fail(new LinkedinNoAnswer({ detail: error.message })),
       ResponseError: (error) => Effect.fail(new LinkedinNoAnswer({ detail: error.message }))
