@@ -1,80 +1,66 @@
 /**
  * LinkedIn's answers in Herald's error taxonomy (docs/networks/linkedin.md has the table).
  * LinkedIn's status decides, with its code where the status alone is ambiguous (a duplicate post,
- * an API version it no longer serves).
+ * an API version it no longer serves), and the stage of the call: a refused upload is the media's.
  */
-import { type DeliveryError, OutcomeUnknown, PlatformCallFailed, PublishFailed } from "@herald/core"
-import { linkedinVersion, type LinkedinFailure, type LinkedinRefused } from "./Rest.js"
+import type { DeliveryError } from "@herald/core"
+import { Option, Schema } from "effect"
+import { categoryOfStatus } from "../kit/index.js"
 
-/** What the refused call was doing: a refusal of a media upload is the media's. */
+/** What the refused call was doing: creating the post, uploading media, or reading. */
 export type Stage = "post" | "media" | "read"
 
-const categoryOf = (refused: LinkedinRefused, stage: Stage): DeliveryError["category"] => {
-  if (refused.status === 429) return "rate_limited"
-  if (refused.status === 401) return "auth_expired"
-  if (refused.status === 403) return "permission_missing"
-  // The API version Herald pins is no longer served: nothing an account owner can fix.
-  if (refused.status === 426) return "permission_missing"
-  if (refused.status >= 500) return "transient"
-  if (refused.status === 404) return stage === "media" ? "media_rejected" : "not_found"
-  if (isDuplicate(refused)) return "content_rejected"
-  if (stage === "media" || refused.status === 413) return "media_rejected"
-  return "content_rejected"
+const Envelope = Schema.Struct({
+  status: Schema.optional(Schema.Number),
+  serviceErrorCode: Schema.optional(Schema.Number),
+  code: Schema.optional(Schema.String),
+  message: Schema.optional(Schema.String),
+  // The OAuth endpoints answer in OAuth's shape instead.
+  error: Schema.optional(Schema.String),
+  error_description: Schema.optional(Schema.String),
+  errorDetails: Schema.optional(Schema.Struct({
+    inputErrors: Schema.optional(Schema.Array(Schema.Struct({ code: Schema.optional(Schema.String) })))
+  }))
+})
+type Envelope = typeof Envelope.Type
+
+const readEnvelope = Schema.decodeUnknownOption(Envelope)
+
+/** LinkedIn's own code for the refusal: an input error's, the envelope's, OAuth's, or the service code. */
+const codeOf = (status: number, envelope: Envelope) =>
+  envelope.errorDetails?.inputErrors?.find((input) => input.code !== undefined)?.code ?? envelope.code ?? envelope.error ??
+    (envelope.serviceErrorCode === undefined ? `HTTP_${status}` : `SERVICE_ERROR_${envelope.serviceErrorCode}`)
+
+const isDuplicate = (code: string, message: string) => code === "DUPLICATE_POST" || /content is a duplicate/i.test(message)
+
+const categoryOf = (status: number, code: string, message: string, stage: Stage): DeliveryError["category"] => {
+  // The API version Herald pins is no longer served: nothing an account owner can fix, nor a retry.
+  if (status === 426) return "permission_missing"
+  // A gateway that timed out on the create cannot say whether LinkedIn made the post.
+  if (status === 504 && stage === "post") return "outcome_unknown"
+  if (status === 401 || status === 403 || status === 429 || status >= 500) return categoryOfStatus(status)
+  if (status === 404) return stage === "media" ? "media_rejected" : "not_found"
+  if (isDuplicate(code, message)) return "content_rejected"
+  if (stage === "media") return "media_rejected"
+  return categoryOfStatus(status)
 }
 
-export const isDuplicate = (refused: LinkedinRefused) =>
-  refused.code === "DUPLICATE_POST" || /content is a duplicate/i.test(refused.message)
-
-const hint = (refused: LinkedinRefused): string | null => {
-  if (refused.status === 401) return "LinkedIn refused the token even after a refresh; reconnect the account"
-  if (refused.status === 403) return "the connection lacks a LinkedIn permission (scope) or page role this call needs; reconnect with it granted"
-  if (refused.status === 426) return `LinkedIn no longer serves API version ${linkedinVersion}; this Herald build needs updating`
-  return null
+const hints: Partial<Record<number, string>> = {
+  401: "LinkedIn refused the token even after a refresh; reconnect the account",
+  403: "the connection lacks a LinkedIn permission (scope) or page role this call needs; reconnect with it granted",
+  426: "LinkedIn no longer serves the API version this Herald build pins; Herald needs updating"
 }
 
-/** The refusal as a DeliveryError: LinkedIn's code, its message kept. */
-export const deliveryError = (refused: LinkedinRefused, stage: Stage): DeliveryError => {
-  const advice = hint(refused)
+/** A refusal as a DeliveryError: LinkedIn's code, its message kept, advice where there is some. */
+export const classify = (stage: Stage) => (reply: { readonly status: number; readonly body: unknown }): DeliveryError => {
+  const envelope = Option.getOrElse(readEnvelope(reply.body), (): Envelope => ({}))
+  const code = codeOf(reply.status, envelope)
+  const message = envelope.message ?? envelope.error_description ??
+    (typeof reply.body === "string" && reply.body !== "" ? reply.body.slice(0, 200) : `LinkedIn answered ${reply.status}`)
+  const hint = hints[reply.status]
   return {
-    category: categoryOf(refused, stage),
-    code: refused.code,
-    message: advice === null ? `${refused.message} (HTTP ${refused.status})` : `${refused.message} (HTTP ${refused.status}; ${advice})`
+    category: categoryOf(reply.status, code, message, stage),
+    code,
+    message: hint === undefined ? `${message} (HTTP ${reply.status})` : `${message} (HTTP ${reply.status}; ${hint})`
   }
 }
-
-/** Whether a refreshed token might pass: LinkedIn refused the token itself. */
-export const isTokenRefusal = (failure: unknown): failure is LinkedinRefused =>
-  typeof failure === "object" && failure !== null && "_tag" in failure && failure._tag === "LinkedinRefused" &&
-  (failure as LinkedinRefused).status === 401
-
-const retriable = (error: DeliveryError) => error.category === "transient" || error.category === "rate_limited"
-
-/** A failure before the post's creation (an upload, a refused create): nothing was published. */
-export const publishFailed = (failure: LinkedinFailure, stage: Stage): PublishFailed => {
-  if (failure._tag === "LinkedinNoAnswer") {
-    return new PublishFailed({ error: { category: "transient", code: "no_answer", message: failure.detail }, transient: true, retryAfterMs: null })
-  }
-  const error = deliveryError(failure, stage)
-  return new PublishFailed({ error, transient: retriable(error), retryAfterMs: failure.retryAfterMs })
-}
-
-/**
- * A failure of the call that creates the post or deletes it: without an answer the post may
- * exist (or be gone) all the same. A gateway timeout is no answer from LinkedIn itself.
- */
-export const createFailed = (failure: LinkedinFailure): PublishFailed | OutcomeUnknown =>
-  failure._tag === "LinkedinNoAnswer"
-    ? new OutcomeUnknown({ detail: `LinkedIn gave no usable answer to the post: ${failure.detail}` })
-    : failure.status === 504
-    ? new OutcomeUnknown({ detail: `LinkedIn's gateway timed out on the post (HTTP 504): ${failure.message}` })
-    : publishFailed(failure, "post")
-
-/** A failed read (metrics, probe, identity): without an answer, a passing failure. */
-export const readFailed = (failure: LinkedinFailure): PlatformCallFailed =>
-  failure._tag === "LinkedinNoAnswer"
-    ? new PlatformCallFailed({ error: { category: "transient", code: "no_answer", message: failure.detail }, retryAfterMs: null })
-    : new PlatformCallFailed({ error: deliveryError(failure, "read"), retryAfterMs: failure.retryAfterMs })
-
-/** The token could not be had (refresh refused, account disconnected): the publish stops here. */
-export const tokenLost = (failed: PlatformCallFailed): PublishFailed =>
-  new PublishFailed({ error: failed.error, transient: retriable(failed.error), retryAfterMs: failed.retryAfterMs })

@@ -6,11 +6,11 @@
  *   collected for finalizeUpload;
  * - documents (Documents API, PDF): one PUT.
  */
-import { type HttpClient, HttpClientRequest } from "@effect/platform"
-import type { Media } from "@herald/core"
-import { Duration, Effect, Schedule, Schema } from "effect"
-import { type MediaUnreadable, MediaBytes } from "./KitShim.js"
-import { LinkedinNoAnswer, LinkedinRefused, rest, send, sendJson, under } from "./Rest.js"
+import { HttpClientRequest } from "@effect/platform"
+import { type Media, MediaStorage } from "@herald/core"
+import { Duration, Effect, Option, Schedule, Schema } from "effect"
+import { type PlatformClient, PlatformRefusal } from "../kit/index.js"
+import { refusedWith, rest, send, sendJson } from "./Rest.js"
 import type { Token } from "./Token.js"
 
 const ImageUpload = Schema.Struct({ value: Schema.Struct({ uploadUrl: Schema.String, image: Schema.String }) })
@@ -41,22 +41,24 @@ type Kind = "images" | "videos" | "documents"
 /** How long Herald waits for LinkedIn to finish processing an upload before giving the attempt up. */
 const processingWait = Duration.minutes(2)
 
-export const makeMediaUploads = (apiBaseUrl: string) => {
-  const api = (path: string) => under(apiBaseUrl, path)
+const mediaRefused = (code: string, message: string) => refusedWith({ category: "media_rejected", code, message })
 
+export const makeMediaUploads = (client: PlatformClient) => {
   const initialize = <A, I>(kind: Kind, token: Token, request: Record<string, unknown>, reply: Schema.Schema<A, I>) =>
     sendJson(
-      rest("POST", api(`/rest/${kind}?action=initializeUpload`), token.accessToken).pipe(
+      client.read,
+      rest("POST", `/rest/${kind}?action=initializeUpload`, token.accessToken).pipe(
         HttpClientRequest.bodyUnsafeJson({ initializeUploadRequest: { owner: token.author, ...request } })
       ),
-      "read",
+      "media",
       reply
     )
 
   const put = (url: string, token: Token, bytes: Uint8Array, mime: string) =>
     send(
+      client.upload,
       HttpClientRequest.put(url).pipe(HttpClientRequest.bearerToken(token.accessToken), HttpClientRequest.bodyUint8Array(bytes, mime)),
-      "upload"
+      "media"
     )
 
   /**
@@ -65,19 +67,12 @@ export const makeMediaUploads = (apiBaseUrl: string) => {
    * refusal of it says whether the file was not ready.
    */
   const available = (kind: Kind, token: Token, urn: string) =>
-    sendJson(rest("GET", api(`/rest/${kind}/${encodeURIComponent(urn)}`), token.accessToken), "read", MediaStatus).pipe(
-      Effect.flatMap((state): Effect.Effect<void, LinkedinRefused | StillProcessing> =>
+    sendJson(client.read, rest("GET", `/rest/${kind}/${encodeURIComponent(urn)}`, token.accessToken), "media", MediaStatus).pipe(
+      Effect.flatMap((state): Effect.Effect<void, PlatformRefusal | StillProcessing> =>
         state.status === "AVAILABLE"
           ? Effect.void
           : state.status === "PROCESSING_FAILED"
-          ? Effect.fail(
-            new LinkedinRefused({
-              status: 400,
-              code: "PROCESSING_FAILED",
-              message: `LinkedIn could not process ${urn}: ${state.processingFailureReason ?? "no reason given"}`,
-              retryAfterMs: null
-            })
-          )
+          ? Effect.fail(mediaRefused("PROCESSING_FAILED", `LinkedIn could not process ${urn}: ${state.processingFailureReason ?? "no reason given"}`))
           : Effect.fail(new StillProcessing({ status: state.status }))
       ),
       Effect.retry({
@@ -86,8 +81,12 @@ export const makeMediaUploads = (apiBaseUrl: string) => {
       }),
       Effect.catchTags({
         StillProcessing: (still) =>
-          Effect.fail(new LinkedinNoAnswer({ detail: `LinkedIn was still processing ${urn} (${still.status}) after ${Duration.format(processingWait)}` })),
-        LinkedinRefused: (refused) => kind !== "videos" && refused.status === 403 ? Effect.void : Effect.fail(refused)
+          Effect.fail(refusedWith({
+            category: "transient",
+            code: "media_processing",
+            message: `LinkedIn was still processing ${urn} (${still.status}) after ${Duration.format(processingWait)}`
+          })),
+        PlatformRefusal: (refused) => kind !== "videos" && refused.error.category === "permission_missing" ? Effect.void : Effect.fail(refused)
       })
     )
 
@@ -118,30 +117,35 @@ export const makeMediaUploads = (apiBaseUrl: string) => {
       const etags = yield* Effect.forEach(value.uploadInstructions, (part) =>
         Effect.flatMap(put(part.uploadUrl, token, bytes.subarray(part.firstByte, part.lastByte + 1), "application/octet-stream"), (answer) =>
           answer.headers["etag"] === undefined
-            ? Effect.fail(new LinkedinNoAnswer({ detail: `LinkedIn's answer to a part of ${value.video} carried no ETag` }))
+            ? Effect.fail(mediaRefused("no_etag", `LinkedIn's answer to a part of ${value.video} carried no ETag`))
             : Effect.succeed(answer.headers["etag"])))
       yield* send(
-        rest("POST", api("/rest/videos?action=finalizeUpload"), token.accessToken).pipe(
+        client.upload,
+        rest("POST", "/rest/videos?action=finalizeUpload", token.accessToken).pipe(
           HttpClientRequest.bodyUnsafeJson({
             finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken, uploadedPartIds: etags }
           })
         ),
-        "upload"
+        "media"
       )
       yield* available("videos", token, value.video)
       return value.video
     })
 
   /** Uploads one item and answers its URN once LinkedIn has it. */
-  const upload = (token: Token, media: Media): Effect.Effect<Uploaded, LinkedinRefused | LinkedinNoAnswer | MediaUnreadable, HttpClient.HttpClient | MediaBytes> =>
+  const upload = (token: Token, media: Media) =>
     Effect.gen(function*() {
-      const bytes = yield* (yield* MediaBytes).read(media)
+      const stored = yield* (yield* MediaStorage).read(media.storageKey)
+      if (Option.isNone(stored)) {
+        return yield* mediaRefused("media_missing", `the bytes of media ${media.id} are no longer stored`)
+      }
+      const bytes = stored.value
       const urn = media.kind === "image"
         ? yield* image(token, media, bytes)
         : media.kind === "video"
         ? yield* video(token, bytes)
         : yield* document(token, media, bytes)
-      return { media, urn }
+      return { media, urn } satisfies Uploaded
     })
 
   return { upload }

@@ -4,10 +4,10 @@
  * r_member_postAnalytics scope; a connection without it reports nothing (unsupported), never zeros.
  * docs/networks/linkedin.md has the table of LinkedIn's names against Herald's.
  */
-import { MetricsReading, type MetricsSource, PlatformCallFailed, type PostMetrics } from "@herald/core"
+import { MetricsReading, type MetricsSource, type PostMetrics } from "@herald/core"
 import { type Context, Effect, Schema } from "effect"
-import { readFailed } from "./LinkedinErrors.js"
-import { type LinkedinFailure, rest, sendJson, under } from "./Rest.js"
+import { asRead, type PlatformClient } from "../kit/index.js"
+import { rest, sendJson } from "./Rest.js"
 import { isOrganization, type Needs, type Token, withToken } from "./Token.js"
 
 const ShareStatistics = Schema.Struct({
@@ -38,22 +38,19 @@ const none: PostMetrics = { views: null, reach: null, likes: null, comments: nul
 
 const count = (value: number | undefined) => value === undefined ? null : Math.max(0, Math.round(value))
 
-/** A share is named `shares=List(...)`, a ugcPost `ugcPosts=List(...)`, in the finder as in the entity. */
+/** A share is named `shares=List(...)` / `(share:...)`, a ugcPost `ugcPosts=List(...)` / `(ugc:...)`. */
 const isUgcPost = (urn: string) => urn.startsWith("urn:li:ugcPost:")
 
-export const linkedinMetrics = (apiBaseUrl: string, context: Context.Context<Needs>): MetricsSource => {
-  const api = (path: string) => under(apiBaseUrl, path)
-
+export const linkedinMetrics = (client: PlatformClient, context: Context.Context<Needs>): MetricsSource => {
   const organization = (token: Token, urn: string) =>
     Effect.map(
       sendJson(
+        client.read,
         rest(
           "GET",
-          api(
-            `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent(token.author)}&${
-              isUgcPost(urn) ? "ugcPosts" : "shares"
-            }=List(${encodeURIComponent(urn)})`
-          ),
+          `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${encodeURIComponent(token.author)}&${
+            isUgcPost(urn) ? "ugcPosts" : "shares"
+          }=List(${encodeURIComponent(urn)})`,
           token.accessToken
         ),
         "read",
@@ -77,45 +74,35 @@ export const linkedinMetrics = (apiBaseUrl: string, context: Context.Context<Nee
     )
 
   const member = (token: Token, urn: string) =>
-    Effect.map(
-      Effect.forEach(Object.entries(memberMetrics), ([metric, queryType]) =>
-        Effect.map(
-          sendJson(
-            rest(
-              "GET",
-              api(
-                `/rest/memberCreatorPostAnalytics?q=entity&entity=(${isUgcPost(urn) ? "ugc" : "share"}:${encodeURIComponent(urn)})&queryType=${queryType}&aggregation=TOTAL`
-              ),
-              token.accessToken
-            ),
-            "read",
-            MemberAnalytics
+    Effect.forEach(Object.entries(memberMetrics), ([metric, queryType]) =>
+      Effect.map(
+        sendJson(
+          client.read,
+          rest(
+            "GET",
+            `/rest/memberCreatorPostAnalytics?q=entity&entity=(${isUgcPost(urn) ? "ugc" : "share"}:${encodeURIComponent(urn)})&queryType=${queryType}&aggregation=TOTAL`,
+            token.accessToken
           ),
-          (reply) => [metric, count(reply.elements[0]?.count)] as const
-        )),
-      (counts): MetricsReading => MetricsReading.Reported({ metrics: { ...none, ...Object.fromEntries(counts) } })
-    ).pipe(
-      Effect.catchIf(
-        (failure: LinkedinFailure) => failure._tag === "LinkedinRefused" && failure.status === 403,
-        () =>
-          Effect.succeed(MetricsReading.Unreportable({
-            reason: "unsupported",
-            detail: "LinkedIn reports a member's post analytics only to connections granted r_member_postAnalytics"
-          }))
+          "read",
+          MemberAnalytics
+        ),
+        (reply) => [metric, count(reply.elements[0]?.count)] as const
+      )).pipe(
+        Effect.map((counts): MetricsReading => MetricsReading.Reported({ metrics: { ...none, ...Object.fromEntries(counts) } })),
+        Effect.catchIf(
+          (failure) => failure._tag === "PlatformRefusal" && failure.error.category === "permission_missing",
+          () =>
+            Effect.succeed(MetricsReading.Unreportable({
+              reason: "unsupported",
+              detail: "LinkedIn reports a member's post analytics only to connections granted r_member_postAnalytics"
+            }))
+        )
       )
-    )
 
   return {
     fetch: ({ account, platformPostId }) =>
-      withToken(
-        account,
-        (token) => isOrganization(token.author) ? organization(token, platformPostId) : member(token, platformPostId),
-        (failed) =>
-          typeof failed === "string"
-            ? new PlatformCallFailed({ error: { category: "auth_expired", code: "credentials_unusable", message: failed }, retryAfterMs: null })
-            : failed
-      ).pipe(
-        Effect.catchTags({ LinkedinRefused: (failure) => Effect.fail(readFailed(failure)), LinkedinNoAnswer: (failure) => Effect.fail(readFailed(failure)) }),
+      withToken(account, (token) => isOrganization(token.author) ? organization(token, platformPostId) : member(token, platformPostId)).pipe(
+        asRead,
         Effect.provide(context)
       )
   }

@@ -1,12 +1,15 @@
 /** LinkedIn's direct route: its adapters and its OAuth provider, over one API and one auth base URL. */
-import type { RouteAdapters } from "@herald/core"
+import type { OAuthProvider, RouteAdapters } from "@herald/core"
 import { Effect } from "effect"
-import type { OAuthProvider, PlatformEndpoints } from "./KitShim.js"
+import { platformClient, type PlatformEndpoints } from "../kit/index.js"
 import { linkedinMetrics } from "./LinkedinMetrics.js"
 import { linkedinOAuth, memberScopes } from "./LinkedinOAuth.js"
 import { linkedinProbe } from "./LinkedinProbe.js"
 import { linkedinPublisher } from "./LinkedinPublisher.js"
 import type { Needs } from "./Token.js"
+
+/** LinkedIn's real hosts: the API, and the OAuth pages and token endpoint. */
+export const linkedinHosts = { apiBaseUrl: "https://api.linkedin.com", authBaseUrl: "https://www.linkedin.com" } as const
 
 export interface LinkedinOptions {
   /** The scopes the consent page asks for; memberScopes, plus organizationScopes for pages. */
@@ -14,16 +17,21 @@ export interface LinkedinOptions {
 }
 
 export const linkedinRoute = (
-  config: PlatformEndpoints,
+  endpoints: PlatformEndpoints,
   options: LinkedinOptions = {}
 ): Effect.Effect<{ readonly adapters: RouteAdapters; readonly oauth: OAuthProvider }, never, Needs> =>
-  Effect.map(Effect.context<Needs>(), (context) => ({
-    adapters: {
-      platform: "linkedin",
-      route: "direct",
-      publisher: linkedinPublisher(config.apiBaseUrl, context),
-      metrics: linkedinMetrics(config.apiBaseUrl, context),
-      probe: linkedinProbe(config, context)
-    },
-    oauth: linkedinOAuth(config, options.scopes ?? memberScopes, context)
-  }))
+  Effect.gen(function*() {
+    const context = yield* Effect.context<Needs>()
+    const api = yield* platformClient(endpoints.apiBaseUrl)
+    const auth = yield* platformClient(endpoints.authBaseUrl)
+    return {
+      adapters: {
+        platform: "linkedin",
+        route: "direct",
+        publisher: linkedinPublisher(api, context),
+        metrics: linkedinMetrics(api, context),
+        probe: linkedinProbe(endpoints, { api, auth }, context)
+      },
+      oauth: linkedinOAuth(endpoints, { api, auth }, options.scopes ?? memberScopes, context)
+    }
+  })

@@ -1,19 +1,18 @@
 /**
- * A LinkedIn account's token as Herald stores it, and calls made with it: one refresh when
- * LinkedIn refuses the access token, then the call once more.
+ * A LinkedIn account's token as Herald stores it, and calls made with it (through the kit's
+ * `authorized`: one refresh when LinkedIn refuses the token, then the call once more).
  */
 import type { HttpClient } from "@effect/platform"
-import type { Credentials, PlatformCallFailed, SocialAccount } from "@herald/core"
-import { Effect, Either, Schema } from "effect"
-import { AccountTokens, type MediaBytes } from "./KitShim.js"
-import { isTokenRefusal } from "./LinkedinErrors.js"
+import { type AccountTokens, type Credentials, type MediaStorage, PlatformCallFailed, type SocialAccount } from "@herald/core"
+import { Effect, Schema } from "effect"
+import { authorized } from "../kit/index.js"
 
 /** What LinkedIn's adapters run on, captured when the route is built. */
-export type Needs = HttpClient.HttpClient | AccountTokens | MediaBytes
+export type Needs = HttpClient.HttpClient | AccountTokens | MediaStorage
 
 /**
- * The stored credentials (KIT-SPEC conventions) plus who posts: `member_urn` is the member who
- * granted the token (urn:li:person:{sub}); `author_urn` is the post's author, the member or an
+ * The stored credentials (AccountTokens' conventions) plus who posts: `member_urn` is the member
+ * who granted the token (urn:li:person:{sub}); `author_urn` is the posts' author, the member or an
  * organisation the member administers (urn:li:organization:{id}).
  */
 export const StoredToken = Schema.Struct({
@@ -29,41 +28,24 @@ export type StoredToken = typeof StoredToken.Type
 export interface Token {
   readonly accessToken: string
   readonly author: string
-  readonly credentials: Credentials
+  readonly stored: StoredToken
 }
 
-/** The token in stored credentials; a reason when they are not LinkedIn's. */
-export const tokenOf = (credentials: Credentials): Either.Either<Token, string> =>
-  Either.map(
-    Either.mapLeft(Schema.decodeUnknownEither(StoredToken)(credentials), () => "the stored credentials are not a LinkedIn token with an author"),
-    (stored) => ({ accessToken: stored.access_token, author: stored.author_urn, credentials })
-  )
+export const credentialsUnusable = () =>
+  new PlatformCallFailed({
+    error: { category: "auth_expired", code: "credentials_unusable", message: "the stored credentials are not a LinkedIn token with an author; reconnect the account" },
+    retryAfterMs: null
+  })
+
+/** The token in stored credentials. */
+export const tokenOf = (credentials: Credentials): Effect.Effect<Token, PlatformCallFailed> =>
+  Effect.mapBoth(Schema.decodeUnknown(StoredToken)(credentials), {
+    onFailure: credentialsUnusable,
+    onSuccess: (stored) => ({ accessToken: stored.access_token, author: stored.author_urn, stored })
+  })
 
 export const isOrganization = (urn: string) => urn.startsWith("urn:li:organization:")
 
-/**
- * Runs `call` with the account's token; when LinkedIn refuses it (401), refreshes once
- * (AccountTokens.afterRefusal) and runs it again. A second refusal is the call's.
- */
-export const withToken = <A, E, R, N>(
-  account: SocialAccount,
-  call: (token: Token) => Effect.Effect<A, E, R>,
-  noToken: (failed: PlatformCallFailed | string) => N
-): Effect.Effect<A, E | N, R | AccountTokens> =>
-  Effect.gen(function*() {
-    const tokens = yield* AccountTokens
-    const open = (credentials: Credentials) =>
-      Either.match(tokenOf(credentials), {
-        onLeft: (reason): Effect.Effect<Token, N> => Effect.fail(noToken(reason)),
-        onRight: (token) => Effect.succeed(token)
-      })
-    const first = yield* tokens.current(account).pipe(Effect.mapError(noToken), Effect.flatMap(open))
-    return yield* call(first).pipe(
-      Effect.catchIf((failure): boolean => isTokenRefusal(failure), () =>
-        tokens.afterRefusal(account, first.credentials).pipe(
-          Effect.mapError(noToken),
-          Effect.flatMap(open),
-          Effect.flatMap(call)
-        ))
-    )
-  })
+/** Runs `call` with the account's token, refreshed once if LinkedIn refuses it. */
+export const withToken = <A, E, R>(account: SocialAccount, call: (token: Token) => Effect.Effect<A, E, R>) =>
+  authorized(account, (credentials) => Effect.flatMap(tokenOf(credentials), call))

@@ -1,15 +1,14 @@
 /**
  * What the LinkedIn tests run on: the fake on loopback, the route built against it through the
- * production HTTP client, an account connected through the fake's consent page, and stand-ins for
- * the kit's token store and media bytes.
+ * production HTTP client over the outbound guard, an account connected through the fake's consent
+ * page, and stand-ins for the kit's token store (until its PostgreSQL one lands) and media storage.
  */
-import { FetchHttpClient } from "@effect/platform"
-import { type Credentials, Media, MediaId, PlatformCallFailed, ProjectId, type SocialAccount } from "@herald/core"
-import { DateTime, Duration, Effect, Layer, Redacted } from "effect"
+import { AccountTokens, type Credentials, Media, MediaId, MediaStorage, PlatformCallFailed, ProjectId, type SocialAccount } from "@herald/core"
+import { OutboundGuard } from "@herald/outbound"
+import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
-import { AccountTokens, MediaBytes } from "../../src/linkedin/KitShim.js"
+import { PlatformHttpLive } from "../../src/kit/index.js"
 import { linkedinRoute, type LinkedinOptions } from "../../src/linkedin/LinkedinRoute.js"
-import { Deadlines } from "../../src/linkedin/Rest.js"
 import { account } from "../fixtures.js"
 import { type FakeOptions, LinkedinFake } from "./LinkedinFake.js"
 
@@ -62,7 +61,7 @@ export const mediaItem = (kind: "image" | "video" | "document", options: { altTe
     altText: options.altText ?? null,
     peopleTags: [],
     thumbnailTimestampMs: null,
-    storageKey: "k",
+    storageKey: randomUUID(),
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
 
@@ -70,17 +69,23 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
   const fake = await new LinkedinFake({ clientId, clientSecret, ...fakeOptions }).start()
   const tokens = new TestTokens()
   const bytes = new Map<string, Uint8Array>()
+  const noStorage = await Effect.runPromise(Effect.provide(MediaStorage, MediaStorage.unconfigured))
   const layer = Layer.mergeAll(
-    FetchHttpClient.layer,
+    // The production client over the outbound guard, allowed to reach the fake's loopback port only.
+    PlatformHttpLive.pipe(Layer.provide(Layer.orDie(OutboundGuard.layer({ loopbackPorts: [Number(new URL(fake.url).port)] })))),
     Layer.succeed(AccountTokens, tokens.service),
-    Layer.succeed(MediaBytes, {
-      read: (media: Media) =>
-        bytes.has(media.id) ? Effect.succeed(bytes.get(media.id)!) : Effect.fail({ _tag: "MediaUnreadable" as const, detail: `no bytes for ${media.id}` })
-    })
+    Layer.succeed(MediaStorage, { ...noStorage, read: (key: string) => Effect.succeed(Option.fromNullable(bytes.get(key))) })
   )
-  const route = await Effect.runPromise(
-    Effect.provide(linkedinRoute({ apiBaseUrl: fake.url, authBaseUrl: fake.url, clientId, clientSecret: Redacted.make(clientSecret) }, routeOptions), layer)
-  )
+  const endpoints = {
+    platform: "linkedin" as const,
+    apiBaseUrl: fake.url,
+    authBaseUrl: fake.url,
+    clientId: Option.some(clientId),
+    clientSecret: Option.some(Redacted.make(clientSecret))
+  }
+  // The guard's connections live as long as the harness: closed by stop().
+  const runtime = ManagedRuntime.make(layer)
+  const route = await runtime.runPromise(linkedinRoute(endpoints, routeOptions))
   tokens.refresh = route.oauth.refresh
 
   /** Connects an account the way Herald's flow does: consent URL, the member approves, the code exchanged. */
@@ -97,13 +102,14 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
   }
 
   const withBytes = (media: Media, content: Uint8Array) => {
-    bytes.set(media.id, content)
+    bytes.set(media.storageKey, content)
     return media
   }
 
-  return { fake, route, tokens, connect, withBytes, stop: () => fake.stop() }
-}
+  const stop = async () => {
+    await runtime.dispose()
+    await fake.stop()
+  }
 
-/** Short deadlines, so that a call that never gets its answer fails in a test's time. */
-export const shortDeadlines = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provideService(effect, Deadlines, { read: Duration.millis(500), publish: Duration.millis(500), upload: Duration.millis(500) })
+  return { fake, route, tokens, connect, withBytes, stop }
+}
