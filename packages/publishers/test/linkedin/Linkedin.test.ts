@@ -211,14 +211,25 @@ describe("LinkedIn publishing", () => {
   })
 
   // Waits out the kit's publish deadline (30 s).
-  it("a create that gets no answer at all is an unknown outcome; reconcile finds nothing, so it may be sent again", async () => {
+  it("a create whose answer never comes is an unknown outcome; reconcile finds the post LinkedIn made", async () => {
     const { connect, fake, route } = await open({}, { scopes: [...memberScopes, "r_member_social"] })
     const { account } = await connect()
+    const delivery = request(account, "slow day")
     fake.hangNext()
-    const never = request(account, "never landed")
-    expect(await fail(route.adapters.publisher.publish(never))).toMatchObject({ _tag: "OutcomeUnknown" })
-    expect(Option.isNone(await run(route.adapters.publisher.reconcile(never)))).toBe(true)
+    expect(await fail(route.adapters.publisher.publish(delivery))).toMatchObject({ _tag: "OutcomeUnknown" })
+    const found = await run(route.adapters.publisher.reconcile(delivery))
+    expect(Option.map(found, (post) => post.platformPostId)).toEqual(Option.some(fake.livePosts()[0]!.id))
   }, 60_000)
+
+  it("reconcile finds nothing for a delivery LinkedIn never got, nor for another text or kind of content", async () => {
+    const { connect, route, withBytes } = await open({}, { scopes: [...memberScopes, "r_member_social"] })
+    const { account } = await connect()
+    await run(route.adapters.publisher.publish(request(account, "posted words")))
+    expect(Option.isNone(await run(route.adapters.publisher.reconcile(request(account, "other words"))))).toBe(true)
+    const image = withBytes(mediaItem("image"), new Uint8Array([1]))
+    expect(Option.isNone(await run(route.adapters.publisher.reconcile(request(account, "posted words", { media: [image] }))))).toBe(true)
+    expect(Option.isSome(await run(route.adapters.publisher.reconcile(request(account, "posted words"))))).toBe(true)
+  })
 
   it("takes a post down; a post already gone is AlreadyGone", async () => {
     const { connect, fake, route } = await open()

@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { FakeControls } from "../kit/publisherContract.js"
 
 export interface FakeMember {
   readonly sub: string
@@ -120,7 +121,8 @@ const insideLink = (text: string, index: number) => {
 }
 
 export class LinkedinFake {
-  readonly posts: Array<FakePost> = []
+  private readonly records: Array<FakePost> = []
+  private refreshCount = 0
   readonly media = new Map<string, FakeMedia>()
   readonly statistics = new Map<string, Record<string, number>>()
   /** Every API call, as `METHOD /path?query`, for tests asserting what was (not) called. */
@@ -173,7 +175,7 @@ export class LinkedinFake {
     this.faults.push(fault)
   }
 
-  /** The next API call gets no answer at all. */
+  /** The next API call is carried out, but its answer never comes (the connection stays open). */
   hangNext(): void {
     this.faults.push("hang")
   }
@@ -188,14 +190,40 @@ export class LinkedinFake {
     for (const token of this.tokens.values()) token.expiresAt = 0
   }
 
+  /** The member removed the app: access and refresh tokens both stop working. */
+  revokeGrant(): void {
+    this.tokens.clear()
+  }
+
   /** The member took a scope back from every token. */
   revokeScope(scope: string): void {
     for (const token of this.tokens.values()) token.scopes.delete(scope)
   }
 
-  /** Live posts. */
+  /** Live posts, as LinkedIn holds them. */
   livePosts(): ReadonlyArray<FakePost> {
-    return this.posts.filter((post) => !post.deleted)
+    return this.records.filter((post) => !post.deleted)
+  }
+
+  /** The kit's view of the fake (publisherContract's FakeControls). */
+  controls(): FakeControls {
+    return {
+      failNext: (reply) => this.failNext(reply),
+      hangNext: () => this.hangNext(),
+      expireToken: () => this.expireToken(),
+      revokeGrant: () => this.revokeGrant(),
+      revokeScope: (scope) => this.revokeScope(scope),
+      publishScope: "w_member_social",
+      posts: () =>
+        this.livePosts().map((post) => ({
+          id: post.id,
+          text: post.printed === "" ? null : post.printed,
+          media: post.content?.["multiImage"] !== undefined
+            ? (post.content["multiImage"] as { images: ReadonlyArray<unknown> }).images.length
+            : post.content?.["media"] === undefined ? 0 : 1
+        })),
+      refreshes: () => this.refreshCount
+    }
   }
 
   /** Issues a token directly, as an app holding one already would (setup of reads only). */
@@ -244,10 +272,12 @@ export class LinkedinFake {
     this.calls.push(`${req.method} ${path}${url.search}`)
     const fault = this.faults.shift()
     if (fault === "hang") {
-      this.hung.push(res)
-      return
-    }
-    if (fault === "lose") {
+      res.writeHead = () => res
+      res.end = () => {
+        this.hung.push(res)
+        return res
+      }
+    } else if (fault === "lose") {
       res.writeHead = () => res
       res.end = () => res.destroy()
     } else if (fault !== undefined) {
@@ -385,6 +415,7 @@ export class LinkedinFake {
     if (grantType === "refresh_token") {
       const entry = [...this.tokens.entries()].find(([, token]) => token.refreshToken !== null && token.refreshToken === form.get("refresh_token"))
       if (entry === undefined) return this.json(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." })
+      this.refreshCount++
       return reply(entry[1].sub, new Set(entry[1].scopes), entry[1].refreshToken)
     }
     return this.json(res, 400, { error: "unsupported_grant_type", error_description: `grant_type ${grantType} is not supported` })
@@ -576,7 +607,7 @@ export class LinkedinFake {
         return this.error(res, 422, "UNPROCESSABLE_ENTITY", "/content/media/title :: a document post needs a title")
       }
     }
-    const duplicate = commentary === "" ? undefined : this.posts.find((post) => post.author === author && post.commentary === commentary)
+    const duplicate = commentary === "" ? undefined : this.records.find((post) => post.author === author && post.commentary === commentary)
     if (duplicate !== undefined) {
       return this.error(res, 422, "UNPROCESSABLE_ENTITY", `Content is a duplicate of ${duplicate.id}`, {
         errorDetailType: "com.linkedin.common.error.BadRequest",
@@ -584,7 +615,7 @@ export class LinkedinFake {
       })
     }
     const id = `urn:li:share:${digits(19)}`
-    this.posts.push({ id, author, commentary, printed, content: body.content, createdAt: Date.now(), deleted: false })
+    this.records.push({ id, author, commentary, printed, content: body.content, createdAt: Date.now(), deleted: false })
     res.writeHead(201, { "x-restli-id": id, "x-linkedin-id": id })
     return res.end()
   }
