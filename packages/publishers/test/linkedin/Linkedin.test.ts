@@ -189,11 +189,13 @@ describe("LinkedIn publishing", () => {
     expect(await fail(route.adapters.publisher.publish(request(account, "b")))).toMatchObject({ retryAfterMs: 120_000 })
   })
 
-  it("a 5xx is transient; a post answered without its id is an unknown outcome", async () => {
+  it("a 5xx is transient; a gateway timeout on the create, or a post answered without its id, is an unknown outcome", async () => {
     const { connect, fake, route } = await open()
     const { account } = await connect()
     fake.failNext({ status: 503, body: { status: 503, message: "Service Unavailable" } })
     expect(await fail(route.adapters.publisher.publish(request(account, "a")))).toMatchObject({ _tag: "PublishFailed", error: { category: "transient" }, transient: true })
+    fake.failNext({ status: 504, body: { status: 504, message: "Gateway Timeout" } })
+    expect(await fail(route.adapters.publisher.publish(request(account, "c")))).toMatchObject({ _tag: "OutcomeUnknown" })
     fake.failNext({ status: 201, body: "" })
     expect(await fail(route.adapters.publisher.publish(request(account, "b")))).toMatchObject({ _tag: "OutcomeUnknown" })
   })
@@ -269,6 +271,19 @@ describe("LinkedIn tokens", () => {
     expect(fake.tokenCalls).toEqual(["authorization_code", "refresh_token"])
     expect(tokens.stored.get(account.id)?.["refresh_token"]).toBe(credentials["refresh_token"])
     expect(fake.livePosts()).toHaveLength(1)
+  })
+
+  it("a grant the member revoked fails its refresh too: auth_expired, the account needs reconnecting", async () => {
+    const { connect, fake, route, tokens } = await open({ refreshTokens: true })
+    const { account } = await connect()
+    fake.revokeGrant()
+    expect(await fail(route.adapters.publisher.publish(request(account, "revoked")))).toMatchObject({
+      _tag: "PublishFailed",
+      error: { category: "auth_expired", code: "invalid_grant" },
+      transient: false
+    })
+    expect(tokens.needsReconnect.has(account.id)).toBe(true)
+    expect(fake.controls().refreshes()).toBe(0)
   })
 
   it("a scope the member took back is permission_missing", async () => {
