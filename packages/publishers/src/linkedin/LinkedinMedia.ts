@@ -13,8 +13,10 @@ import { type PlatformClient, PlatformRefusal } from "../kit/index.js"
 import { refusedWith, rest, send, sendJson } from "./Rest.js"
 import type { Token } from "./Token.js"
 
-const ImageUpload = Schema.Struct({ value: Schema.Struct({ uploadUrl: Schema.String, image: Schema.String }) })
-const DocumentUpload = Schema.Struct({ value: Schema.Struct({ uploadUrl: Schema.String, document: Schema.String }) })
+/** An image's or a document's upload: one URL, and the URN under the kind's own key. */
+const fileUpload = (key: "image" | "document") =>
+  Schema.Struct({ value: Schema.Struct({ uploadUrl: Schema.String, urn: Schema.propertySignature(Schema.String).pipe(Schema.fromKey(key)) }) })
+const fileUploads = { images: fileUpload("image"), documents: fileUpload("document") } as const
 const VideoUpload = Schema.Struct({
   value: Schema.Struct({
     video: Schema.String,
@@ -90,20 +92,13 @@ export const makeMediaUploads = (client: PlatformClient) => {
       })
     )
 
-  const image = (token: Token, media: Media, bytes: Uint8Array) =>
+  /** An image or a document: one PUT of the whole file. */
+  const file = (kind: "images" | "documents", token: Token, media: Media, bytes: Uint8Array) =>
     Effect.gen(function*() {
-      const { value } = yield* initialize("images", token, {}, ImageUpload)
+      const { value } = yield* initialize(kind, token, {}, fileUploads[kind])
       yield* put(value.uploadUrl, token, bytes, media.mime)
-      yield* available("images", token, value.image)
-      return value.image
-    })
-
-  const document = (token: Token, media: Media, bytes: Uint8Array) =>
-    Effect.gen(function*() {
-      const { value } = yield* initialize("documents", token, {}, DocumentUpload)
-      yield* put(value.uploadUrl, token, bytes, media.mime)
-      yield* available("documents", token, value.document)
-      return value.document
+      yield* available(kind, token, value.urn)
+      return value.urn
     })
 
   const video = (token: Token, bytes: Uint8Array) =>
@@ -140,11 +135,7 @@ export const makeMediaUploads = (client: PlatformClient) => {
         return yield* mediaRefused("media_missing", `the bytes of media ${media.id} are no longer stored`)
       }
       const bytes = stored.value
-      const urn = media.kind === "image"
-        ? yield* image(token, media, bytes)
-        : media.kind === "video"
-        ? yield* video(token, bytes)
-        : yield* document(token, media, bytes)
+      const urn = media.kind === "video" ? yield* video(token, bytes) : yield* file(media.kind === "image" ? "images" : "documents", token, media, bytes)
       return { media, urn } satisfies Uploaded
     })
 
