@@ -1,7 +1,7 @@
 /** LinkedIn's direct route: its adapters and its OAuth provider, over one API and one auth base URL. */
 import type { OAuthProvider, RouteAdapters } from "@herald/core"
 import { Effect } from "effect"
-import { platformClient, type PlatformEndpoints } from "../kit/index.js"
+import { type DirectRoute, platformClient, type PlatformEndpoints } from "../kit/index.js"
 import { linkedinMetrics } from "./LinkedinMetrics.js"
 import { linkedinOAuth, memberScopes } from "./LinkedinOAuth.js"
 import { linkedinProbe } from "./LinkedinProbe.js"
@@ -35,3 +35,10 @@ export const linkedinRoute = (
       oauth: linkedinOAuth(endpoints, { api, auth }, options.scopes ?? memberScopes, context)
     }
   })
+
+/** LinkedIn's entry in the app's direct routes (app/src/DirectRoutes.ts). */
+export const linkedinDirectRoute: DirectRoute = {
+  platform: "linkedin",
+  defaults: linkedinHosts,
+  build: (endpoints) => linkedinRoute(endpoints)
+}
