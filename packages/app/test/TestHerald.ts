@@ -26,7 +26,13 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
  * names (the test's own, whose calls it reads).
  */
 export const startHerald = async (
-  options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
+  options: {
+    readonly workers?: boolean
+    readonly databaseUrl?: string
+    readonly simulatorUrl?: string
+    /** Lets platform calls reach a test's fake on loopback (the guard's test-only allowance). */
+    readonly outboundAllowLoopback?: boolean
+  } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
   const config: HeraldConfig = {
@@ -39,7 +45,7 @@ export const startHerald = async (
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
-    outboundAllowLoopback: false,
+    outboundAllowLoopback: options.outboundAllowLoopback ?? false,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultDispatcherOptions().concurrency
   }
