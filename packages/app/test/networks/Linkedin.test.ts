@@ -1,3 +1,4 @@
+import { Linkedin } from "@herald/publishers"
 import { LinkedinFake } from "@herald/publishers/test/linkedin-fake"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
@@ -33,7 +34,8 @@ describe("LinkedIn through the direct route (fake LinkedIn on loopback)", () => 
       saved[name] = process.env[name]
       process.env[name] = value
     }
-    herald = await startHerald({ workers: true, outboundAllowLoopback: true })
+    // The build's LinkedIn route, given as the test's own so that the guard lets it reach the fake.
+    herald = await startHerald({ workers: true, directRoutes: [Linkedin.linkedinDirectRoute] })
   }, 60_000)
 
   afterAll(async () => {
