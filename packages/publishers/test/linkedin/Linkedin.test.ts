@@ -48,8 +48,9 @@ describe("LinkedIn OAuth", () => {
     // LinkedIn's web flow takes no PKCE (docs/networks/linkedin.md).
     expect(consent.searchParams.has("code_challenge")).toBe(false)
 
-    const { credentials, identity } = await connect()
-    expect(identity).toEqual({ platformAccountId: `urn:li:person:${fake.member.sub}`, username: fake.member.name })
+    const { account, credentials } = await connect()
+    expect(account).toMatchObject({ platform: "linkedin", route: "direct", username: fake.member.name, status: "active" })
+    expect(await run(route.oauth.identify(credentials))).toEqual({ platformAccountId: `urn:li:person:${fake.member.sub}`, username: fake.member.name })
     expect(credentials["author_urn"]).toBe(`urn:li:person:${fake.member.sub}`)
     expect(credentials["scope"]).toBe("openid profile w_member_social")
     expect(Date.parse(String(credentials["expires_at"])) - Date.now()).toBeGreaterThan(59 * 24 * 3600 * 1000)
@@ -67,9 +68,9 @@ describe("LinkedIn OAuth", () => {
   })
 
   it("identifies an organisation author by its vanity name", async () => {
-    const { connect, fake } = await open({}, { scopes: [...memberScopes, ...organizationScopes] })
-    const { identity } = await connect((credentials) => asOrganization(credentials, fake.member.organizations[0]!))
-    expect(identity).toEqual({ platformAccountId: "urn:li:organization:2414183", username: "devtestco" })
+    const { connect, fake, route } = await open({}, { scopes: [...memberScopes, ...organizationScopes] })
+    const { credentials } = await connect()
+    expect(await run(route.oauth.identify(asOrganization(credentials, fake.member.organizations[0]!)))).toEqual({ platformAccountId: "urn:li:organization:2414183", username: "devtestco" })
   })
 })
 
@@ -239,35 +240,36 @@ describe("LinkedIn publishing", () => {
 
 describe("LinkedIn tokens", () => {
   it("an expired token without a refresh token is auth_expired and the account needs reconnecting; a reconnect then succeeds", async () => {
-    const { connect, fake, route, tokens } = await open()
+    const { connect, fake, route, status } = await open()
     const { account } = await connect()
     fake.expireToken()
     const failure = await fail(route.adapters.publisher.publish(request(account, "after expiry")))
     expect(failure).toMatchObject({ _tag: "PublishFailed", error: { category: "auth_expired", code: "no_refresh_token" }, transient: false })
-    expect(tokens.needsReconnect.has(account.id)).toBe(true)
+    expect(status(account)).toBe("needs_reconnect")
     expect(fake.livePosts()).toEqual([])
 
-    // Reconnect: the member goes through the consent page again.
+    // Reconnect: the member goes through the consent page again, and the same account comes back.
     const again = await connect()
-    tokens.stored.set(account.id, again.credentials)
-    tokens.needsReconnect.delete(account.id)
+    expect(again.account).toMatchObject({ id: account.id, status: "active" })
     const published = await run(route.adapters.publisher.publish(request(account, "after expiry")))
     expect(published.url).toMatch(receiptUrl)
   })
 
   it("an expired token is refreshed once (partner apps) and the call made again", async () => {
-    const { connect, fake, route, tokens } = await open({ refreshTokens: true })
+    const { connect, data, fake, route } = await open({ refreshTokens: true })
     const { account, credentials } = await connect()
     expect(credentials["refresh_token"]).toEqual(expect.any(String))
     fake.expireToken()
     await run(route.adapters.publisher.publish(request(account, "after refresh")))
     expect(fake.tokenCalls).toEqual(["authorization_code", "refresh_token"])
-    expect(tokens.stored.get(account.id)?.["refresh_token"]).toBe(credentials["refresh_token"])
+    const renewed = data.credentials.get(account.id)!
+    expect(renewed["access_token"]).not.toBe(credentials["access_token"])
+    expect(renewed).toMatchObject({ refresh_token: credentials["refresh_token"], author_urn: credentials["author_urn"] })
     expect(fake.livePosts()).toHaveLength(1)
   })
 
   it("a grant the member revoked fails its refresh too: auth_expired, the account needs reconnecting", async () => {
-    const { connect, fake, route, tokens } = await open({ refreshTokens: true })
+    const { connect, fake, route, status } = await open({ refreshTokens: true })
     const { account } = await connect()
     fake.revokeGrant()
     expect(await fail(route.adapters.publisher.publish(request(account, "revoked")))).toMatchObject({
@@ -275,7 +277,7 @@ describe("LinkedIn tokens", () => {
       error: { category: "auth_expired", code: "invalid_grant" },
       transient: false
     })
-    expect(tokens.needsReconnect.has(account.id)).toBe(true)
+    expect(status(account)).toBe("needs_reconnect")
     expect(fake.controls().refreshes()).toBe(0)
   })
 
@@ -292,8 +294,9 @@ describe("LinkedIn tokens", () => {
 
 describe("LinkedIn metrics and probe", () => {
   it("maps an organisation post's share statistics onto Herald's names (null where LinkedIn has none)", async () => {
-    const { connect, fake, route } = await open({}, { scopes: [...memberScopes, ...organizationScopes] })
-    const { account } = await connect((credentials) => asOrganization(credentials, "2414183"))
+    const { chooseOrganization, connect, fake, route } = await open({}, { scopes: [...memberScopes, ...organizationScopes] })
+    const { account } = await connect()
+    chooseOrganization(account, "2414183")
     const published = await run(route.adapters.publisher.publish(request(account, "from the page")))
     expect(fake.livePosts()[0]?.author).toBe("urn:li:organization:2414183")
     fake.statistics.set(published.platformPostId, { impressionCount: 120, uniqueImpressionsCount: 80, likeCount: 7, commentCount: 2, shareCount: 1, clickCount: 9 })

@@ -1,50 +1,37 @@
 /**
  * What the LinkedIn tests run on: the fake on loopback, the route built against it through the
- * production HTTP client over the outbound guard, an account connected through the fake's consent
- * page, and stand-ins for the kit's token store (until its PostgreSQL one lands) and media storage.
+ * production HTTP client over the outbound guard, accounts connected through Herald's connection
+ * flow on the fake's consent page and their tokens kept and refreshed by Herald's AccountTokens,
+ * over the in-memory stores, and media bytes held in memory.
  */
-import { AccountTokens, type Credentials, Media, MediaId, MediaStorage, PlatformCallFailed, ProjectId, type SocialAccount } from "@herald/core"
+import {
+  AccountConnections,
+  AccountTokens,
+  completeConnection,
+  createProject,
+  type Credentials,
+  IdGenerator,
+  makeAccountTokens,
+  Media,
+  MediaId,
+  MediaStorage,
+  type OAuthProvider,
+  OAuthProviders,
+  ProjectId,
+  SocialAccount,
+  startConnection
+} from "@herald/core"
+import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { PlatformHttpLive } from "../../src/kit/index.js"
 import { linkedinRoute, type LinkedinOptions } from "../../src/linkedin/LinkedinRoute.js"
-import { account } from "../fixtures.js"
+import { asOrganization } from "../../src/linkedin/LinkedinOAuth.js"
 import { type FakeOptions, LinkedinFake } from "./LinkedinFake.js"
 
 const clientId = "86fake0client"
 const clientSecret = "fake-secret-value"
-export const redirectUri = "https://herald.example/v1/connections/callback"
-
-/**
- * Tokens as the kit keeps them: the stored credentials, refreshed through the provider after a
- * refusal (once per refused token), a refused refresh marking the account needs_reconnect.
- */
-export class TestTokens {
-  readonly stored = new Map<string, Credentials>()
-  readonly needsReconnect = new Set<string>()
-  refresh: ((credentials: Credentials) => Effect.Effect<{ credentials: Credentials }, PlatformCallFailed>) | undefined
-
-  readonly service = AccountTokens.of({
-    current: (target) => {
-      const credentials = this.stored.get(target.id)
-      return credentials === undefined || this.needsReconnect.has(target.id)
-        ? Effect.fail(new PlatformCallFailed({ error: { category: "auth_expired", code: "needs_reconnect", message: "reconnect the account" }, retryAfterMs: null }))
-        : Effect.succeed(credentials)
-    },
-    afterRefusal: (target, refused) => {
-      const credentials = this.stored.get(target.id)!
-      if (credentials["access_token"] !== refused["access_token"]) return Effect.succeed(credentials)
-      return this.refresh!(credentials).pipe(
-        Effect.map((grant) => {
-          this.stored.set(target.id, grant.credentials)
-          return grant.credentials
-        }),
-        Effect.tapError((failed) => Effect.sync(() => failed.error.category === "auth_expired" && this.needsReconnect.add(target.id)))
-      )
-    }
-  })
-}
 
 export const mediaItem = (kind: "image" | "video" | "document", options: { altText?: string; filename?: string } = {}) =>
   new Media({
@@ -65,15 +52,38 @@ export const mediaItem = (kind: "image" | "video" | "document", options: { altTe
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
 
+/** The in-memory stand-in of the workers' AccountConnections: marks the account in the same data. */
+const accountConnections = (data: InMemoryData) =>
+  Layer.succeed(AccountConnections, AccountConnections.of({
+    markNeedsReconnect: (accountId) =>
+      Effect.sync(() => {
+        const account = data.accounts.get(accountId)
+        if (account === undefined || account.status !== "active") return false
+        data.accounts.set(accountId, new SocialAccount({ ...account, status: "needs_reconnect" }))
+        return true
+      })
+  }))
+
 export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeOptions: LinkedinOptions = {}) => {
   const fake = await new LinkedinFake({ clientId, clientSecret, ...fakeOptions }).start()
-  const tokens = new TestTokens()
+  const data = new InMemoryData()
   const bytes = new Map<string, Uint8Array>()
   const noStorage = await Effect.runPromise(Effect.provide(MediaStorage, MediaStorage.unconfigured))
+  const stores = Layer.mergeAll(
+    makeInMemoryStores(data),
+    makeInMemoryAdmin(data),
+    accountConnections(data),
+    sequentialSecrets(),
+    Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) }))
+  )
+  // AccountTokens refreshes through the provider the route builds, and the route reads tokens from it.
+  const built: { provider?: OAuthProvider } = {}
+  const tokens = Layer.effect(AccountTokens, makeAccountTokens(() => Effect.sync(() => built.provider?.refresh))).pipe(Layer.provide(stores))
   const layer = Layer.mergeAll(
     // The production client over the outbound guard, allowed to reach the fake's loopback port only.
     PlatformHttpLive.pipe(Layer.provide(Layer.orDie(OutboundGuard.layer({ loopbackPorts: [Number(new URL(fake.url).port)] })))),
-    Layer.succeed(AccountTokens, tokens.service),
+    tokens,
+    stores,
     Layer.succeed(MediaStorage, { ...noStorage, read: (key: string) => Effect.succeed(Option.fromNullable(bytes.get(key))) })
   )
   const endpoints = {
@@ -86,20 +96,33 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
   // The guard's connections live as long as the harness: closed by stop().
   const runtime = ManagedRuntime.make(layer)
   const route = await runtime.runPromise(linkedinRoute(endpoints, routeOptions))
-  tokens.refresh = route.oauth.refresh
+  built.provider = route.oauth
+  const connections = OAuthProviders.layer({ oauth: [route.oauth], logins: [], unconfigured: [] })
+  const project = await runtime.runPromise(createProject({ name: "LinkedIn tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" }))
 
-  /** Connects an account the way Herald's flow does: consent URL, the member approves, the code exchanged. */
-  const connect = async (shape: (credentials: Credentials) => Credentials = (credentials) => credentials) => {
-    const state = randomUUID()
-    const callback = await fake.consent(route.oauth.authorizeUrl({ state, codeChallenge: "unused-by-linkedin", redirectUri }))
-    if (callback.searchParams.get("state") !== state) throw new Error("the state did not come back")
-    const grant = await Effect.runPromise(route.oauth.exchange({ code: callback.searchParams.get("code")!, codeVerifier: "unused", redirectUri }))
-    const credentials = shape(grant.credentials)
-    const identity = await Effect.runPromise(route.oauth.identify(credentials))
-    const target: SocialAccount = account("linkedin", identity.username, "direct")
-    tokens.stored.set(target.id, credentials)
-    return { account: target, identity, credentials }
+  /** Herald's connection flow: started, the consent URL approved on the fake, its answer completed. */
+  const connect = async (): Promise<{ readonly account: SocialAccount; readonly credentials: Credentials }> => {
+    const started = await runtime.runPromise(
+      Effect.provide(startConnection(project.id, "linkedin", { caller: "test", publicUrl: "https://herald.example" }), connections)
+    )
+    const callback = await fake.consent(started.authorizeUrl)
+    const account = await runtime.runPromise(Effect.provide(
+      completeConnection("linkedin", {
+        state: callback.searchParams.get("state") ?? "",
+        code: Option.fromNullable(callback.searchParams.get("code")),
+        denied: Option.fromNullable(callback.searchParams.get("error"))
+      }),
+      connections
+    ))
+    return { account, credentials: data.credentials.get(account.id)! }
   }
+
+  /**
+   * Makes the account post as the organisation: what choosing a page at connect time will do once
+   * the connection flow carries the choice (docs/networks/linkedin.md, open points).
+   */
+  const chooseOrganization = (account: SocialAccount, organizationId: string) =>
+    data.credentials.set(account.id, asOrganization(data.credentials.get(account.id)!, organizationId))
 
   const withBytes = (media: Media, content: Uint8Array) => {
     bytes.set(media.storageKey, content)
@@ -111,5 +134,5 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
     await fake.stop()
   }
 
-  return { fake, route, tokens, connect, withBytes, stop }
+  return { fake, route, data, connect, chooseOrganization, withBytes, stop, status: (account: SocialAccount) => data.accounts.get(account.id)?.status }
 }
