@@ -5,7 +5,6 @@
  * over the in-memory stores, and media bytes held in memory.
  */
 import {
-  AccountConnections,
   AccountTokens,
   completeConnection,
   createProject,
@@ -18,7 +17,7 @@ import {
   type OAuthProvider,
   OAuthProviders,
   ProjectId,
-  SocialAccount,
+  type SocialAccount,
   startConnection
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
@@ -52,18 +51,6 @@ export const mediaItem = (kind: "image" | "video" | "document", options: { altTe
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
 
-/** The in-memory stand-in of the workers' AccountConnections: marks the account in the same data. */
-const accountConnections = (data: InMemoryData) =>
-  Layer.succeed(AccountConnections, AccountConnections.of({
-    markNeedsReconnect: (accountId) =>
-      Effect.sync(() => {
-        const account = data.accounts.get(accountId)
-        if (account === undefined || account.status !== "active") return false
-        data.accounts.set(accountId, new SocialAccount({ ...account, status: "needs_reconnect" }))
-        return true
-      })
-  }))
-
 export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeOptions: LinkedinOptions = {}) => {
   const fake = await new LinkedinFake({ clientId, clientSecret, ...fakeOptions }).start()
   const data = new InMemoryData()
@@ -72,7 +59,6 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
   const stores = Layer.mergeAll(
     makeInMemoryStores(data),
     makeInMemoryAdmin(data),
-    accountConnections(data),
     sequentialSecrets(),
     Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) }))
   )
