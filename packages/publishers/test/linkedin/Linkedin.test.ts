@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto"
 import { afterEach, describe, expect, it } from "vitest"
 import { linkedinVersion } from "../../src/linkedin/Rest.js"
 import { asOrganization, memberScopes, organizationScopes } from "../../src/linkedin/LinkedinOAuth.js"
+import { linkedinContractSetup } from "./contractSetup.js"
 import { makeHarness, mediaItem } from "./harness.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
@@ -338,5 +339,20 @@ describe("LinkedIn metrics and probe", () => {
     fake.expireToken()
     const refused = await run(route.adapters.probe!.check(account))
     expect(ConnectionHealth.$is("Refused")(refused)).toBe(true)
+  })
+})
+
+describe("LinkedIn's contract setup", () => {
+  it("connects an account whose posts, media and option the fake's controls see", async () => {
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const setup = yield* linkedinContractSetup
+      const option = setup.options[0]!
+      const published = yield* setup.adapters.publisher.publish(
+        request(setup.account, "with the deck", { media: [setup.media.document!], configuration: option.configuration })
+      )
+      option.check(published.platformPostId)
+      expect(setup.fake.posts()).toEqual([{ id: published.platformPostId, text: "with the deck", media: 1 }])
+      expect((yield* setup.reload).status).toBe("active")
+    })))
   })
 })
