@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { linkedinVersion } from "../../src/linkedin/Rest.js"
 import { asOrganization, memberScopes, organizationScopes } from "../../src/linkedin/LinkedinOAuth.js"
 import { linkedinContractSetup } from "./contractSetup.js"
-import { makeHarness, mediaItem } from "./harness.js"
+import { makeHarness, mediaItem, pdfBytes } from "./harness.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 let harness: Harness | undefined
@@ -37,7 +37,6 @@ const fail = async <A, E>(effect: Effect.Effect<A, E>): Promise<E> => {
 }
 
 const receiptUrl = /^https:\/\/www\.linkedin\.com\/feed\/update\/urn:li:share:\d{19}\/$/
-const pdf = new TextEncoder().encode("%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
 
 describe("LinkedIn OAuth", () => {
   it("sends the member to LinkedIn's consent page and exchanges the code for a token and the member's identity", async () => {
@@ -133,9 +132,9 @@ describe("LinkedIn publishing", () => {
   it("posts a PDF document under its document_title, or its file name", async () => {
     const { connect, fake, route, withBytes } = await open()
     const { account } = await connect()
-    const titled = withBytes(mediaItem("document", { filename: "q3.pdf" }), pdf)
+    const titled = withBytes(mediaItem("document", { filename: "q3.pdf" }), pdfBytes)
     await run(route.adapters.publisher.publish(request(account, "Q3 report", { media: [titled], configuration: { document_title: "Q3 in numbers" } })))
-    const untitled = withBytes(mediaItem("document", { filename: "deck.pdf" }), pdf)
+    const untitled = withBytes(mediaItem("document", { filename: "deck.pdf" }), pdfBytes)
     await run(route.adapters.publisher.publish(request(account, "The deck", { media: [untitled] })))
     const [first, second] = fake.livePosts()
     expect(first?.content).toEqual({ media: { id: expect.stringMatching(/^urn:li:document:/), title: "Q3 in numbers" } })

@@ -6,9 +6,7 @@
 import { Effect } from "effect"
 import { memberScopes } from "../../src/linkedin/LinkedinOAuth.js"
 import type { ContractSetupEffect } from "../kit/publisherContract.js"
-import { makeHarness, mediaItem } from "./harness.js"
-
-const pdf = new TextEncoder().encode("%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
+import { makeHarness, mediaItem, pdfBytes } from "./harness.js"
 
 export const linkedinContractSetup: ContractSetupEffect = Effect.gen(function*() {
   const harness = yield* Effect.acquireRelease(
@@ -24,7 +22,7 @@ export const linkedinContractSetup: ContractSetupEffect = Effect.gen(function*()
     media: {
       image: harness.withBytes(mediaItem("image", { altText: "a red kite" }), new Uint8Array([255, 216, 255, 224])),
       video: harness.withBytes(mediaItem("video"), Uint8Array.from({ length: 2500 }, (_, i) => i % 251)),
-      document: harness.withBytes(mediaItem("document", { filename: "deck.pdf" }), pdf)
+      document: harness.withBytes(mediaItem("document", { filename: "deck.pdf" }), pdfBytes)
     },
     options: [{
       name: "document_title",

@@ -32,6 +32,9 @@ import { type FakeOptions, LinkedinFake } from "./LinkedinFake.js"
 const clientId = "86fake0client"
 const clientSecret = "fake-secret-value"
 
+/** A small PDF the fake takes as one. */
+export const pdfBytes = new TextEncoder().encode("%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
+
 export const mediaItem = (kind: "image" | "video" | "document", options: { altText?: string; filename?: string } = {}) =>
   new Media({
     id: MediaId.make(randomUUID()),
