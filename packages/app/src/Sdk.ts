@@ -10,7 +10,7 @@ import {
   Platform,
   PostId,
   ProjectId,
-  type PostRow,
+  type PostView,
   PostStatus,
   refuseStoredText,
   type SocialAccount,
@@ -75,7 +75,7 @@ export interface Herald {
     readonly list: (
       apiKey: string,
       filter?: { readonly status?: ReadonlyArray<PostStatus>; readonly limit?: number }
-    ) => Promise<{ readonly data: ReadonlyArray<PostRow> }>
+    ) => Promise<{ readonly data: ReadonlyArray<PostView> }>
     readonly approve: (
       apiKey: string,
       postId: string,

@@ -122,20 +122,24 @@ export const sequentialSecrets = (): Layer.Layer<SecretMint> => {
         return { key: Redacted.make(key), hash: ApiKeyHash.make(n.toString(16).padStart(64, "0")), prefix: key.slice(0, kind.length + 8) }
       }),
     webhookSecret: Effect.sync(() => Redacted.make(`whsec_${++next}`)),
-    // A fixed verifier and challenge: the S256 pair of RFC 7636's appendix B.
+    // A fixed verifier and its S256 challenge (BASE64URL(SHA-256(verifier))).
     oauthState: Effect.sync(() => ({
       state: `state_${++next}`,
       codeVerifier: Redacted.make("dBjftJeZ4CVP-mJ92K9hAJRb3Bw3Wq3L9YZ1dZ1vY5c"),
-      codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+      codeChallenge: "4Ydo1AdrSbg-bpoGaAMZgwjalH58BJ9R4IgT_xezNmc"
     }))
   }))
 }
+
+// The host after the scheme and any credentials, read without the URL global: the core compiles
+// against ECMAScript alone, and URL is a Node/DOM global.
+const hostOf = (url: string): string => /^[a-z][a-z\d+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? ""
 
 /** Refuses a webhook URL whose host is in `refusedHosts`, as the real check refuses a private address. */
 export const webhookDestinationsRefusing = (refusedHosts: ReadonlyArray<string>): Layer.Layer<WebhookDestinations> =>
   Layer.succeed(WebhookDestinations, WebhookDestinations.of({
     check: (url) =>
-      refusedHosts.includes(new URL(url).hostname)
-        ? Effect.fail(new WebhookDestinationRefused({ url, reason: `${new URL(url).hostname} is not a public address` }))
+      refusedHosts.includes(hostOf(url))
+        ? Effect.fail(new WebhookDestinationRefused({ url, reason: `${hostOf(url)} is not a public address` }))
         : Effect.void
   }))
