@@ -22,9 +22,9 @@ import {
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { DateTime, Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
-import { PlatformHttpLive } from "../../src/kit/index.js"
+import { CallDeadlines, PlatformHttpLive } from "../../src/kit/index.js"
 import { linkedinRoute, type LinkedinOptions } from "../../src/linkedin/LinkedinRoute.js"
 import { asOrganization } from "../../src/linkedin/LinkedinOAuth.js"
 import { type FakeOptions, LinkedinFake } from "./LinkedinFake.js"
@@ -53,6 +53,9 @@ export const mediaItem = (kind: "image" | "video" | "document", options: { altTe
     storageKey: randomUUID(),
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
+
+/** Deadlines short enough that a reply that never comes fails within a test. */
+export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
 
 export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeOptions: LinkedinOptions = {}) => {
   const fake = await new LinkedinFake({ clientId, clientSecret, ...fakeOptions }).start()
@@ -84,7 +87,7 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
   }
   // The guard's connections live as long as the harness: closed by stop().
   const runtime = ManagedRuntime.make(layer)
-  const route = await runtime.runPromise(linkedinRoute(endpoints, routeOptions))
+  const route = await runtime.runPromise(linkedinRoute(endpoints, routeOptions).pipe(Effect.provideService(CallDeadlines, shortDeadlines)))
   built.provider = route.oauth
   const connections = OAuthProviders.layer({ oauth: [route.oauth], logins: [], unconfigured: [] })
   const project = await runtime.runPromise(createProject({ name: "LinkedIn tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" }))
