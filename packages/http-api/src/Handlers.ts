@@ -2,6 +2,7 @@ import { HttpApiBuilder, type HttpServerRequest, OpenApi } from "@effect/platfor
 import {
   AccountStore,
   ApprovalLinks,
+  bestTimes,
   BulkBody,
   bulkCreate,
   checkCaption,
@@ -9,11 +10,17 @@ import {
   decidePost,
   deletePost,
   editPost,
+  analyticsQueryOf,
+  defaultBestTimesDays,
+  defaultInsightsDays,
   IdGenerator,
+  insights,
   listPosts,
   loadProject,
   MediaIngest,
   MediaLibrary,
+  metricsOfPost,
+  MetricsStore,
   parseBulkCsv,
   postingRulesFor,
   type PostRecord,
@@ -30,7 +37,9 @@ import {
   takedownDelivery,
   toAccountView,
   ToneClassifier,
-  TopicClassifier
+  TopicClassifier,
+  topPosts,
+  topPostsRequestOf
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import {
@@ -249,6 +258,29 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
     .handle("checkGuardrails", ({ payload }) =>
       asCaller((principal) => checkCaption(principal, payload.caption)))
 ).pipe(groupContext(Authentication, RequestBodyGuard, RequestUrlGuard, PostStore, ProjectStore, AccountStore, TopicClassifier, ToneClassifier))
+
+export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handlers) =>
+  handlers
+    .handle("metrics", ({ urlParams }) =>
+      CurrentPrincipal.pipe(Effect.flatMap((principal) => metricsOfPost(principal, urlParams.post_id)), Effect.catchAll(failWith)))
+    .handle("insights", ({ urlParams }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => insights(principal, analyticsQueryOf(urlParams, defaultInsightsDays))),
+        Effect.catchAll(failWith)
+      ))
+    .handle("topPosts", ({ urlParams }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) =>
+          topPosts(principal, topPostsRequestOf(urlParams))
+        ),
+        Effect.catchAll(failWith)
+      ))
+    .handle("bestTimes", ({ urlParams }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => bestTimes(principal, analyticsQueryOf(urlParams, defaultBestTimesDays))),
+        Effect.catchAll(failWith)
+      ))
+).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore))
 
 export const SpecLive = HttpApiBuilder.group(
   HeraldApi,
