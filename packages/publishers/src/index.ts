@@ -20,3 +20,4 @@ export {
 export { type RunningSimulator, SimulatorServer, type SimulatorServerOptions, startSimulator } from "./simulator/SimulatorServer.js"
 export * as SimulatorWire from "./simulator/SimulatorWire.js"
 export * as Kit from "./kit/index.js"
+export * as Linkedin from "./linkedin/index.js"
