@@ -5,13 +5,15 @@ import {
   BulkBody,
   bulkCreate,
   checkCaption,
+  createdPostReply,
+  type CreatedPostReply,
   createPost,
   decidePost,
   deletePost,
   editPost,
   IdGenerator,
+  listSocialAccounts,
   listPosts,
-  loadProject,
   MediaIngest,
   MediaLibrary,
   parseBulkCsv,
@@ -23,24 +25,22 @@ import {
   type Principal,
   ProjectStore,
   Publishers,
+  readProject,
   requireScope,
   resolveAccountRefs,
   retryDelivery,
   statusMessage,
   takedownDelivery,
-  toAccountRow,
   ToneClassifier,
   TopicClassifier
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import {
   Authentication,
-  CreatedPost,
   CurrentPrincipal,
   defaultListLimit,
   HeraldApi,
   PostList,
-  RepeatedPost,
   RequestBodyGuard,
   RequestUrlGuard
 } from "./Api.js"
@@ -147,20 +147,10 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const created = yield* createPost(principal, payload).pipe(Effect.catchAll(failWith))
-        const reply = {
-          id: created.record.post.id,
-          status: created.record.post.status,
-          message: created.message,
-          ...(created.record.post.status === "pending_approval" && created.approvalUrl !== null
-            ? { approval_url: created.approvalUrl }
-            : {})
-        }
-        // Sent as is (both replies are their own JSON, AsIs): matching the reply against the union
-        // of the two to find its status code cost more than writing the post.
-        return created.repeated
-          ? HttpServerResponse.unsafeJson({ ...reply, repeated: true } satisfies AsIs<typeof RepeatedPost>)
-          : HttpServerResponse.unsafeJson({ ...reply, repeated: false } satisfies AsIs<typeof CreatedPost>, { status: 201 })
+        const reply: AsIs<typeof CreatedPostReply> = createdPostReply(yield* createPost(principal, payload).pipe(Effect.catchAll(failWith)))
+        // Sent as is (the reply is its own JSON, AsIs): matching the reply against the union of
+        // CreatedPost and RepeatedPost to find its status code cost more than writing the post.
+        return HttpServerResponse.unsafeJson(reply, { status: reply.repeated ? 200 : 201 })
       }))
     .handleRaw("bulk", ({ request }) =>
       Effect.gen(function*() {
@@ -239,25 +229,16 @@ export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (han
       ))
 ).pipe(groupContext(Authentication, RequestUrlGuard, ApprovalLinks, PostStore, ProjectStore, AccountStore, Publishers))
 
-/** The caller's project and all its accounts, for the read endpoints that have no use case of their own. */
-const readProject = (principal: Principal) =>
-  requireScope(principal, "posts:read").pipe(
-    Effect.zipRight(Effect.all([loadProject(principal), AccountStore.pipe(Effect.flatMap((store) => store.list(principal.projectId)))])),
-    Effect.catchAll(failWith)
-  )
+const readProjectOf = (principal: Principal) => readProject(principal).pipe(Effect.catchAll(failWith))
 
 const splitIds = (value: string) => value.split(",").map((ref) => ref.trim()).filter((ref) => ref !== "")
 
 export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
   handlers
-    .handle("socialAccounts", () =>
-      Effect.gen(function*() {
-        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
-        return { data: accounts.map((account) => toAccountRow(account, accounts, project.signature)) }
-      }))
+    .handle("socialAccounts", () => CurrentPrincipal.pipe(Effect.flatMap(listSocialAccounts), Effect.catchAll(failWith)))
     .handle("postingRules", ({ urlParams }) =>
       Effect.gen(function*() {
-        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
+        const [project, accounts] = yield* readProjectOf(yield* CurrentPrincipal)
         const refs = urlParams.account_ids === undefined ? [] : splitIds(urlParams.account_ids)
         const chosen = refs.length === 0 ? Either.right(accounts) : resolveAccountRefs(refs, accounts)
         if (Either.isLeft(chosen)) {
@@ -276,7 +257,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
     .handle("project", () =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const [project] = yield* readProject(principal)
+        const [project] = yield* readProjectOf(principal)
         return {
           id: project.id,
           name: project.name,

@@ -3,7 +3,7 @@ import { HttpApiSchema } from "@effect/platform"
 import {
   describeViolation,
   type DomainError,
-  errorCode,
+  errorBody,
   type ErrorCodeOf,
   errorCodes,
   excerpt,
@@ -12,7 +12,7 @@ import {
   StateConflictCode,
   Violation
 } from "@herald/core"
-import { DateTime, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 
 /**
  * The error replies of the REST API. Every body is { error, code }: error is a sentence for a
@@ -175,30 +175,15 @@ export const retryAfter = (seconds: number) =>
     Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(seconds)))
   )
 
-const secondsUntil = (instant: DateTime.Utc) =>
-  Effect.map(DateTime.now, (now) => Math.max(Math.ceil(DateTime.distance(now, instant) / 1000), 1))
-
 /** The reply of a domain error of type E, as a type: handlers declare exactly the replies they can answer. */
 export type HttpErrorOf<E extends DomainError> = InstanceType<typeof domainReplies[E["_tag"]]>
 
-/** What a reply carries beside { error, code }: the violations, or the seconds until the daily cap resets. */
-const extraFields = (error: DomainError) => {
-  switch (error._tag) {
-    case "ValidationFailed":
-    case "GuardrailBlocked":
-      return Effect.succeed({ violations: error.violations })
-    case "DailyCapReached":
-      return secondsUntil(error.resetAt).pipe(Effect.tap(retryAfter), Effect.map((seconds) => ({ retry_after: seconds })))
-    default:
-      return Effect.succeed({})
-  }
-}
-
-/** A domain error as its reply (domainReplies): status and code by its kind, its own message. */
+/** A domain error as its reply (domainReplies): status and code by its kind, its body core's errorBody. */
 export const failWith = <E extends DomainError>(error: E): Effect.Effect<never, HttpErrorOf<E>> =>
-  Effect.flatMap(extraFields(error), (extra) => {
+  Effect.flatMap(errorBody(error), (body) => {
     const Reply = domainReplies[error._tag] as unknown as new(fields: object) => HttpErrorOf<E>
-    return Effect.fail(new Reply({ error: error.message, code: errorCode(error), ...extra }))
+    const fail = Effect.fail(new Reply(body))
+    return body.retry_after === undefined ? fail : Effect.zipRight(retryAfter(body.retry_after), fail)
   })
 
 /** Characters of a value a schema message may repeat (longer ones are described, not echoed). */

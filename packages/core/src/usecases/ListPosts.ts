@@ -1,7 +1,7 @@
-import { Context, Effect } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
-import type { PostStatus } from "../Post.js"
-import { type PostRow, toPostRow } from "../PostRow.js"
+import { PostStatus } from "../Post.js"
+import { PostRow, toPostRow } from "../PostRow.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { type PostRecord, PostStore } from "../ports/PostStore.js"
@@ -12,6 +12,18 @@ export interface PostFilter {
   readonly statuses: ReadonlyArray<PostStatus> | null
   readonly limit: number
 }
+
+/** GET /posts's limit when the caller names none. */
+export const defaultPostListLimit = 50
+
+/** GET /posts's reply. */
+export const PostListReply = Schema.Struct({
+  data: Schema.Array(PostRow.annotations({ identifier: "PostRow" })),
+  filter: Schema.Struct({
+    status: Schema.NullOr(Schema.Array(PostStatus)),
+    limit: Schema.Int
+  }).annotations({ description: "The filter that actually applied (status null: every status)." })
+})
 
 /**
  * Rows are a function of the records and the links alone, and a store that caches its lists hands
