@@ -1,0 +1,26 @@
+import { loadPost, PostId, requireScope } from "@herald/core"
+import { Effect, Schema } from "effect"
+import { refuse, tool } from "../Tool.js"
+import { noMetricsYet, PostMetricsReply } from "./Analytics.js"
+
+/** GET /metrics. */
+export const getPostMetrics = tool({
+  name: "get_post_metrics",
+  title: "Get a post's engagement metrics",
+  description:
+    "Per delivery of a post: views, likes, comments, shares, reach, saves, engagement and the live URL. A null metric means " +
+    "the platform does not report it (not zero); empty data means not synced yet (refresh roughly every 6 hours). " +
+    "post_not_found when the id is not a post of this project. Needs posts:read.",
+  input: Schema.Struct({
+    post_id: PostId.annotations({ description: "The post's id (from create_post or list_posts)." })
+  }),
+  output: PostMetricsReply,
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: (principal, input) =>
+    requireScope(principal, "posts:read").pipe(
+      Effect.zipRight(loadPost(principal.projectId, input.post_id)),
+      Effect.as({ post_id: input.post_id, data: [] }),
+      Effect.catchAll(refuse)
+    ),
+  text: (reply) => reply.data.length === 0 ? `Post ${reply.post_id}: no metrics yet. ${noMetricsYet}` : `Post ${reply.post_id}: ${reply.data.length} row(s).`
+})
