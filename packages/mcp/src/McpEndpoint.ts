@@ -97,11 +97,32 @@ export const McpLive = (options: McpOptions) =>
         return toolError({ error: "internal error", code: "internal_error" })
       }
 
+      /**
+       * A protocol server answers one request at a time (it holds one transport), and making one
+       * (its handlers and their schemas) costs about as much as the request: servers are kept
+       * between requests, each reconnected to the next request's transport, as many as are busy at once.
+       */
+      const idle: Array<{ readonly server: Server; admitted: Principal | RateLimited | null }> = []
+      const checkout = () => {
+        const kept = idle.pop()
+        if (kept !== undefined) return kept
+        const made: { readonly server: Server; admitted: Principal | RateLimited | null } = {
+          server: new Server({ name: "herald", version: options.version }, { capabilities: { tools: { listChanged: false } } }),
+          admitted: null
+        }
+        made.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }))
+        made.server.setRequestHandler(CallToolRequestSchema, (call) => {
+          if (made.admitted === null) throw new McpError(ErrorCode.InternalError, "no caller")
+          return callTool(made.admitted, call.params.name, call.params.arguments)
+        })
+        return made
+      }
+
       const answer = (admitted: Principal | RateLimited, body: unknown, request: HttpServerRequest.HttpServerRequest) =>
         Effect.promise(async () => {
-          const server = new Server({ name: "herald", version: options.version }, { capabilities: { tools: { listChanged: false } } })
-          server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }))
-          server.setRequestHandler(CallToolRequestSchema, (call) => callTool(admitted, call.params.name, call.params.arguments))
+          const kept = checkout()
+          kept.admitted = admitted
+          const server = kept.server
           const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
           await server.connect(transport)
           try {
@@ -117,6 +138,8 @@ export const McpLive = (options: McpOptions) =>
             return { status: reply.status, type: reply.headers.get("content-type"), text: await reply.text() }
           } finally {
             await server.close()
+            kept.admitted = null
+            idle.push(kept)
           }
         }).pipe(Effect.map(({ status, text, type }) =>
           text === ""
