@@ -10,11 +10,9 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import autocannon from "autocannon"
+import { type Figures, load as loadAt, seconds, warmupSeconds } from "./Load.js"
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16)
-const seconds = Number(process.env.BENCH_SECONDS ?? 8)
-const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const root = Path.resolve(import.meta.dirname, "..")
 
 const serve = (dataDir: string) =>
@@ -50,23 +48,7 @@ const post = async (url: string, token: string, body: unknown, headers: Record<s
   return JSON.parse(text)
 }
 
-interface Figures {
-  readonly rps: number
-  readonly p50: number
-  readonly p99: number
-  readonly failed: number
-}
-
-const load = async (url: string, options: { readonly method: "GET" | "POST"; readonly headers: Record<string, string>; readonly body?: string }) => {
-  if (warmupSeconds > 0) await autocannon({ url, connections, duration: warmupSeconds, ...options })
-  const result = await autocannon({ url, connections, duration: seconds, ...options })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failed: result.non2xx + result.errors + result.timeouts
-  } satisfies Figures
-}
+const load = (url: string, options: Parameters<typeof loadAt>[2]) => loadAt(url, connections, options)
 
 const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" }
 const toolCall = (name: string, args: Record<string, unknown>) =>
@@ -74,7 +56,7 @@ const toolCall = (name: string, args: Record<string, unknown>) =>
 
 const row = (label: string, figures: Figures) =>
   `${label.padEnd(36)} ${figures.rps.toFixed(0).padStart(6)} req/s   p50 ${String(figures.p50).padStart(3)} ms   p99 ${String(figures.p99).padStart(4)} ms` +
-  (figures.failed > 0 ? `   (${figures.failed} failed)` : "")
+  (figures.non2xx + figures.errors > 0 ? `   (${figures.non2xx + figures.errors} failed)` : "")
 
 const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-bench-mcp-"))
 const server = await serve(dataDir)
