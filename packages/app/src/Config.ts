@@ -1,5 +1,5 @@
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
-import { defaultDispatcherOptions } from "./workers/index.js"
+import { defaultPublishingDispatcherOptions } from "./workers/index.js"
 
 export const HeraldEnv = Config.literal("development", "production")("HERALD_ENV").pipe(Config.withDefault("development" as const))
 
@@ -68,6 +68,6 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
       message: "HERALD_DELIVERIES_IN_FLIGHT must be 1 to 1024",
       validation: (count) => count >= 1 && count <= 1024
     }),
-    Config.withDefault(defaultDispatcherOptions().concurrency)
+    Config.withDefault(defaultPublishingDispatcherOptions().concurrency)
   )
 })

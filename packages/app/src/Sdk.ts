@@ -7,7 +7,7 @@ import {
   listPosts,
   makeAuthenticator,
   PostId,
-  type PostRow,
+  type PostView,
   PostStatus,
   refuseStoredText
 } from "@herald/core"
@@ -70,7 +70,7 @@ export interface Herald {
     readonly list: (
       apiKey: string,
       filter?: { readonly status?: ReadonlyArray<PostStatus>; readonly limit?: number }
-    ) => Promise<{ readonly data: ReadonlyArray<PostRow> }>
+    ) => Promise<{ readonly data: ReadonlyArray<PostView> }>
     readonly approve: (
       apiKey: string,
       postId: string,

@@ -10,7 +10,7 @@ import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
 import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { serverLayer } from "../src/Server.js"
-import { defaultDispatcherOptions } from "../src/workers/index.js"
+import { defaultPublishingDispatcherOptions } from "../src/workers/index.js"
 
 /** A reply body, loosely typed for assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,7 +41,7 @@ export const startHerald = async (
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
     outboundAllowLoopback: false,
     workers: options.workers ?? true,
-    deliveriesInFlight: defaultDispatcherOptions().concurrency
+    deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { type FailureCategory, PostStore, toReceiptRow } from "@herald/core"
+import { type FailureCategory, PostStore, toReceiptEntry } from "@herald/core"
 import { Effect, Layer } from "effect"
 import deliveryErrorCategories from "../src/migrations/0011_delivery_error_categories.js"
 import { newPost, newProject, storageOnThrowawaySchema } from "./fixtures.js"
@@ -46,7 +46,7 @@ describe.skipIf(url === "")("migration 0011 on PostgreSQL (needs DATABASE_URL)",
           const delivery = record.deliveries.find((candidate) => candidate.id === input.record.deliveries[index]!.id)!
           expect(delivery.error, code).toEqual({ category: finer, code, message: `was ${category}` })
           expect(delivery.attempts.map((attempt) => attempt.error?.category ?? null), code).toEqual([finer, null])
-          const row = toReceiptRow(delivery)
+          const row = toReceiptEntry(delivery)
           expect(row.error?.category, code).toBe(category)
           expect(row.error_category, code).toBe(finer)
         }

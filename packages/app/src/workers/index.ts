@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { type DispatcherOptions, defaultDispatcherOptions, runDispatcher } from "./Dispatcher.js"
+import { type PublishingDispatcherOptions, defaultPublishingDispatcherOptions, runPublishingDispatcher } from "./PublishingDispatcher.js"
 
-export * from "./Dispatcher.js"
+export * from "./PublishingDispatcher.js"
 
 /**
  * The background workers (today: the dispatcher) running for the life of the layer. Closing it
@@ -12,9 +12,9 @@ export * from "./Dispatcher.js"
  * guardrails run again before each delivery). StorageLive provides the storage ports; the
  * simulator's Publishers come from @herald/publishers.
  */
-export const workers = (options: Partial<DispatcherOptions> = {}) =>
+export const workers = (options: Partial<PublishingDispatcherOptions> = {}) =>
   Layer.scopedDiscard(
-    Effect.forkScoped(Effect.scoped(runDispatcher({ ...defaultDispatcherOptions(), ...options })))
+    Effect.forkScoped(Effect.scoped(runPublishingDispatcher({ ...defaultPublishingDispatcherOptions(), ...options })))
   )
 
 /** The workers with their default settings. */

@@ -23,7 +23,7 @@ import { StorageLive } from "@herald/storage-postgres"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
-import { defaultDispatcherOptions, type DispatcherOptions } from "../../src/workers/index.js"
+import { defaultPublishingDispatcherOptions, type PublishingDispatcherOptions } from "../../src/workers/index.js"
 
 export const credentialsKey = Redacted.make(randomBytes(32).toString("base64"))
 
@@ -48,8 +48,8 @@ export const world = (simulator: SimulatorServerOptions, storage = pglite()) =>
   )
 
 /** Fast settings for tests: short waits, the same logic. */
-export const testOptions = (overrides: Partial<DispatcherOptions> = {}): DispatcherOptions => ({
-  ...defaultDispatcherOptions(),
+export const testOptions = (overrides: Partial<PublishingDispatcherOptions> = {}): PublishingDispatcherOptions => ({
+  ...defaultPublishingDispatcherOptions(),
   concurrency: 8,
   pollInterval: Duration.millis(100),
   ...overrides

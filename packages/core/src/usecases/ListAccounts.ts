@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
 import type { Principal } from "../Principal.js"
-import { AccountRow, toAccountRow } from "../PostingRules.js"
+import { AccountView, toAccountView } from "../PostingRules.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import { traced } from "../Tracing.js"
 import { loadProject } from "./ProjectContext.js"
 
-/** GET /social-accounts's reply. */
-export const AccountListReply = Schema.Struct({ data: Schema.Array(AccountRow.annotations({ identifier: "AccountRow" })) })
+/** GET /social-accounts's reply ("AccountRow": the published document's name for an account view). */
+export const AccountListReply = Schema.Struct({ data: Schema.Array(AccountView.annotations({ identifier: "AccountRow" })) })
 export type AccountListReply = typeof AccountListReply.Type
 
 /** The caller's project and all its accounts, for the read endpoints (posts:read). */
@@ -19,5 +19,5 @@ export const readProject = traced("readProject")(function*(principal: Principal)
 /** GET /social-accounts: every connected account with its limits and capabilities. */
 export const listSocialAccounts = traced("listSocialAccounts")(function*(principal: Principal) {
   const [project, accounts] = yield* readProject(principal)
-  return { data: accounts.map((account) => toAccountRow(account, accounts, project.signature)) } satisfies AccountListReply
+  return { data: accounts.map((account) => toAccountView(account, accounts, project.signature)) } satisfies AccountListReply
 })

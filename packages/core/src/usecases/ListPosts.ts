@@ -1,7 +1,7 @@
 import { Context, Effect, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
 import { PostStatus } from "../Post.js"
-import { PostRow, toPostRow } from "../PostRow.js"
+import { PostView, toPostView } from "../PostView.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { type PostRecord, PostStore } from "../ports/PostStore.js"
@@ -16,9 +16,12 @@ export interface PostFilter {
 /** GET /posts's limit when the caller names none. */
 export const defaultPostListLimit = 50
 
-/** GET /posts's reply. */
+/**
+ * GET /posts's reply. "PostRow" is the published document's schema name; the code calls it a view
+ * ("Row" in code is a storage table row), the document keeps its name for its clients.
+ */
 export const PostListReply = Schema.Struct({
-  data: Schema.Array(PostRow.annotations({ identifier: "PostRow" })),
+  data: Schema.Array(PostView.annotations({ identifier: "PostRow" })),
   filter: Schema.Struct({
     status: Schema.NullOr(Schema.Array(PostStatus)),
     limit: Schema.Int
@@ -32,7 +35,7 @@ export const PostListReply = Schema.Struct({
  */
 const built = new WeakMap<ReadonlyArray<PostRecord>, {
   readonly links: Context.Tag.Service<ApprovalLinks>
-  readonly rows: ReadonlyArray<PostRow>
+  readonly rows: ReadonlyArray<PostView>
 }>()
 
 const rowsOf = (records: ReadonlyArray<PostRecord>, links: Context.Tag.Service<ApprovalLinks>) => {
@@ -40,8 +43,8 @@ const rowsOf = (records: ReadonlyArray<PostRecord>, links: Context.Tag.Service<A
   if (known !== undefined && known.links === links) return Effect.succeed(known.rows)
   return Effect.forEach(records, (record) =>
     record.post.status === "pending_approval"
-      ? links.urlFor(record.post).pipe(Effect.map((url) => toPostRow(record, url)))
-      : Effect.succeed(toPostRow(record, null))).pipe(
+      ? links.urlFor(record.post).pipe(Effect.map((url) => toPostView(record, url)))
+      : Effect.succeed(toPostView(record, null))).pipe(
       Effect.tap((rows) => Effect.sync(() => built.set(records, { links, rows })))
     )
 }

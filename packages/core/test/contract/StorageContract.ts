@@ -20,7 +20,7 @@ import {
   ProjectAdmin,
   ProjectStore,
   RateLimitStore,
-  SendOutcome,
+  OutboxSendOutcome,
   Project,
   WebhookEndpoints
 } from "@herald/core"
@@ -454,7 +454,7 @@ export const outboxQueueCases: Cases<PostStore | OutboxQueue | ProjectAdmin | We
         expect(mine.map((send) => send.event.id)).toEqual([published.id])
         expect(Redacted.value(mine[0]!.endpoint.secret)).toBe("whsec_topsecret")
         const owner = a.includes(mine[0]!) ? "a" : "b"
-        yield* outbox.complete(mine[0]!.sendId, owner, SendOutcome.GaveUp({ at: eventAt, error: "HTTP 500", disableAfter: 1 }))
+        yield* outbox.complete(mine[0]!.sendId, owner, OutboxSendOutcome.GaveUp({ at: eventAt, error: "HTTP 500", disableAfter: 1 }))
         const [listed] = yield* endpoints.list(project.id)
         expect(listed!.enabled).toBe(false)
         expect(listed!.consecutiveFailures).toBe(1)

@@ -10,18 +10,25 @@ import {
   MediaSource,
   MediaStaging,
   MediaStorage,
+  type MediaRejected,
+  type MediaTooLarge,
   type MissingScope,
   openTicket,
   PeopleTagCheck,
   requireMediaStorage,
   requireScope,
+  type PeopleTagsUnavailable,
+  type ThumbnailOutOfRange,
+  type TicketExpired,
+  type TicketNotFound,
+  type UnsupportedMedia,
   uploadErrorBody,
   uploadMedia,
   type UploadMediaError,
   UploadTickets
 } from "@herald/core"
 import { Effect, Option } from "effect"
-import { Authentication, CurrentPrincipal, HeraldApi, RequestUrlGuard } from "../Api.js"
+import { Authentication, HeraldApi, RequestUrlGuard } from "../Api.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
 import {
   BadRequest,
@@ -31,17 +38,31 @@ import {
   MissingScopeError,
   type HttpError,
   isHttpError,
+  MediaRefused,
+  MediaTooLargeError,
   NotFound,
   PayloadTooLarge,
   UnsupportedMediaType
 } from "../HttpErrors.js"
-import { groupContext } from "../RequestContext.js"
+import { CurrentPrincipal, groupContext } from "../RequestPath.js"
 import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
 import { contentTypeOf, readJsonBody, readMultipart } from "./MediaRequest.js"
 
-/** The shared replies a media refusal gets; a missing scope only where the use case checks one. */
-type SharedReply<E> = BadRequest | NotFound | Conflict | PayloadTooLarge | UnsupportedMediaType | (E extends MissingScope ? MissingScopeError : never)
-type MediaReply = SharedReply<UploadMediaError> | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
+/** The reply classes FailuresLive answers; the media-only ones are answered in place. */
+type SharedClass = BadRequest | MediaRefused | NotFound | Conflict | PayloadTooLarge | MediaTooLargeError | UnsupportedMediaType | MissingScopeError
+
+/** A shared reply as is, and a media refusal as the shared reply it fails with. */
+type SharedReply<E> = E extends SharedClass ? E
+  : E extends MissingScope ? MissingScopeError
+  : E extends MediaRejected | UnsupportedMedia | TicketExpired ? MediaRefused
+  : E extends ThumbnailOutOfRange ? BadRequest
+  : E extends TicketNotFound ? NotFound
+  : E extends PeopleTagsUnavailable ? Conflict
+  : E extends MediaTooLarge ? MediaTooLargeError
+  : never
+type MediaReply =
+  | SharedClass
+  | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
 
 /** The reply each media refusal gets (the contract's media status table); its body is core's uploadErrorBody. */
 const replyOf = (error: UploadMediaError): MediaReply => {
@@ -51,8 +72,9 @@ const replyOf = (error: UploadMediaError): MediaReply => {
       return new MissingScopeError({ error: body.error, code: errorCode(error) })
     case "MediaRejected":
     case "UnsupportedMedia":
-    case "ThumbnailOutOfRange":
     case "TicketExpired":
+      return new MediaRefused(body as MediaRefused)
+    case "ThumbnailOutOfRange":
       return new BadRequest(body as BadRequest)
     case "PeopleTagsNeedImage":
       return new TagsNeedImage(body as TagsNeedImage)
@@ -61,7 +83,7 @@ const replyOf = (error: UploadMediaError): MediaReply => {
     case "PeopleTagsUnavailable":
       return new Conflict(body as Conflict)
     case "MediaTooLarge":
-      return new PayloadTooLarge(body as PayloadTooLarge)
+      return new MediaTooLargeError(body as MediaTooLargeError)
     case "PeopleTagsUnconfirmed":
       return new PeopleTagsRefused(body as PeopleTagsRefused)
     case "MediaStorageUnavailable":
