@@ -39,7 +39,7 @@ describe("herald serve as a process", () => {
   it("never writes a key sent in the path to its output, whatever the request makes of it", async () => {
     const dataDir = tempDataDir()
     dataDirs.push(dataDir)
-    const herald = await serve({ HERALD_DATA_DIR: dataDir })
+    const herald = await serve({ HERALD_DATA_DIR: dataDir, DATABASE_URL: "" })
     const { agent_key } = credentialsIn(dataDir)
     const client = await connect(herald.origin, agent_key, "path")
     const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult
