@@ -46,9 +46,9 @@ const mcp = McpLive({
   version: "1.0"
 }).pipe(Layer.provide(HmacApprovalLinks))
 
-/** The background workers: publishing what is due, and sending webhooks. */
+/** The background workers: publishing what is due, syncing metrics, and sending webhooks. */
 const backgroundWorkers = (config: HeraldConfig) =>
-  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }), WebhookDispatcher.layer())
+  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }), WebhookDispatcher.layer())
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
@@ -94,7 +94,7 @@ export const work = Effect.gen(function*() {
     return yield* Effect.fail(new Error("herald work runs beside API processes on a shared PostgreSQL: set DATABASE_URL"))
   }
   const secrets = yield* loadSecrets(config)
-  yield* Console.log("Herald workers are running (publishing, webhooks)")
+  yield* Console.log("Herald workers are running (publishing, metrics, webhooks)")
   return yield* Layer.launch(
     backgroundWorkers(config).pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
   )

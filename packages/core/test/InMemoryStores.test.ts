@@ -1,7 +1,7 @@
 import { layer } from "@effect/vitest"
 import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryStores } from "@herald/core/memory"
 import { Effect, Layer } from "effect"
-import { apiKeyCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
+import { apiKeyCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
 
 const data = new InMemoryData()
 const keys = new InMemoryApiKeys()
@@ -42,4 +42,5 @@ layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(),
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)
+  metricsStoreCases(it)
 })

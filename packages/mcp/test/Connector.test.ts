@@ -192,16 +192,19 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(unfetchable.code).toBe("media_unfetchable")
   })
 
-  it("the analytics tools answer the contract's shapes, empty until metrics are collected", async () => {
+  it("the analytics tools answer GET /metrics, /insights, /top-posts and /best-times's bodies", async () => {
     const [post] = resultOf(await call(agent, "list_posts", { limit: 1 })).data
-    expect(resultOf(await call(agent, "get_post_metrics", { post_id: post.id }))).toEqual({ post_id: post.id, data: [] })
-    expect(refusalOf(await call(agent, "get_post_metrics", { post_id: "00000000-0000-4000-8000-000000000000" })).code).toBe("post_not_found")
-    expect(resultOf(await call(agent, "get_insights", { since_days: 7 }))).toMatchObject({
-      by_platform: [],
-      coverage: { with_metrics: 0, awaiting: 0, unreportable: 0 }
-    })
-    expect(resultOf(await call(agent, "get_top_posts", { metric: "likes", limit: 5 }))).toEqual({ metric: "likes", since_days: 30, data: [] })
-    expect(resultOf(await call(agent, "get_best_times", {}))).toEqual({ signal: "none", slots: [] })
+    const metrics = resultOf(await call(agent, "get_post_metrics", { post_id: post.id }))
+    expect(metrics.post_id).toBe(post.id)
+    expect(metrics).toEqual((await rest(`/metrics?post_id=${post.id}`)).body)
+    const missing = refusalOf(await call(agent, "get_post_metrics", { post_id: "00000000-0000-4000-8000-000000000000" }))
+    expect(missing).toEqual((await rest("/metrics?post_id=00000000-0000-4000-8000-000000000000")).body)
+    expect(missing.code).toBe("post_not_found")
+    expect(resultOf(await call(agent, "get_insights", { since_days: 7, platform: "x" })))
+      .toEqual((await rest("/insights?since_days=7&platform=x")).body)
+    expect(resultOf(await call(agent, "get_top_posts", { metric: "likes", limit: 5 })))
+      .toEqual((await rest("/top-posts?metric=likes&limit=5")).body)
+    expect(resultOf(await call(agent, "get_best_times", {}))).toEqual((await rest("/best-times")).body)
     expect(refusalOf(await call(agent, "get_insights", { since_days: 0 })).code).toBe("invalid_request")
   })
 

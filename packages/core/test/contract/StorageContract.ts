@@ -11,6 +11,7 @@ import {
   CreateOutcome,
   DeliveryQueue,
   EventId,
+  MetricsStore,
   OutboxEvent,
   OutboxQueue,
   PostChange,
@@ -26,6 +27,7 @@ import {
 } from "@herald/core"
 import { Context, DateTime, Effect, Exit, Fiber, Option, Redacted, Stream, TestServices } from "effect"
 import { createHash, randomUUID } from "node:crypto"
+import { metricsStoreCases } from "./MetricsContract.js"
 import { at, newAccount, newEndpoint, newKeyId, newPost, newProject, t0 } from "./StorageFixtures.js"
 
 /**
@@ -592,6 +594,7 @@ export type Storage =
   | DeliveryQueue
   | OutboxQueue
   | WebhookEndpoints
+  | MetricsStore
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -603,4 +606,5 @@ export const storageCases: Cases<Storage> = (it) => {
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)
+  metricsStoreCases(it)
 }

@@ -1,19 +1,18 @@
-import { requireScope } from "@herald/core"
-import { Effect, Schema } from "effect"
+import { AnalyticsInput, analyticsQueryOf, bestTimes, BestTimes, defaultBestTimesDays } from "@herald/core"
+import { Effect } from "effect"
 import { refuse, tool } from "../Tool.js"
-import { BestTimesReply, formatFilter, noMetricsYet, platformFilter, sinceDays } from "./Analytics.js"
 
 /** GET /best-times. */
 export const getBestTimes = tool({
   name: "get_best_times",
   title: "Get the best times to post",
   description:
-    "Weekday and UTC hour slots ranked by average engagement, with how many posts each rests on. signal none means no " +
-    "engagement is recorded and the order means nothing. Needs posts:read.",
-  input: Schema.Struct({ platform: platformFilter, format: formatFilter, since_days: sinceDays(90) }),
-  output: BestTimesReply,
+    "Mean engagement per weekday and UTC hour of publishing, with how many posts each slot rests on. signal none: no " +
+    "engagement recorded (order meaningless); thin: a slot rests on one or two posts; ok: three or more each. " +
+    `since_days 1 to 365 (default ${defaultBestTimesDays}), platform, format. Needs posts:read.`,
+  input: AnalyticsInput.annotations({ examples: [{ platform: "x", since_days: 90 }] }),
+  output: BestTimes,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (principal) =>
-    requireScope(principal, "posts:read").pipe(Effect.as({ signal: "none" as const, slots: [] }), Effect.catchAll(refuse)),
-  text: () => `signal none: no engagement recorded. ${noMetricsYet}`
+  run: (principal, input) => Effect.catchAll(bestTimes(principal, analyticsQueryOf(input, defaultBestTimesDays)), refuse),
+  text: (reply) => `signal ${reply.signal}: ${reply.slots.length} slot(s).`
 })

@@ -1,7 +1,6 @@
-import { requireScope } from "@herald/core"
-import { Effect, Schema } from "effect"
+import { AnalyticsInput, analyticsQueryOf, defaultInsightsDays, insights, Insights } from "@herald/core"
+import { Effect } from "effect"
 import { refuse, tool } from "../Tool.js"
-import { emptyTotals, formatFilter, InsightsReply, noMetricsYet, platformFilter, sinceDays } from "./Analytics.js"
 
 /** GET /insights. */
 export const getInsights = tool({
@@ -9,20 +8,11 @@ export const getInsights = tool({
   title: "Get engagement insights",
   description:
     "Roll-up over a window: posts, deliveries, metric totals, by_platform, and coverage (with_metrics + unreportable + " +
-    "awaiting = deliveries; ever_delivered ignores the window and filters). format story returns zero totals. Needs posts:read.",
-  input: Schema.Struct({ since_days: sinceDays(30), platform: platformFilter, format: formatFilter }),
-  output: InsightsReply,
+    `awaiting = deliveries; ever_delivered ignores the window and filters). since_days 1 to 365 (default ${defaultInsightsDays}), ` +
+    "platform (a platform key), format (feed, reel or story; story returns zero totals). Needs posts:read.",
+  input: AnalyticsInput.annotations({ examples: [{ since_days: 7, platform: "instagram" }] }),
+  output: Insights,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (principal) =>
-    requireScope(principal, "posts:read").pipe(
-      Effect.as({
-        posts: 0,
-        deliveries: 0,
-        totals: emptyTotals,
-        by_platform: [],
-        coverage: { deliveries: 0, with_metrics: 0, unreportable: 0, awaiting: 0, unsupported: 0, ever_delivered: 0 }
-      }),
-      Effect.catchAll(refuse)
-    ),
-  text: () => `No insights. ${noMetricsYet}`
+  run: (principal, input) => Effect.catchAll(insights(principal, analyticsQueryOf(input, defaultInsightsDays)), refuse),
+  text: (reply) => `${reply.posts} post(s), ${reply.deliveries} deliver${reply.deliveries === 1 ? "y" : "ies"} in ${reply.since_days} days.`
 })

@@ -1,7 +1,6 @@
-import { loadPost, PostId, requireScope } from "@herald/core"
+import { metricsOfPost, PostId, PostMetricsReply } from "@herald/core"
 import { Effect, Schema } from "effect"
 import { refuse, tool } from "../Tool.js"
-import { noMetricsYet, PostMetricsReply } from "./Analytics.js"
 
 /** GET /metrics. */
 export const getPostMetrics = tool({
@@ -16,11 +15,9 @@ export const getPostMetrics = tool({
   }),
   output: PostMetricsReply,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (principal, input) =>
-    requireScope(principal, "posts:read").pipe(
-      Effect.zipRight(loadPost(principal.projectId, input.post_id)),
-      Effect.as({ post_id: input.post_id, data: [] }),
-      Effect.catchAll(refuse)
-    ),
-  text: (reply) => reply.data.length === 0 ? `Post ${reply.post_id}: no metrics yet. ${noMetricsYet}` : `Post ${reply.post_id}: ${reply.data.length} row(s).`
+  run: (principal, input) => Effect.catchAll(metricsOfPost(principal, input.post_id), refuse),
+  text: (reply) =>
+    reply.data.length === 0
+      ? `Post ${reply.post_id}: no metrics synced yet.`
+      : `Post ${reply.post_id}: metrics for ${reply.data.length} deliver${reply.data.length === 1 ? "y" : "ies"}.`
 })
