@@ -6,6 +6,8 @@ import {
   BulkBody,
   bulkCreate,
   checkCaption,
+  createdPostReply,
+  CreatedPostReply,
   createPost,
   decidePost,
   deletePost,
@@ -14,9 +16,9 @@ import {
   defaultBestTimesDays,
   defaultInsightsDays,
   IdGenerator,
+  listSocialAccounts,
   insights,
   listPosts,
-  loadProject,
   MediaIngest,
   MediaLibrary,
   metricsOfPost,
@@ -30,12 +32,12 @@ import {
   type Principal,
   ProjectStore,
   Publishers,
+  readProject,
   requireScope,
   resolveAccountRefs,
   retryDelivery,
   statusMessage,
   takedownDelivery,
-  toAccountView,
   ToneClassifier,
   TopicClassifier,
   topPosts,
@@ -44,11 +46,9 @@ import {
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import {
   Authentication,
-  CreatedPost,
   defaultListLimit,
   HeraldApi,
   PostList,
-  RepeatedPost,
   RequestBodyGuard,
   RequestUrlGuard
 } from "./Api.js"
@@ -124,18 +124,10 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       ))
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
-        const created = yield* asCaller((principal) => createPost(principal, payload))
-        const reply = {
-          id: created.record.post.id,
-          status: created.record.post.status,
-          message: created.message,
-          ...(created.record.post.status === "pending_approval" && created.approvalUrl !== null
-            ? { approval_url: created.approvalUrl }
-            : {})
-        }
-        return created.repeated
-          ? replyAsIs(RepeatedPost, { ...reply, repeated: true })
-          : replyAsIs(CreatedPost, { ...reply, repeated: false }, 201)
+        const reply = createdPostReply(yield* asCaller((principal) => createPost(principal, payload)))
+        // One reply schema for both statuses: matching the reply against the union of CreatedPost
+        // and RepeatedPost to find its status code cost more than writing the post.
+        return replyAsIs(CreatedPostReply, reply, reply.repeated ? 200 : 201)
       }))
     .handleRaw("bulk", ({ request }) =>
       Effect.gen(function*() {
@@ -207,25 +199,16 @@ export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (han
       ))
 ).pipe(groupContext(Authentication, RequestUrlGuard, ApprovalLinks, PostStore, ProjectStore, AccountStore, Publishers))
 
-/** The caller's project and all its accounts, for the read endpoints that have no use case of their own. */
-const readProject = (principal: Principal) =>
-  requireScope(principal, "posts:read").pipe(
-    Effect.zipRight(Effect.all([loadProject(principal), AccountStore.pipe(Effect.flatMap((store) => store.list(principal.projectId)))])),
-    Effect.catchAll(failWith)
-  )
+const readProjectOf = (principal: Principal) => readProject(principal).pipe(Effect.catchAll(failWith))
 
 const splitIds = (value: string) => value.split(",").map((ref) => ref.trim()).filter((ref) => ref !== "")
 
 export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
   handlers
-    .handle("socialAccounts", () =>
-      Effect.gen(function*() {
-        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
-        return { data: accounts.map((account) => toAccountView(account, accounts, project.signature)) }
-      }))
+    .handle("socialAccounts", () => asCaller(listSocialAccounts))
     .handle("postingRules", ({ urlParams }) =>
       Effect.gen(function*() {
-        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
+        const [project, accounts] = yield* readProjectOf(yield* CurrentPrincipal)
         const refs = urlParams.account_ids === undefined ? [] : splitIds(urlParams.account_ids)
         const chosen = refs.length === 0 ? Either.right(accounts) : resolveAccountRefs(refs, accounts)
         if (Either.isLeft(chosen)) {
@@ -244,7 +227,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
     .handle("project", () =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const [project] = yield* readProject(principal)
+        const [project] = yield* readProjectOf(principal)
         return {
           id: project.id,
           name: project.name,
