@@ -17,3 +17,4 @@ export {
 } from "./simulator/SimulatorPublisher.js"
 export { type RunningSimulator, SimulatorServer, type SimulatorServerOptions, startSimulator } from "./simulator/SimulatorServer.js"
 export * as SimulatorWire from "./simulator/SimulatorWire.js"
+export * as Kit from "./kit/index.js"
