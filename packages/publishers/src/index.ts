@@ -1,4 +1,5 @@
 export { registry } from "./Registry.js"
+export * as X from "./x/index.js"
 export * as Simulator from "./simulator/Simulator.js"
 export {
   type PublishRecord,
