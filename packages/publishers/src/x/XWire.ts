@@ -134,7 +134,9 @@ const said = (body: unknown, status: number): { readonly code: string; readonly 
 
 const duplicate = /duplicate content/i
 const mediaWords = /media/i
-const outOfScope = /scope|not permitted|forbidden|client-forbidden|client-not-enrolled|unsupported-authentication/i
+/** X's words for a token without the scope, an app without the access, a suspended account. */
+const notAllowedTypes = new Set(["client-forbidden", "client-not-enrolled", "unsupported-authentication", "user-suspended"])
+const notAllowed = /^forbidden\.?$|scope|not permitted to (access|use)|suspended/i
 
 /**
  * An X failure on Herald's taxonomy (docs/networks/x.md has the table). `afterMedia`: the call
@@ -152,8 +154,7 @@ export const classify = (
   if (status === 401) return error("auth_expired")
   if (status === 403) {
     if (duplicate.test(message)) return error("content_rejected")
-    if (/suspended/i.test(message) || code === "user-suspended") return error("permission_missing")
-    return outOfScope.test(`${code} ${message}`) ? error("permission_missing") : error("content_rejected")
+    return notAllowedTypes.has(code) || notAllowed.test(message) ? error("permission_missing") : error("content_rejected")
   }
   if (status === 404) return error("not_found")
   if (status === 400 || status === 413 || status === 415) {
