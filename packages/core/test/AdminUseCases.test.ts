@@ -14,6 +14,7 @@ import {
   listWebhookEndpoints,
   makeAuthenticator,
   noGuardrails,
+  OAuthProviders,
   ProjectId,
   removeWebhookEndpoint,
   revokeApiKey,
@@ -46,7 +47,8 @@ const admin = () => {
     inMemoryRateLimits(),
     sequentialIds(),
     sequentialSecrets(),
-    webhookDestinationsRefusing(["10.0.0.1"])
+    webhookDestinationsRefusing(["10.0.0.1"]),
+    OAuthProviders.none
   )
 }
 

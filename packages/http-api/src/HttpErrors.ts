@@ -32,7 +32,11 @@ export class BadRequest extends Schema.Class<BadRequest>("BadRequest")({
     "media_unsupported",
     "ticket_expired",
     "webhook_url_refused",
-    "route_not_supported"
+    "route_not_supported",
+    "platform_not_configured",
+    "connection_method_mismatch",
+    "connection_refused",
+    "oauth_state_invalid"
   ),
   /** Every invalid field at once: the body path (or query parameter), the account when one is at fault, why. */
   violations: Schema.optional(Schema.Array(Violation))

@@ -41,22 +41,51 @@ export interface PasswordLogin {
   readonly refresh: (credentials: Credentials) => Effect.Effect<TokenGrant, PlatformCallFailed>
 }
 
+/** How this build connects a platform's accounts on the direct route. */
+export type ConnectionMethod =
+  | { readonly _tag: "OAuth"; readonly provider: OAuthProvider }
+  | { readonly _tag: "Password"; readonly login: PasswordLogin }
+  /** The platform has a direct publisher but its OAuth client is not configured: the variables to set. */
+  | { readonly _tag: "Unconfigured"; readonly variables: ReadonlyArray<string> }
+  /** No direct publisher for the platform in this build. */
+  | { readonly _tag: "Unavailable" }
+
+export interface ConnectionMethods {
+  readonly oauth: ReadonlyArray<OAuthProvider>
+  readonly logins: ReadonlyArray<PasswordLogin>
+  readonly unconfigured: ReadonlyArray<{ readonly platform: Platform; readonly variables: ReadonlyArray<string> }>
+}
+
+/**
+ * Herald's callback for a platform's consent page, under its public base URL: the redirect_uri to
+ * register with the platform's OAuth app. Served outside /api/v1, without an API key.
+ */
+export const oauthCallbackPrefix = "/oauth/callback"
+
+export const oauthCallbackPath = (platform: Platform) => `${oauthCallbackPrefix}/${platform}`
+
 /**
  * How each platform's accounts are connected on the direct route: a consent page (OAuthProvider)
- * or a login (PasswordLogin). A platform with neither cannot be connected directly in this build.
+ * or a login (PasswordLogin).
  */
 export class OAuthProviders extends Context.Tag("@herald/core/OAuthProviders")<OAuthProviders, {
-  readonly oauth: (platform: Platform) => OAuthProvider | undefined
-  readonly passwordLogin: (platform: Platform) => PasswordLogin | undefined
+  readonly method: (platform: Platform) => ConnectionMethod
 }>() {
-  static readonly layer = (
-    entries: { readonly oauth: ReadonlyArray<OAuthProvider>; readonly logins: ReadonlyArray<PasswordLogin> }
-  ): Layer.Layer<OAuthProviders> =>
-    Layer.succeed(
-      OAuthProviders,
-      OAuthProviders.of({
-        oauth: (platform) => entries.oauth.find((provider) => provider.platform === platform),
-        passwordLogin: (platform) => entries.logins.find((login) => login.platform === platform)
-      })
-    )
+  static readonly make = (methods: ConnectionMethods) =>
+    OAuthProviders.of({
+      method: (platform): ConnectionMethod => {
+        const provider = methods.oauth.find((entry) => entry.platform === platform)
+        if (provider !== undefined) return { _tag: "OAuth", provider }
+        const login = methods.logins.find((entry) => entry.platform === platform)
+        if (login !== undefined) return { _tag: "Password", login }
+        const unconfigured = methods.unconfigured.find((entry) => entry.platform === platform)
+        return unconfigured === undefined ? { _tag: "Unavailable" } : { _tag: "Unconfigured", variables: unconfigured.variables }
+      }
+    })
+
+  static readonly layer = (methods: ConnectionMethods): Layer.Layer<OAuthProviders> =>
+    Layer.succeed(OAuthProviders, OAuthProviders.make(methods))
+
+  /** No platform connects directly (tests, builds without direct publishers). */
+  static readonly none: Layer.Layer<OAuthProviders> = OAuthProviders.layer({ oauth: [], logins: [], unconfigured: [] })
 }
