@@ -12,14 +12,12 @@ import {
   type RouteAdapters
 } from "@herald/core"
 import { Context, DateTime, Effect, Option } from "effect"
-import { asRead, authorized, type PlatformClient, platformClient, type PlatformEndpoints, platformEndpoints } from "../kit/index.js"
+import { asRead, authorized, type DirectRoute, type PlatformClient, platformClient, type PlatformEndpoints } from "../kit/index.js"
 import { exchange, withToken } from "./XCall.js"
 import { xOAuth, xScopes } from "./XOAuth.js"
 import { makeXPublisher } from "./XPublisher.js"
 import { type Post, PostLookup, UsersMe } from "./XWire.js"
 
-/** X's real hosts: the API (and its token endpoint) and the consent page. */
-export const xEndpoints = platformEndpoints("x", { apiBaseUrl: "https://api.x.com", authBaseUrl: "https://x.com" })
 
 const count = (value: number | undefined) => value === undefined ? null : Math.max(0, Math.round(value))
 const sum = (...values: ReadonlyArray<number | undefined>) =>
@@ -111,3 +109,10 @@ export const xRoute = (
       oauth: xOAuth(endpoints, client)
     }
   })
+
+/** X in the app's list of direct routes: its real hosts (the API with its token endpoint, and the consent page). */
+export const xDirectRoute: DirectRoute = {
+  platform: "x",
+  defaults: { apiBaseUrl: "https://api.x.com", authBaseUrl: "https://x.com" },
+  build: xRoute
+}

@@ -1,2 +1,2 @@
 export { xOAuth, xScopes } from "./XOAuth.js"
-export { xEndpoints, xMetrics, xRoute } from "./XRoute.js"
+export { xDirectRoute, xMetrics, xRoute } from "./XRoute.js"

@@ -1,16 +1,22 @@
 import {
-  AccountId,
+  AccountConnections,
   AccountTokens,
+  completeConnection,
+  createProject,
   type Credentials,
+  makeAccountTokens,
   Media,
   MediaId,
   MediaStorage,
   type OAuthProvider,
-  PlatformCallFailed,
-  ProjectId,
+  OAuthProviders,
+  type ProjectId,
   type RouteAdapters,
-  SocialAccount
+  SecretMint,
+  SocialAccount,
+  startConnection
 } from "@herald/core"
+import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialIds, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
 import { DateTime, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
@@ -20,69 +26,65 @@ import { startXFake, type XFake, type XFakeOptions } from "./XFake.js"
 
 /**
  * Herald's X route against the fake, over the production HttpClient and the outbound guard (its
- * test-only loopback allowance for the fake's port). Until the kit's connection flow and token
- * store are merged, accounts are connected here by following the consent URL to a callback and
- * the tokens are kept in memory by a stand-in for AccountTokens that refreshes through the same
- * OAuthProvider; nothing writes tokens by hand.
+ * test-only loopback allowance for the fake's port), with the kit's account connection
+ * (startConnection, then the consent URL followed on the fake back to the callback's
+ * completeConnection) and its AccountTokens (refresh through the route's provider, needs_reconnect
+ * on a refused refresh) over the in-memory stores. No test writes tokens by hand.
  */
 export interface XHarness {
   readonly fake: XFake
   readonly adapters: RouteAdapters
   readonly oauth: OAuthProvider
-  /** Follows the consent URL on the fake back to a callback, and connects (or reconnects) the account. */
+  /** Starts a connection, follows the consent URL on the fake to Herald's callback: the account connected (or reconnected). */
   readonly connect: () => Promise<SocialAccount>
   readonly credentials: (account: SocialAccount) => Credentials | undefined
-  readonly status: (account: SocialAccount) => SocialAccount["status"]
+  readonly status: (account: SocialAccount) => SocialAccount["status"] | undefined
   readonly storeMedia: (media: { kind: "image" | "video"; mime: string; bytes: Uint8Array; altText?: string | null }) => Media
   readonly run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
   readonly close: () => Promise<void>
 }
 
-const projectId = ProjectId.make(randomUUID())
+/** Marks in the in-memory data, with the event, as the PostgreSQL adapter does in one transaction. */
+const inMemoryConnections = (data: InMemoryData) =>
+  Layer.succeed(AccountConnections, AccountConnections.of({
+    markNeedsReconnect: (id, event) =>
+      Effect.sync(() => {
+        const account = data.accounts.get(id)
+        if (account === undefined || account.status !== "active") return false
+        data.accounts.set(id, new SocialAccount({ ...account, status: "needs_reconnect" }))
+        data.outbox.push(event)
+        return true
+      })
+  }))
+
+/**
+ * sequentialSecrets with a fresh state and PKCE pair per connection: its fixed pair does not
+ * hash to its challenge, which the fake (as X) checks.
+ */
+const pkceSecrets = Layer.effect(
+  SecretMint,
+  Effect.map(SecretMint, (sequential) =>
+    SecretMint.of({
+      ...sequential,
+      oauthState: Effect.sync(() => {
+        const verifier = randomBytes(32).toString("base64url")
+        return {
+          state: randomBytes(16).toString("base64url"),
+          codeVerifier: Redacted.make(verifier),
+          codeChallenge: createHash("sha256").update(verifier).digest("base64url")
+        }
+      })
+    }))
+).pipe(Layer.provide(sequentialSecrets()))
 
 export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarness> => {
   const fake = await startXFake(options)
   const port = Number(new URL(fake.url).port)
-  const stored = new Map<string, { credentials: Credentials; status: SocialAccount["status"] }>()
+  const data = new InMemoryData()
   const files = new Map<string, Uint8Array>()
-  // The route is built over these tokens, which refresh through the route's own provider.
+  // AccountTokens refreshes through the route's provider, and the route reads tokens from AccountTokens.
   const provider: { oauth?: OAuthProvider } = {}
-
-  const needsReconnect = (account: SocialAccount, failure: PlatformCallFailed) =>
-    Effect.suspend(() => {
-      const entry = stored.get(account.id)
-      if (entry !== undefined && failure.error.category === "auth_expired") entry.status = "needs_reconnect"
-      return Effect.fail(failure)
-    })
-
-  const refreshOf = (account: SocialAccount, credentials: Credentials) =>
-    provider.oauth!.refresh(credentials).pipe(
-      Effect.tap((grant) => Effect.sync(() => stored.set(account.id, { credentials: grant.credentials, status: "active" }))),
-      Effect.map((grant) => grant.credentials),
-      Effect.catchAll((failure) => needsReconnect(account, failure))
-    )
-
-  const missing = (account: SocialAccount) =>
-    new PlatformCallFailed({ error: { category: "auth_expired", code: "not_connected", message: `${account.username} is not connected` }, retryAfterMs: null })
-
-  const tokens = AccountTokens.of({
-    current: (account) =>
-      Effect.gen(function*() {
-        const entry = stored.get(account.id)
-        if (entry === undefined) return yield* missing(account)
-        const expiresAt = typeof entry.credentials.expires_at === "string" ? DateTime.unsafeMake(entry.credentials.expires_at) : null
-        const now = yield* DateTime.now
-        return expiresAt !== null && DateTime.lessThan(expiresAt, DateTime.add(now, { minutes: 5 }))
-          ? yield* refreshOf(account, entry.credentials)
-          : entry.credentials
-      }),
-    afterRefusal: (account, refused) =>
-      Effect.suspend(() => {
-        const entry = stored.get(account.id)
-        if (entry === undefined) return Effect.fail(missing(account))
-        return entry.credentials.access_token !== refused.access_token ? Effect.succeed(entry.credentials) : refreshOf(account, entry.credentials)
-      })
-  })
+  const stores = Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), sequentialIds(), pkceSecrets, inMemoryConnections(data))
 
   const storage = MediaStorage.of({
     ...Effect.runSync(Effect.provide(MediaStorage, MediaStorage.unconfigured)),
@@ -90,11 +92,12 @@ export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarnes
     read: (key) => Effect.sync(() => Option.fromNullable(files.get(key)))
   })
 
-  const layer = PlatformHttpLive.pipe(
-    Layer.provide(OutboundGuard.layer({ loopbackPorts: [port] })),
-    Layer.merge(Layer.succeed(AccountTokens, tokens)),
-    Layer.merge(Layer.succeed(MediaStorage, storage))
-  )
+  const tokens = Layer.effect(AccountTokens, makeAccountTokens(() => Effect.sync(() => provider.oauth?.refresh)))
+  const layer = Layer.mergeAll(
+    PlatformHttpLive.pipe(Layer.provide(OutboundGuard.layer({ loopbackPorts: [port] }))),
+    Layer.succeed(MediaStorage, storage),
+    tokens
+  ).pipe(Layer.provideMerge(stores))
   const endpoints = {
     platform: "x" as const,
     apiBaseUrl: fake.url,
@@ -110,28 +113,21 @@ export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarnes
   const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
   const route = await run(Effect.provide(xRoute(endpoints), runtime))
   provider.oauth = route.oauth
+  const inHerald = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof stores> | OAuthProviders>) =>
+    run(effect.pipe(Effect.provide(runtime), Effect.provideService(OAuthProviders, OAuthProviders.make({ oauth: [route.oauth], logins: [], unconfigured: [] }))))
+  const project = await inHerald(createProject({ name: "Acme", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" }))
 
   const connect = async () => {
-    const verifier = randomBytes(32).toString("base64url")
-    const challenge = createHash("sha256").update(verifier).digest("base64url")
-    const state = randomBytes(16).toString("base64url")
-    const redirectUri = "http://127.0.0.1:1/oauth/callback/x"
-    const consent = await fetch(route.oauth.authorizeUrl({ state, codeChallenge: challenge, redirectUri }), { redirect: "manual" })
+    const started = await inHerald(startConnection(project.id as ProjectId, "x", { caller: "test", publicUrl: "http://127.0.0.1:9" }))
+    // The consent page (the fake consents at once) sends the browser back to Herald's callback.
+    const consent = await fetch(started.authorizeUrl, { redirect: "manual" })
     const callback = new URL(consent.headers.get("location") ?? "")
-    if (callback.searchParams.get("state") !== state) throw new Error("the fake sent back another state")
-    const grant = await run(route.oauth.exchange({ code: callback.searchParams.get("code") ?? "", codeVerifier: verifier, redirectUri }))
-    const identity = await run(route.oauth.identify(grant.credentials))
-    const known = [...stored.keys()].find((id) => stored.get(id)!.credentials.user_id === identity.platformAccountId)
-    const account = new SocialAccount({
-      id: AccountId.make(known ?? randomUUID()),
-      projectId,
-      platform: "x",
-      username: identity.username,
-      route: "direct",
-      status: "active"
-    })
-    stored.set(account.id, { credentials: { ...grant.credentials, user_id: identity.platformAccountId }, status: "active" })
-    return account
+    if (!callback.href.startsWith(started.redirectUri)) throw new Error(`the consent page sent the browser to ${callback.href}`)
+    return inHerald(completeConnection("x", {
+      state: callback.searchParams.get("state") ?? "",
+      code: Option.fromNullable(callback.searchParams.get("code")),
+      denied: Option.fromNullable(callback.searchParams.get("error"))
+    }))
   }
 
   return {
@@ -139,14 +135,14 @@ export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarnes
     adapters: route.adapters,
     oauth: route.oauth,
     connect,
-    credentials: (account) => stored.get(account.id)?.credentials,
-    status: (account) => stored.get(account.id)?.status ?? "disconnected",
+    credentials: (account) => data.credentials.get(account.id),
+    status: (account) => data.accounts.get(account.id)?.status,
     storeMedia: ({ altText = null, bytes, kind, mime }) => {
       const storageKey = `media/${randomUUID()}`
       files.set(storageKey, bytes)
       return new Media({
         id: MediaId.make(randomUUID()),
-        projectId,
+        projectId: project.id,
         kind,
         mime,
         bytes: bytes.byteLength,
