@@ -2,6 +2,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
+import type { Kit } from "@herald/publishers"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
@@ -26,7 +27,13 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
  * names (the test's own, whose calls it reads).
  */
 export const startHerald = async (
-  options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
+  options: {
+    readonly workers?: boolean
+    readonly databaseUrl?: string
+    readonly simulatorUrl?: string
+    /** Direct routes in place of the build's (a test's own, pointed at its fakes, which the guard then reaches on loopback). */
+    readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
+  } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
   const config: HeraldConfig = {
@@ -39,12 +46,14 @@ export const startHerald = async (
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
-    outboundAllowLoopback: false,
+    outboundAllowLoopback: options.directRoutes !== undefined,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultDispatcherOptions().concurrency
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
-  const runtime = ManagedRuntime.make(serverLayer(config, secrets))
+  const runtime = ManagedRuntime.make(
+    serverLayer(config, secrets, options.directRoutes === undefined ? {} : { directRoutes: options.directRoutes })
+  )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
   const origin = `http://127.0.0.1:${address.port}`

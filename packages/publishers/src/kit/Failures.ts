@@ -1,8 +1,8 @@
-import type { HttpClientError, HttpClientResponse } from "@effect/platform"
+import { type HttpClientError, HttpClientResponse } from "@effect/platform"
 import type { Headers } from "@effect/platform/Headers"
 import { type DeliveryError, type DeliveryErrorCategory, OutcomeUnknown, PlatformCallFailed, PublishFailed } from "@herald/core"
 import { OutboundFailed, OutboundRefused, OutboundTimeout } from "@herald/outbound"
-import { Clock, Data, Effect, type ParseResult } from "effect"
+import { Clock, Data, Effect, type ParseResult, type Schema } from "effect"
 
 /**
  * The platform answered, and its answer is a failure, classified by the platform's module onto
@@ -71,7 +71,7 @@ export const isRetryable = (category: DeliveryErrorCategory): boolean =>
  */
 export const refusal = (
   response: HttpClientResponse.HttpClientResponse,
-  classify: (reply: { readonly status: number; readonly body: unknown; readonly headers: Headers }) => DeliveryError
+  classify: Classify
 ): Effect.Effect<PlatformRefusal> =>
   Effect.gen(function*() {
     const text = yield* Effect.orElseSucceed(response.text, () => "")
@@ -87,6 +87,21 @@ export const refusal = (
       retryAfterMs: retryAfterMs(response.headers, now)
     })
   })
+
+/** How a platform module reads its error replies onto the taxonomy. */
+export type Classify = (reply: { readonly status: number; readonly body: unknown; readonly headers: Headers }) => DeliveryError
+
+/**
+ * A reply read with `schema` when its status is 2xx, else the platform's refusal as `classify`
+ * reads it: the one step every platform call ends with.
+ */
+export const expectOk = <A, I>(schema: Schema.Schema<A, I>, classify: Classify) =>
+(
+  response: HttpClientResponse.HttpClientResponse
+): Effect.Effect<A, PlatformRefusal | HttpClientError.ResponseError | ParseResult.ParseError> =>
+  response.status >= 200 && response.status < 300
+    ? HttpClientResponse.schemaBodyJson(schema)(response)
+    : Effect.flatMap(refusal(response, classify), Effect.fail)
 
 /** The guard's error behind a transport failure, if it was one. */
 const transportCause = (error: HttpClientError.HttpClientError): unknown =>
