@@ -106,7 +106,7 @@ export const xRoute = (
     const publisher = yield* makeXPublisher(client)
     return {
       adapters: { platform: "x", route: "direct", publisher, metrics: makeMetrics(client, tokens), probe: makeProbe(client, tokens) },
-      oauth: xOAuth(endpoints, client)
+      oauth: yield* xOAuth(endpoints, client)
     }
   })
 

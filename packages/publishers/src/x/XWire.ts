@@ -7,15 +7,6 @@ import { Schema } from "effect"
  * the fields Herald sends are built in XPublisher.ts).
  */
 
-/** POST /2/oauth2/token's answer (authorization_code and refresh_token grants alike). */
-export const TokenReply = Schema.Struct({
-  token_type: Schema.String,
-  access_token: Schema.String,
-  expires_in: Schema.optional(Schema.Number),
-  scope: Schema.optional(Schema.String),
-  refresh_token: Schema.optional(Schema.String)
-})
-
 /** GET /2/users/me. */
 export const UsersMe = Schema.Struct({
   data: Schema.Struct({ id: Schema.String, username: Schema.String })
@@ -98,16 +89,14 @@ export const Timeline = Schema.Struct({
 
 /**
  * X's error bodies: a problem (`{ title, detail, type, status }`, sometimes with `errors[]` of
- * `{ message, parameters }`), the legacy `{ errors: [{ code, message }] }`, or, at the token
- * endpoint, OAuth's `{ error, error_description }`.
+ * `{ message, parameters }`), or the legacy `{ errors: [{ code, message }] }`. (The token
+ * endpoint's OAuth errors are the kit's, OAuth2.ts.)
  */
 interface ErrorBody {
   readonly title?: unknown
   readonly detail?: unknown
   readonly type?: unknown
   readonly errors?: unknown
-  readonly error?: unknown
-  readonly error_description?: unknown
 }
 
 const text = (value: unknown): string | undefined => typeof value === "string" && value !== "" ? value : undefined
@@ -121,14 +110,13 @@ const said = (body: unknown, status: number): { readonly code: string; readonly 
   const entries = Array.isArray(problem.errors) ? problem.errors as ReadonlyArray<Record<string, unknown>> : []
   const messages = [
     text(problem.detail),
-    text(problem.error_description),
     ...entries.map((entry) => text(entry.message) ?? text(entry.detail))
   ].filter((message): message is string => message !== undefined)
   const type = text(problem.type)
   const legacyCode = entries.find((entry) => typeof entry.code === "number")?.code
   const code = type !== undefined && type !== "about:blank"
     ? type.replace(/^https:\/\/api\.(x|twitter)\.com\/2\/problems\//, "")
-    : text(problem.error) ?? (legacyCode !== undefined ? `x_${legacyCode}` : text(problem.title)?.toLowerCase().replace(/\s+/g, "_") ?? `http_${status}`)
+    : legacyCode !== undefined ? `x_${legacyCode}` : text(problem.title)?.toLowerCase().replace(/\s+/g, "_") ?? `http_${status}`
   return { code, message: messages.length > 0 ? [...new Set(messages)].join("; ") : text(problem.title) ?? `HTTP ${status}` }
 }
 
@@ -159,8 +147,6 @@ export const classify = (
   if (status === 404) return error("not_found")
   if (status === 400 || status === 413 || status === 415) {
     if (context.media || mediaWords.test(message)) return error("media_rejected")
-    // The token endpoint refusing a code or a refresh token: the grant is gone.
-    if (code === "invalid_grant" || code === "invalid_request" && /token|code/i.test(message)) return error("auth_expired")
     return error("content_rejected")
   }
   return error(status === 408 ? "transient" : "content_rejected")
