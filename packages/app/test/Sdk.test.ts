@@ -59,3 +59,13 @@ describe("createHerald(): text that cannot be stored", () => {
     expect(((await reply.json()) as { violations: unknown }).violations).toEqual([{ field: "caption", account: null, message: "contains a NUL character (U+0000)" }])
   })
 })
+
+describe("createHerald(): accounts", () => {
+  it("startOAuth and login refuse, naming why, a platform this build cannot connect directly; a bad project id names the field", async () => {
+    const projectId = herald.demoCredentials!.project_id
+    await expect(herald.accounts.startOAuth(projectId, "pinterest")).rejects.toMatchObject({ _tag: "DirectRouteUnavailable", platform: "pinterest" })
+    const login = herald.accounts.login(projectId, "pinterest", { identifier: "acme", password: "app-password-1" })
+    await expect(login).rejects.toMatchObject({ _tag: "DirectRouteUnavailable" })
+    await expect(herald.accounts.startOAuth("not-a-uuid", "x")).rejects.toMatchObject({ _tag: "ParseError" })
+  })
+})

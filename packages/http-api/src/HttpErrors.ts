@@ -35,8 +35,7 @@ export class BadRequest extends Schema.Class<BadRequest>("BadRequest")({
     "route_not_supported",
     "platform_not_configured",
     "connection_method_mismatch",
-    "connection_refused",
-    "oauth_state_invalid"
+    "connection_refused"
   ),
   /** Every invalid field at once: the body path (or query parameter), the account when one is at fault, why. */
   violations: Schema.optional(Schema.Array(Violation))

@@ -13,7 +13,7 @@ export interface OAuthFakeOptions {
   readonly clientSecret: string
   /** Who consents: the platform's id and username. */
   readonly user?: { readonly id: string; readonly username: string }
-  /** Seconds an access token lives. */
+  /** Seconds an access token lives (at first; `expiresIn` on the fake changes it). */
   readonly expiresIn?: number
   /** Milliseconds the token endpoint takes before answering a refresh. */
   readonly refreshDelayMs?: number
@@ -62,9 +62,12 @@ export class OAuthFake {
   readonly tokenCalls: Array<string> = []
   readonly posts: Array<{ readonly id: string; readonly text: string; readonly userId: string }> = []
   user: { id: string; username: string }
+  /** Seconds the next tokens live. */
+  expiresIn: number
 
   constructor(readonly options: OAuthFakeOptions) {
     this.user = { ...(options.user ?? { id: "1001", username: "acme" }) }
+    this.expiresIn = options.expiresIn ?? 7200
   }
 
   get url(): string {
@@ -106,7 +109,7 @@ export class OAuthFake {
       token_type: "bearer",
       access_token: grant.access,
       refresh_token: grant.refresh,
-      expires_in: this.options.expiresIn ?? 7200,
+      expires_in: this.expiresIn,
       scope: grant.scope
     }
   }
