@@ -1,7 +1,7 @@
 import { X } from "@herald/publishers"
 import { startXFake, type XFake } from "@herald/publishers/testing/x"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { json, startHerald, type TestHerald } from "./TestHerald.js"
+import { json, publishAndWait, receiptWhen, startHerald, type TestHerald } from "./TestHerald.js"
 
 /**
  * X end to end: Herald configured against the X fake (HERALD_X_* variables), an account connected
@@ -50,26 +50,9 @@ const connect = async () => {
 const xAccount = async () =>
   (await json(await admin("/accounts"))).data.find((account: { route: string; platform: string }) => account.route === "direct" && account.platform === "x")
 
-const receiptOf = async (postId: string, until: (receipt: { post_status: string }) => boolean) => {
-  const read = async () => json(await herald.call(`/api/v1/post-results?post_id=${postId}`, { token: herald.credentials.human_key }))
-  let receipt = await read()
-  for (let tries = 0; !until(receipt) && tries < 100; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    receipt = await read()
-  }
-  return receipt
-}
+const receiptOf = (postId: string, until: (receipt: { post_status: string }) => boolean) => receiptWhen(herald, postId, until)
 
-const publish = async (caption: string) => {
-  const created = await herald.call("/api/v1/posts", {
-    method: "POST",
-    token: herald.credentials.human_key,
-    json: { caption, social_accounts: [`x:${fake.user.username}`] }
-  })
-  expect(created.status).toBe(201)
-  const post = await json(created)
-  return receiptOf(post.id, (receipt) => ["posted", "failed", "partially_failed"].includes(receipt.post_status))
-}
+const publish = (caption: string) => publishAndWait(herald, caption, [`x:${fake.user.username}`])
 
 describe("X through the direct route, against the X fake", () => {
   it("connects through X's consent page, publishes with the real URL shape, refreshes, reconnects and takes down", async () => {

@@ -16,23 +16,28 @@ let token: string
 beforeAll(async () => {
   fake = await startXFake({ processingPolls: 1, checkAfterSecs: 0 })
   const verifier = randomBytes(32).toString("base64url")
+  const code = await consentCode(verifier, "tweet.read tweet.write users.read offline.access media.write", "http://127.0.0.1:9/callback")
+  const granted = await tokenCall({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:9/callback", code_verifier: verifier })
+  token = (await granted.json() as { access_token: string }).access_token
+})
+afterAll(() => fake.close())
+
+/** Follows the consent page (the fake consents at once) and answers the code it sends back. */
+const consentCode = async (verifier: string, scope: string, redirectUri: string) => {
   const consent = await fetch(
     `${fake.url}/i/oauth2/authorize?${new URLSearchParams({
       response_type: "code",
       client_id: fake.clientId,
-      redirect_uri: "http://127.0.0.1:9/callback",
-      scope: "tweet.read tweet.write users.read offline.access media.write",
-      state: "s1",
+      redirect_uri: redirectUri,
+      scope,
+      state: randomBytes(8).toString("hex"),
       code_challenge: createHash("sha256").update(verifier).digest("base64url"),
       code_challenge_method: "S256"
     })}`,
     { redirect: "manual" }
   )
-  const code = new URL(consent.headers.get("location")!).searchParams.get("code")!
-  const granted = await tokenCall({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:9/callback", code_verifier: verifier })
-  token = (await granted.json() as { access_token: string }).access_token
-})
-afterAll(() => fake.close())
+  return new URL(consent.headers.get("location")!).searchParams.get("code")!
+}
 
 const tokenCall = (form: Record<string, string>, auth = `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString("base64")}`) =>
   fetch(`${fake.url}/2/oauth2/token`, {
@@ -131,19 +136,7 @@ describe("the X fake against X's OpenAPI", () => {
 
   it("the token endpoint: PKCE checked, codes single-use, refresh tokens rotate, client auth required", async () => {
     const verifier = randomBytes(32).toString("base64url")
-    const consent = await fetch(
-      `${fake.url}/i/oauth2/authorize?${new URLSearchParams({
-        response_type: "code",
-        client_id: fake.clientId,
-        redirect_uri: "http://127.0.0.1:9/cb",
-        scope: "tweet.read users.read offline.access",
-        state: "s2",
-        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-        code_challenge_method: "S256"
-      })}`,
-      { redirect: "manual" }
-    )
-    const code = new URL(consent.headers.get("location")!).searchParams.get("code")!
+    const code = await consentCode(verifier, "tweet.read users.read offline.access", "http://127.0.0.1:9/cb")
     const wrongVerifier = await tokenCall({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:9/cb", code_verifier: "not-it" })
     expect(wrongVerifier.status).toBe(400)
     // The code was spent by the failed attempt, as single-use codes are.
