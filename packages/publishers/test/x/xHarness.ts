@@ -1,5 +1,4 @@
 import {
-  AccountConnections,
   AccountTokens,
   completeConnection,
   createProject,
@@ -44,19 +43,6 @@ export interface XHarness {
   readonly close: () => Promise<void>
 }
 
-/** Marks in the in-memory data, with the event, as the PostgreSQL adapter does in one transaction. */
-const inMemoryConnections = (data: InMemoryData) =>
-  Layer.succeed(AccountConnections, AccountConnections.of({
-    markNeedsReconnect: (id, event) =>
-      Effect.sync(() => {
-        const account = data.accounts.get(id)
-        if (account === undefined || account.status !== "active") return false
-        data.accounts.set(id, new SocialAccount({ ...account, status: "needs_reconnect" }))
-        data.outbox.push(event)
-        return true
-      })
-  }))
-
 /**
  * sequentialSecrets with a fresh state and PKCE pair per connection: its fixed pair does not
  * hash to its challenge, which the fake (as X) checks.
@@ -84,7 +70,7 @@ export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarnes
   const files = new Map<string, Uint8Array>()
   // AccountTokens refreshes through the route's provider, and the route reads tokens from AccountTokens.
   const provider: { oauth?: OAuthProvider } = {}
-  const stores = Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), sequentialIds(), pkceSecrets, inMemoryConnections(data))
+  const stores = Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), sequentialIds(), pkceSecrets)
 
   const storage = MediaStorage.of({
     ...Effect.runSync(Effect.provide(MediaStorage, MediaStorage.unconfigured)),
