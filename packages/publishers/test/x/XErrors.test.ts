@@ -1,8 +1,9 @@
+import { Headers } from "@effect/platform"
 import { describe, expect, it } from "vitest"
 import { classify } from "../../src/x/XWire.js"
 
 /** docs/networks/x.md's error table, row by row, on X's own bodies. */
-const reply = (status: number, body: unknown) => ({ status, body, headers: {} })
+const reply = (status: number, body: unknown) => ({ status, body, headers: Headers.empty })
 
 describe("X's errors on Herald's taxonomy", () => {
   it.each([
