@@ -38,6 +38,8 @@ export interface XHarness {
   readonly connect: () => Promise<SocialAccount>
   readonly credentials: (account: SocialAccount) => Credentials | undefined
   readonly status: (account: SocialAccount) => SocialAccount["status"] | undefined
+  /** The account as storage holds it now. */
+  readonly reload: (account: SocialAccount) => SocialAccount
   readonly storeMedia: (media: { kind: "image" | "video"; mime: string; bytes: Uint8Array; altText?: string | null }) => Media
   readonly run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
   readonly close: () => Promise<void>
@@ -123,6 +125,7 @@ export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarnes
     connect,
     credentials: (account) => data.credentials.get(account.id),
     status: (account) => data.accounts.get(account.id)?.status,
+    reload: (account) => data.accounts.get(account.id) ?? account,
     storeMedia: ({ altText = null, bytes, kind, mime }) => {
       const storageKey = `media/${randomUUID()}`
       files.set(storageKey, bytes)
