@@ -41,8 +41,8 @@ const platform = () => {
     exchange: ({ code, codeVerifier }) =>
       Effect.gen(function*() {
         calls.push("exchange")
-        // The in-memory mint's pair is RFC 7636's example: this verifier goes with that challenge.
-        if (issued.get(code) !== "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" || codeVerifier !== "dBjftJeZ4CVP-mJ92K9hAJRb3Bw3Wq3L9YZ1dZ1vY5c") {
+        // The in-memory mint's fixed pair: this verifier goes with that challenge.
+        if (issued.get(code) !== "4Ydo1AdrSbg-bpoGaAMZgwjalH58BJ9R4IgT_xezNmc" || codeVerifier !== "dBjftJeZ4CVP-mJ92K9hAJRb3Bw3Wq3L9YZ1dZ1vY5c") {
           return yield* refused("invalid_grant")
         }
         issued.delete(code)

@@ -122,11 +122,11 @@ export const sequentialSecrets = (): Layer.Layer<SecretMint> => {
         return { key: Redacted.make(key), hash: ApiKeyHash.make(n.toString(16).padStart(64, "0")), prefix: key.slice(0, kind.length + 8) }
       }),
     webhookSecret: Effect.sync(() => Redacted.make(`whsec_${++next}`)),
-    // A fixed verifier and challenge: the S256 pair of RFC 7636's appendix B.
+    // A fixed verifier and its S256 challenge (BASE64URL(SHA-256(verifier))).
     oauthState: Effect.sync(() => ({
       state: `state_${++next}`,
       codeVerifier: Redacted.make("dBjftJeZ4CVP-mJ92K9hAJRb3Bw3Wq3L9YZ1dZ1vY5c"),
-      codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+      codeChallenge: "4Ydo1AdrSbg-bpoGaAMZgwjalH58BJ9R4IgT_xezNmc"
     }))
   }))
 }

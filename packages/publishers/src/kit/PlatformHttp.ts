@@ -1,6 +1,6 @@
 import { HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import { OutboundGuard, type OutboundRequest } from "@herald/outbound"
-import { Chunk, Duration, Effect, FiberRef, Layer, Stream } from "effect"
+import { Chunk, Context, Duration, Effect, FiberRef, Layer, Stream } from "effect"
 
 /**
  * How long a platform call may take, by what it does: a read (metrics, a probe, a token call),
@@ -8,11 +8,21 @@ import { Chunk, Duration, Effect, FiberRef, Layer, Stream } from "effect"
  */
 export type CallKind = "read" | "publish" | "upload"
 
-export const deadlines: { readonly [K in CallKind]: Duration.Duration } = {
+export type Deadlines = { readonly [K in CallKind]: Duration.Duration }
+
+export const deadlines: Deadlines = {
   read: Duration.seconds(15),
   publish: Duration.seconds(30),
   upload: Duration.minutes(5)
 }
+
+/**
+ * The deadlines `platformClient` gives its clients: `deadlines` unless provided otherwise (a
+ * test's fake that never answers should not hold a suite for half a minute).
+ */
+export class CallDeadlines extends Context.Reference<CallDeadlines>()("@herald/publishers/CallDeadlines", {
+  defaultValue: (): Deadlines => deadlines
+}) {}
 
 /** The most a platform's reply may weigh; a larger one fails (ResponseTooLarge, a transport error). */
 const maxReplyBytes = 8 * 1024 * 1024
@@ -145,9 +155,9 @@ const joinBase = (baseUrl: string) => {
  * an upload URL the platform handed out, is left alone), one client per call kind.
  */
 export const platformClient = (baseUrl: string): Effect.Effect<PlatformClient, never, HttpClient.HttpClient> =>
-  Effect.map(HttpClient.HttpClient, (client) => {
+  Effect.zipWith(HttpClient.HttpClient, CallDeadlines, (client, limits) => {
     const based = HttpClient.mapRequest(client, joinBase(baseUrl))
     const withDeadline = (kind: CallKind) =>
-      HttpClient.transform(based, (effect) => Effect.locally(effect, currentDeadline, deadlines[kind]))
+      HttpClient.transform(based, (effect) => Effect.locally(effect, currentDeadline, limits[kind]))
     return { read: withDeadline("read"), publish: withDeadline("publish"), upload: withDeadline("upload") }
   })

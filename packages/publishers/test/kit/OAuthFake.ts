@@ -1,7 +1,9 @@
 // A generic OAuth 2 platform on loopback for the connection flow's tests: an authorize endpoint
 // that consents at once (302 to the redirect_uri with code and state), a token endpoint following
 // RFC 6749 and RFC 7636 (S256 checked, codes single-use, refresh tokens rotating, client by HTTP
-// Basic), GET /2/me for the identity and POST /2/posts for a post, both with a Bearer token.
+// Basic), and a small API with a Bearer token: GET /2/me, POST /2/media (bytes), POST /2/posts
+// (needs the posts.write scope), GET /2/posts?marker=, DELETE /2/posts/{id}. It offers the hooks
+// publisherContract drives, so the contract runs against it (FakeRoute.test.ts).
 import { createHash, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -21,7 +23,7 @@ export interface OAuthFakeOptions {
 
 interface Grant {
   readonly userId: string
-  readonly scope: string
+  scope: string
   access: string
   refresh: string
   accessValid: boolean
@@ -58,9 +60,14 @@ export class OAuthFake {
   private readonly codes = new Map<string, { challenge: string; redirectUri: string; scope: string }>()
   private readonly grants: Array<Grant> = []
   private injected: InjectedReply | undefined
+  private hang = false
+  private postSerial = 0
+  private readonly media = new Set<string>()
   /** Every token endpoint call, by grant type. */
   readonly tokenCalls: Array<string> = []
-  readonly posts: Array<{ readonly id: string; readonly text: string; readonly userId: string }> = []
+  readonly posts: Array<{ readonly id: string; readonly text: string; readonly userId: string; readonly marker: string; readonly media: number }> = []
+  /** The scope publishing needs. */
+  readonly publishScope = "posts.write"
   user: { id: string; username: string }
   /** Seconds the next tokens live. */
   expiresIn: number
@@ -85,6 +92,15 @@ export class OAuthFake {
   /** The access tokens in use stop working; refresh tokens still work. */
   expireToken(): void {
     for (const grant of this.grants) grant.accessValid = false
+  }
+
+  /** The next API call is acted on, then never answered. */
+  hangNext(): void {
+    this.hang = true
+  }
+
+  revokeScope(scope: string): void {
+    for (const grant of this.grants) grant.scope = grant.scope.split(" ").filter((granted) => granted !== scope).join(" ")
   }
 
   /** Access and refresh tokens both stop working. */
@@ -121,22 +137,53 @@ export class OAuthFake {
     const injected = this.injected
     if (injected !== undefined) {
       this.injected = undefined
-      return json(response, injected.status, injected.body ?? {}, { ...injected.headers })
+      if (typeof injected.body === "string") {
+        response.writeHead(injected.status, { ...injected.headers })
+        return response.end(injected.body)
+      }
+      return json(response, injected.status, injected.body ?? { title: `HTTP ${injected.status}`, status: injected.status }, { ...injected.headers })
     }
+    const hang = this.hang
+    this.hang = false
+    // Acted on, never answered: the socket stays open until the fake closes.
+    const answer = hang ? () => undefined : (status: number, body: unknown) => json(response, status, body)
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1]
     const grant = this.grants.find((candidate) => candidate.access === bearer && candidate.accessValid)
-    if (grant === undefined) return json(response, 401, { title: "Unauthorized", status: 401, detail: "Unauthorized" })
+    if (grant === undefined) return answer(401, { title: "Unauthorized", status: 401, detail: "Unauthorized" })
     if (request.method === "GET" && url.pathname === "/2/me") {
-      return json(response, 200, { data: { id: this.user.id, username: this.user.username } })
+      return answer(200, { data: { id: this.user.id, username: this.user.username } })
+    }
+    if (request.method === "POST" && url.pathname === "/2/media") {
+      const bytes = await readBody(request)
+      if (bytes.length === 0) return answer(400, { title: "Invalid Request", detail: "no media bytes" })
+      const id = `m${this.media.size + 1}`
+      this.media.add(id)
+      return answer(200, { data: { id } })
     }
     if (request.method === "POST" && url.pathname === "/2/posts") {
-      const body = JSON.parse(await readBody(request)) as { text?: unknown }
-      if (typeof body.text !== "string") return json(response, 400, { title: "Invalid Request", detail: "text is required" })
-      const post = { id: String(this.posts.length + 1), text: body.text, userId: grant.userId }
+      if (!grant.scope.split(" ").includes(this.publishScope)) {
+        return answer(403, { title: "Forbidden", status: 403, detail: `the token lacks the ${this.publishScope} scope` })
+      }
+      const body = JSON.parse(await readBody(request)) as { text?: unknown; marker?: unknown; media_ids?: unknown }
+      if (typeof body.text !== "string") return answer(400, { title: "Invalid Request", detail: "text is required" })
+      const mediaIds = Array.isArray(body.media_ids) ? body.media_ids.map(String) : []
+      if (mediaIds.some((id) => !this.media.has(id))) return answer(400, { title: "Invalid Request", detail: "unknown media id" })
+      const post = { id: String(++this.postSerial), text: body.text, userId: grant.userId, marker: String(body.marker ?? ""), media: mediaIds.length }
       this.posts.push(post)
-      return json(response, 201, { data: { id: post.id, text: post.text } })
+      return answer(201, { data: { id: post.id, text: post.text } })
     }
-    return json(response, 404, { title: "Not Found" })
+    if (request.method === "GET" && url.pathname === "/2/posts") {
+      const found = this.posts.filter((post) => post.marker === url.searchParams.get("marker"))
+      return answer(200, { data: found.map((post) => ({ id: post.id, text: post.text })) })
+    }
+    const deleting = /^\/2\/posts\/([^/]+)$/.exec(url.pathname)
+    if (request.method === "DELETE" && deleting !== null) {
+      const index = this.posts.findIndex((post) => post.id === deleting[1])
+      if (index === -1) return answer(404, { title: "Not Found", status: 404 })
+      this.posts.splice(index, 1)
+      return answer(200, { data: { deleted: true } })
+    }
+    return answer(404, { title: "Not Found" })
   }
 
   private authorize(url: URL, response: ServerResponse) {
