@@ -1,5 +1,5 @@
-import { Config, ConfigError, Either, Option, Redacted } from "effect"
-import { defaultDispatcherOptions } from "./workers/index.js"
+import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
+import { defaultMetricsSchedule, defaultMetricsSyncOptions, defaultPublishingDispatcherOptions } from "./workers/index.js"
 
 export const HeraldEnv = Config.literal("development", "production")("HERALD_ENV").pipe(Config.withDefault("development" as const))
 
@@ -26,6 +26,13 @@ export interface HeraldConfig {
   readonly workers: boolean
   /** HERALD_DELIVERIES_IN_FLIGHT: deliveries this process's dispatcher handles at once. */
   readonly deliveriesInFlight: number
+  /**
+   * HERALD_METRICS_FIRST_SYNC, HERALD_METRICS_EVERY, HERALD_METRICS_FOR: when a delivery's metrics
+   * are fetched (first, then how often, until how long after publishing).
+   */
+  readonly metricsSchedule: { readonly firstAfter: Duration.Duration; readonly every: Duration.Duration; readonly lastAfter: Duration.Duration }
+  /** HERALD_METRICS_POLL: how often an idle metrics sync asks for due deliveries. */
+  readonly metricsPollInterval: Duration.Duration
 }
 
 /** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
@@ -68,6 +75,15 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
       message: "HERALD_DELIVERIES_IN_FLIGHT must be 1 to 1024",
       validation: (count) => count >= 1 && count <= 1024
     }),
-    Config.withDefault(defaultDispatcherOptions().concurrency)
-  )
+    Config.withDefault(defaultPublishingDispatcherOptions().concurrency)
+  ),
+  metricsSchedule: Config.all({
+    firstAfter: Config.duration("HERALD_METRICS_FIRST_SYNC").pipe(Config.withDefault(defaultMetricsSchedule.firstAfter)),
+    every: Config.duration("HERALD_METRICS_EVERY").pipe(
+      Config.validate({ message: "HERALD_METRICS_EVERY must be at least one minute", validation: (every) => Duration.greaterThanOrEqualTo(every, Duration.minutes(1)) }),
+      Config.withDefault(defaultMetricsSchedule.every)
+    ),
+    lastAfter: Config.duration("HERALD_METRICS_FOR").pipe(Config.withDefault(defaultMetricsSchedule.lastAfter))
+  }),
+  metricsPollInterval: Config.duration("HERALD_METRICS_POLL").pipe(Config.withDefault(defaultMetricsSyncOptions().pollInterval))
 })

@@ -1,20 +1,34 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import {
+  AnalyticsInput,
+  analyticsQueryOf,
+  bestTimes,
+  type BestTimes,
   CreatePostBody,
   createPost,
   decidePost,
   DecisionBody,
+  defaultBestTimesDays,
+  defaultInsightsDays,
+  type Insights,
+  insights,
   listPosts,
   loginConnection,
   makeAuthenticator,
+  metricsOfPost,
   Platform,
   PostId,
-  ProjectId,
-  type PostRow,
+  type PostMetricsReply,
   PostStatus,
+  type PostView,
+  ProjectId,
   refuseStoredText,
   type SocialAccount,
-  startConnection
+  startConnection,
+  topPosts,
+  type TopPosts,
+  TopPostsInput,
+  topPostsRequestOf
 } from "@herald/core"
 import { AdminApiLive, hashApiKey, HmacApprovalLinks, HttpApiLive } from "@herald/http-api"
 import { Cause, DateTime, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
@@ -75,7 +89,7 @@ export interface Herald {
     readonly list: (
       apiKey: string,
       filter?: { readonly status?: ReadonlyArray<PostStatus>; readonly limit?: number }
-    ) => Promise<{ readonly data: ReadonlyArray<PostRow> }>
+    ) => Promise<{ readonly data: ReadonlyArray<PostView> }>
     readonly approve: (
       apiKey: string,
       postId: string,
@@ -99,6 +113,16 @@ export interface Herald {
       platform: Platform,
       credentials: { readonly identifier: string; readonly password: string }
     ) => Promise<SocialAccount>
+  }
+  /**
+   * The analytics use cases called directly with an API key, their parameters named and checked as
+   * on REST (snake_case, since_days 1-365, limit 1-50; defaults as on REST). Replies are REST's.
+   */
+  readonly analytics: {
+    readonly metrics: (apiKey: string, postId: string) => Promise<PostMetricsReply>
+    readonly insights: (apiKey: string, query?: AnalyticsInput) => Promise<Insights>
+    readonly topPosts: (apiKey: string, query?: TopPostsInput) => Promise<TopPosts>
+    readonly bestTimes: (apiKey: string, query?: AnalyticsInput) => Promise<BestTimes>
   }
   /** The demo's credentials when `demo` created them on this start; null otherwise. */
   readonly demoCredentials: DemoCredentials | null
@@ -209,6 +233,28 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
             identifier: credentials.identifier.trim(),
             password: Redacted.make(credentials.password)
           })
+        }))
+    },
+    analytics: {
+      metrics: (apiKey, postId) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* metricsOfPost(principal, yield* decode(PostId, postId, ["post_id"]))
+        })),
+      insights: (apiKey, query = {}) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* insights(principal, analyticsQueryOf(yield* decode(AnalyticsInput, query), defaultInsightsDays))
+        })),
+      topPosts: (apiKey, query = {}) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* topPosts(principal, topPostsRequestOf(yield* decode(TopPostsInput, query)))
+        })),
+      bestTimes: (apiKey, query = {}) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* bestTimes(principal, analyticsQueryOf(yield* decode(AnalyticsInput, query), defaultBestTimesDays))
         }))
     },
     demoCredentials: Option.getOrNull(demo),

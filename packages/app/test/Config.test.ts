@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either } from "effect"
 import { heraldConfig } from "../src/Config.js"
-import { defaultDispatcherOptions } from "../src/workers/index.js"
+import { defaultPublishingDispatcherOptions } from "../src/workers/index.js"
 
 const read = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(heraldConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -10,7 +10,7 @@ describe("HERALD_DELIVERIES_IN_FLIGHT", () => {
   it.effect("defaults to the dispatcher's own concurrency", () =>
     Effect.gen(function*() {
       const config = yield* read({})
-      expect(Either.getOrThrow(config).deliveriesInFlight).toBe(defaultDispatcherOptions().concurrency)
+      expect(Either.getOrThrow(config).deliveriesInFlight).toBe(defaultPublishingDispatcherOptions().concurrency)
     }))
 
   it.effect("takes a count from the environment", () =>

@@ -11,7 +11,7 @@ import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
 import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { serverLayer } from "../src/Server.js"
-import { defaultDispatcherOptions } from "../src/workers/index.js"
+import { defaultMetricsSchedule, defaultMetricsSyncOptions, defaultPublishingDispatcherOptions } from "../src/workers/index.js"
 
 /** A reply body, loosely typed for assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -33,6 +33,7 @@ export const startHerald = async (
     readonly simulatorUrl?: string
     /** Direct routes in place of the build's (a test's own, pointed at its fakes, which the guard then reaches on loopback). */
     readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
+    readonly metrics?: Pick<HeraldConfig, "metricsSchedule" | "metricsPollInterval">
   } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
@@ -48,7 +49,10 @@ export const startHerald = async (
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
     outboundAllowLoopback: options.directRoutes !== undefined,
     workers: options.workers ?? true,
-    deliveriesInFlight: defaultDispatcherOptions().concurrency
+    deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
+    metricsSchedule: defaultMetricsSchedule,
+    metricsPollInterval: defaultMetricsSyncOptions().pollInterval,
+    ...options.metrics
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(

@@ -14,7 +14,7 @@ import {
   platformRegistry,
   platformsWith
 } from "./platforms/Registry.js"
-import { appendSignature, signatureLength } from "./Signature.js"
+import { appendSignature, signatureLength } from "./CaptionSignature.js"
 
 /** A create or edit as the use case has resolved it, ready to be judged as a whole. */
 export interface PostDraft {

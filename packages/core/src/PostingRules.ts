@@ -13,7 +13,7 @@ import { type OptionSpec, PostingOptionKind } from "./platforms/PlatformModule.j
 import { capabilitiesFor, limitsFor, platformRegistry } from "./platforms/Registry.js"
 
 /** A row of GET /social-accounts. */
-export const AccountRow = Schema.Struct({
+export const AccountView = Schema.Struct({
   id: AccountId,
   platform: Platform,
   username: Schema.String,
@@ -23,9 +23,9 @@ export const AccountRow = Schema.Struct({
   limits: AccountLimits,
   can: AccountCapabilities
 })
-export type AccountRow = typeof AccountRow.Type
+export type AccountView = typeof AccountView.Type
 
-export const toAccountRow = (account: SocialAccount, all: ReadonlyArray<SocialAccount>, signature: string): AccountRow => ({
+export const toAccountView = (account: SocialAccount, all: ReadonlyArray<SocialAccount>, signature: string): AccountView => ({
   id: account.id,
   platform: account.platform,
   username: account.username,
@@ -91,7 +91,7 @@ const option = (
   ...fields
 })
 
-type Brief = { readonly limits: AccountRow["limits"]; readonly can: AccountRow["can"] }
+type Brief = { readonly limits: AccountView["limits"]; readonly can: AccountView["can"] }
 
 /** caption and placement, as far as this account's route takes them. */
 const commonOptions = ({ can, limits }: Brief): Array<PostingOption> => {

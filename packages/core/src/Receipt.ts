@@ -6,7 +6,7 @@ import { PostStatus } from "./Post.js"
 import type { PostRecord } from "./ports/PostStore.js"
 
 /** One row of GET /post-results: a delivery to one account. */
-export const ReceiptRow = Schema.Struct({
+export const ReceiptEntry = Schema.Struct({
   id: Schema.UUID,
   platform: Platform,
   account_id: Schema.UUID,
@@ -31,13 +31,13 @@ export const ReceiptRow = Schema.Struct({
   taken_down_at: Schema.NullOr(Schema.String),
   taken_down_by: Schema.NullOr(Schema.String)
 })
-export type ReceiptRow = typeof ReceiptRow.Type
+export type ReceiptEntry = typeof ReceiptEntry.Type
 
 export const Receipt = Schema.Struct({
   post_id: Schema.UUID,
   post_status: PostStatus,
   approval_url: Schema.String,
-  data: Schema.Array(ReceiptRow)
+  data: Schema.Array(ReceiptEntry)
 })
 export type Receipt = typeof Receipt.Type
 
@@ -45,7 +45,7 @@ const iso = (instant: DateTime.Utc | null) => (instant === null ? null : DateTim
 
 const waiting = (delivery: Delivery) => delivery.status === "queued" || delivery.status === "unknown"
 
-export const toReceiptRow = (delivery: Delivery): ReceiptRow => ({
+export const toReceiptEntry = (delivery: Delivery): ReceiptEntry => ({
   id: delivery.id,
   platform: delivery.platform,
   account_id: delivery.accountId,
@@ -75,5 +75,5 @@ export const toReceipt = ({ deliveries, post }: PostRecord, approvalUrl: string)
   post_id: post.id,
   post_status: post.status,
   approval_url: approvalUrl,
-  data: deliveries.map(toReceiptRow)
+  data: deliveries.map(toReceiptEntry)
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import type { ConnectionRoute } from "../src/Account.js"
 import type { Platform } from "../src/Platform.js"
-import { AccountPostingRules, AccountRow, postingRulesFor, toAccountRow } from "../src/PostingRules.js"
+import { AccountPostingRules, AccountView, postingRulesFor, toAccountView } from "../src/PostingRules.js"
 import { account } from "./RuleFixtures.js"
 
 const keysOf = (platform: Platform, route: ConnectionRoute = "direct") => {
@@ -10,10 +10,10 @@ const keysOf = (platform: Platform, route: ConnectionRoute = "direct") => {
   return postingRulesFor(target, [target], "", null).options.map((option) => option.key)
 }
 
-describe("toAccountRow", () => {
+describe("toAccountView", () => {
   it("carries the ref, route, limits and capabilities, and encodes to the wire", () => {
     const instagram = account("instagram", "aggregator")
-    const row = toAccountRow(instagram, [instagram], "— Acme")
+    const row = toAccountView(instagram, [instagram], "— Acme")
     expect(row).toMatchObject({
       id: instagram.id,
       platform: "instagram",
@@ -24,7 +24,7 @@ describe("toAccountRow", () => {
       limits: { caption_chars: 2200, caption_chars_available: 2192 },
       can: { first_comment: true }
     })
-    expect(Schema.decodeUnknownSync(AccountRow)(Schema.encodeSync(AccountRow)(row))).toEqual(row)
+    expect(Schema.decodeUnknownSync(AccountView)(Schema.encodeSync(AccountView)(row))).toEqual(row)
   })
 
   it("uses the id as ref when the username is duplicated on its platform", () => {
@@ -32,7 +32,7 @@ describe("toAccountRow", () => {
     const second = account("x", "direct", "shop")
     const other = account("bluesky", "direct", "shop")
     const all = [first, second, other]
-    expect(all.map((target) => toAccountRow(target, all, "").ref)).toEqual([first.id, second.id, "bluesky:shop"])
+    expect(all.map((target) => toAccountView(target, all, "").ref)).toEqual([first.id, second.id, "bluesky:shop"])
   })
 })
 

@@ -14,7 +14,7 @@ import {
   takedownDelivery,
   takedownCallLimit,
   takedownLease,
-  toReceiptRow
+  toReceiptEntry
 } from "@herald/core"
 import { publishersOf, RecordingPublisher } from "@herald/core/memory"
 import { DateTime, Deferred, Duration, Effect, Fiber, Queue, TestClock } from "effect"
@@ -56,12 +56,12 @@ describe("takedown: the intent is recorded before the platform call", () => {
       const call = yield* Queue.take(calls)
       expect(stored()).toMatchObject({ status: "success", takedown: { by: world.human.keyId } })
       // The receipt still shows the post live: it is, until the platform confirms.
-      expect(toReceiptRow(stored())).toMatchObject({ status: "success", taken_down_at: null, taken_down_by: null })
+      expect(toReceiptEntry(stored())).toMatchObject({ status: "success", taken_down_at: null, taken_down_by: null })
       expect(yield* Effect.flip(takedown(world.agent))).toMatchObject(refused("delivery_taken_down"))
       yield* Deferred.succeed(call, undefined)
       const done = yield* Fiber.join(first)
       expect(done.delivery).toMatchObject({ status: "taken_down", takedown: { by: world.human.keyId } })
-      expect(toReceiptRow(stored())).toMatchObject({ status: "taken_down", taken_down_by: world.human.keyId, taken_down_at: expect.any(String) })
+      expect(toReceiptEntry(stored())).toMatchObject({ status: "taken_down", taken_down_by: world.human.keyId, taken_down_at: expect.any(String) })
       expect(yield* Effect.flip(takedown())).toMatchObject(refused("delivery_taken_down"))
       expect(yield* Queue.size(calls)).toBe(0)
     }))
@@ -78,7 +78,7 @@ describe("takedown: the intent is recorded before the platform call", () => {
       }))
       expect(yield* Effect.flip(Fiber.join(first))).toMatchObject({ _tag: "TakedownFailed", category: "auth_expired" })
       expect(stored()).toMatchObject({ status: "success", takedown: null, platformPostId: before.platformPostId })
-      expect(toReceiptRow(stored())).toEqual(toReceiptRow(before))
+      expect(toReceiptEntry(stored())).toEqual(toReceiptEntry(before))
       // Nothing holds the delivery: the next takedown calls the platform again.
       const second = yield* Effect.fork(takedown())
       yield* Deferred.succeed(yield* Queue.take(calls), undefined)

@@ -5,11 +5,11 @@ import { HmacApprovalLinks } from "./ApprovalLinks.js"
 import { ApprovalPageLive } from "./ApprovalPage.js"
 import { AuthenticationLive } from "./Authentication.js"
 import { FailuresLive } from "./Failures.js"
-import { AccountsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
+import { AccountsLive, AnalyticsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
 import { MediaAttachHttpLive, MediaHttpLive } from "./media/MediaHttp.js"
 import { RequestBodyGuardLive } from "./RequestBody.js"
 import { RequestUrlGuardLive } from "./RequestUrl.js"
-import { withOnly } from "./RequestContext.js"
+import { withOnly } from "./RequestPath.js"
 
 /**
  * The REST API with its handlers, key authentication, rate limits, body checks, error shaping and
@@ -17,7 +17,7 @@ import { withOnly } from "./RequestContext.js"
  * approval links are signed here (HmacApprovalLinks), so ApprovalLinks is provided, not required.
  */
 export const HttpApiLive = Layer.mergeAll(
-  HttpApiBuilder.api(HeraldApi).pipe(Layer.provide([PostsLive, DeliveriesLive, AccountsLive, SpecLive, MediaHttpLive, MediaAttachHttpLive])),
+  HttpApiBuilder.api(HeraldApi).pipe(Layer.provide([PostsLive, DeliveriesLive, AccountsLive, AnalyticsLive, SpecLive, MediaHttpLive, MediaAttachHttpLive])),
   FailuresLive,
   ApprovalPageLive
 ).pipe(

@@ -11,6 +11,7 @@ import claimInIndexOrder from "./migrations/0008_claim_in_index_order.js"
 import adminTokens from "./migrations/0009_admin_tokens.js"
 import deliveryErrorCategories from "./migrations/0011_delivery_error_categories.js"
 import accountConnections from "./migrations/0012_account_connections.js"
+import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
 
 const run = Migrator.make({})
 
@@ -27,7 +28,8 @@ export const migrate = run({
     "0008_claim_in_index_order": claimInIndexOrder,
     "0009_admin_tokens": adminTokens,
     "0011_delivery_error_categories": deliveryErrorCategories,
-    "0012_account_connections": accountConnections
+    "0012_account_connections": accountConnections,
+    "0014_delivery_metrics": deliveryMetrics
   }),
   table: "herald_migrations"
 })

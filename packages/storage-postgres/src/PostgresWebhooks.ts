@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import {
   type ClaimedSend,
   OutboxQueue,
-  type SendOutcome,
+  type OutboxSendOutcome,
   traced,
   WebhookEndpoint,
   WebhookEndpointId,
@@ -103,7 +103,7 @@ const make = Effect.gen(function*() {
       attempts: row.attempts
     }))
 
-  const finish = (sendId: string, worker: string, outcome: SendOutcome) =>
+  const finish = (sendId: string, worker: string, outcome: OutboxSendOutcome) =>
     Effect.gen(function*() {
       const at = DateTime.formatIso(outcome.at)
       const [send] = yield* sql<{ readonly endpoint_id: string }>`

@@ -5,7 +5,7 @@ import {
   OutboxQueue,
   PostStore,
   ProjectAdmin,
-  SendOutcome,
+  OutboxSendOutcome,
   WebhookAttempt,
   WebhookDeliveryLog,
   WebhookEndpoints
@@ -78,14 +78,14 @@ layer(StorageLive.layer({ databaseUrl: Option.none(), dataDir, credentialsKey })
           Effect.map((sends) => sends.filter((send) => send.endpoint.id === endpoint.id))
         )
       const [send] = yield* claim(t0)
-      yield* outbox.complete(send!.sendId, "w", SendOutcome.GaveUp({ at: t0, error: "gave up", disableAfter: 10 }))
+      yield* outbox.complete(send!.sendId, "w", OutboxSendOutcome.GaveUp({ at: t0, error: "gave up", disableAfter: 10 }))
       expect(yield* claim(at("2030-01-19T00:00:00.000Z"))).toEqual([])
 
       yield* log.resend(project.id, endpoint.id, event.id, at("2030-01-20T00:00:00.000Z"))
       const [again] = yield* claim(at("2030-01-20T00:00:00.000Z"))
       expect(again!.event.id).toBe(event.id)
       expect(again!.attempts).toBe(0)
-      yield* outbox.complete(again!.sendId, "w", SendOutcome.Sent({ at: at("2030-01-20T00:00:01.000Z") }))
+      yield* outbox.complete(again!.sendId, "w", OutboxSendOutcome.Sent({ at: at("2030-01-20T00:00:01.000Z") }))
       expect(yield* resend).toBe(`event ${event.id} was delivered; only a given-up event can be resent`)
     }))
 })

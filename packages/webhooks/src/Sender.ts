@@ -4,16 +4,16 @@ import { type WebhookRequest, webhookHeaders } from "./WebhookRequest.js"
 import { traced } from "@herald/core"
 
 /** Where a webhook goes. Several secrets sign with each (old and new while a secret rotates). */
-export interface WebhookEndpoint {
+export interface WebhookTarget {
   readonly url: string
   readonly secret: string | readonly [string, ...Array<string>]
 }
 
-export type SendOutcome = Data.TaggedEnum<{
+export type EndpointVerdict = Data.TaggedEnum<{
   Accepted: {}
   Rejected: { readonly reason: string }
 }>
-export const SendOutcome = Data.taggedEnum<SendOutcome>()
+export const EndpointVerdict = Data.taggedEnum<EndpointVerdict>()
 
 /** One attempt, as the delivery log records it. */
 export interface SendResult {
@@ -22,7 +22,7 @@ export interface SendResult {
   readonly latencyMs: number
   /** The first bytes of the reply, decoded as UTF-8. */
   readonly bodyPrefix: string
-  readonly outcome: SendOutcome
+  readonly outcome: EndpointVerdict
 }
 
 export const webhookTimeout = Duration.seconds(10)
@@ -40,17 +40,17 @@ const describeStatus = (status: number): string =>
  * accepts any 2xx. Everything else, a 3xx included, is Rejected with the reason; never fails.
  */
 export const send = traced("webhooks.send")(function*(
-  endpoint: WebhookEndpoint,
+  target: WebhookTarget,
   request: WebhookRequest,
   options: { readonly timeout?: Duration.DurationInput } = {}
 ) {
   const guard = yield* OutboundGuard
   const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-  const secrets = typeof endpoint.secret === "string" ? [endpoint.secret] : endpoint.secret
+  const secrets = typeof target.secret === "string" ? [target.secret] : target.secret
   const exchange = Effect.scoped(Effect.gen(function*() {
     const response = yield* guard.request({
       method: "POST",
-      url: endpoint.url,
+      url: target.url,
       headers: webhookHeaders(request, secrets, timestamp),
       body: request.body,
       timeout: options.timeout ?? webhookTimeout,
@@ -67,7 +67,7 @@ export const send = traced("webhooks.send")(function*(
       status: Option.none(),
       latencyMs,
       bodyPrefix: "",
-      outcome: SendOutcome.Rejected({ reason: result.left.message })
+      outcome: EndpointVerdict.Rejected({ reason: result.left.message })
     } satisfies SendResult
   }
   const { bodyPrefix, status } = result.right
@@ -75,6 +75,6 @@ export const send = traced("webhooks.send")(function*(
     status: Option.some(status),
     latencyMs,
     bodyPrefix,
-    outcome: status >= 200 && status < 300 ? SendOutcome.Accepted() : SendOutcome.Rejected({ reason: describeStatus(status) })
+    outcome: status >= 200 && status < 300 ? EndpointVerdict.Accepted() : EndpointVerdict.Rejected({ reason: describeStatus(status) })
   } satisfies SendResult
 })

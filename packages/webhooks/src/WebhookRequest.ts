@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import type { EventId, EventKind, OutboxEvent, Project, WebhookEndpointId } from "@herald/core"
 import { DateTime, Schema } from "effect"
-import { signatureHeader, WebhookHeader } from "./Signature.js"
+import { signatureHeader, WebhookHeader } from "./WebhookSignature.js"
 
 /** Identifies one event's delivery to one endpoint; every retry of it carries the same id. */
 export const WebhookDeliveryId = Schema.UUID.pipe(Schema.brand("WebhookDeliveryId"))

@@ -4,7 +4,7 @@ import { EventId, OutboxEvent, ProjectId, WebhookEndpointId } from "@herald/core
 import { DateTime, Effect, Either, Option } from "effect"
 import { OutboundGuard } from "@herald/outbound"
 import { receiver, selfSigned } from "@herald/outbound/testing"
-import { makeWebhookRequest, send, SendOutcome, verify } from "../src/index.js"
+import { EndpointVerdict, makeWebhookRequest, send, verify } from "../src/index.js"
 
 const tls = selfSigned()
 const secret = "whsec_sender_test"
@@ -34,15 +34,15 @@ const guard = OutboundGuard.layer({
   }
 })
 
-const reasonOf = (outcome: SendOutcome) =>
-  SendOutcome.$match(outcome, { Accepted: () => "accepted", Rejected: ({ reason }) => reason })
+const reasonOf = (outcome: EndpointVerdict) =>
+  EndpointVerdict.$match(outcome, { Accepted: () => "accepted", Rejected: ({ reason }) => reason })
 
 describe("send", () => {
   it.scopedLive("delivers a signed request that both the exported verifier and node:crypto accept", () =>
     Effect.gen(function*() {
       const server = yield* receiver(tls)
       const result = yield* send({ url: `${server.origin}/hook`, secret }, request)
-      expect(result.outcome).toEqual(SendOutcome.Accepted())
+      expect(result.outcome).toEqual(EndpointVerdict.Accepted())
       expect(result.status).toEqual(Option.some(200))
       expect(result.bodyPrefix).toBe("ok")
       expect(result.latencyMs).toBeGreaterThanOrEqual(0)
@@ -112,7 +112,7 @@ describe("send", () => {
     Effect.gen(function*() {
       const server = yield* receiver(tls)
       const result = yield* send({ url: `${server.origin}/long-reply`, secret }, request)
-      expect(result.outcome).toEqual(SendOutcome.Accepted())
+      expect(result.outcome).toEqual(EndpointVerdict.Accepted())
       expect(result.bodyPrefix).toBe("y".repeat(512))
     }).pipe(Effect.provide(guard)))
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { PostRow, Receipt } from "@herald/core"
+import { PostView, Receipt } from "@herald/core"
 import { type RunningSimulator, startSimulator } from "@herald/publishers"
 import { Effect, Either, ManagedRuntime, Redacted, Schema } from "effect"
 import { vi } from "vitest"
@@ -297,7 +297,7 @@ export const startFuzzHerald = async (url: string | undefined) => {
         continue
       }
       for (const raw of bodyOf(reply).data as ReadonlyArray<unknown>) {
-        const decoded = Schema.decodeUnknownEither(PostRow)(raw)
+        const decoded = Schema.decodeUnknownEither(PostView)(raw)
         if (Either.isLeft(decoded)) {
           problems.push(`a ${status} row does not decode: ${decoded.left.message.slice(0, 300)}`)
           continue

@@ -2,7 +2,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { AccountStore, beginAttempt, createPost, DeliveryQueue, Publishers } from "@herald/core"
 import { SimulatorServer } from "@herald/publishers"
 import { Chunk, DateTime, Duration, Effect, TestClock, TestServices } from "effect"
-import { dispatchDueOnce, runDispatcher } from "../../src/workers/index.js"
+import { dispatchDueOnce, runPublishingDispatcher } from "../../src/workers/index.js"
 import { clearDeliveries, eventsOf, loadRecord, seed, testOptions, world } from "./fixtures.js"
 
 // No outcome linger: nothing advances the TestClock while an outcome would wait.
@@ -45,7 +45,7 @@ layer(world({ latency: { minMs: 0, maxMs: 0 }, retryAfterSeconds: 120 }), { time
         const created = yield* createPost(human, { caption: "On the minute", social_accounts: ["x:acme"], scheduled_at: iso(at) })
         const statusOf = Effect.map(loadRecord(project.id, created.record.post.id), ({ post }) => post.status)
         // Its polls an hour apart: only a wake-up at the due time can publish the post at T.
-        yield* Effect.forkScoped(runDispatcher({ ...options, pollInterval: Duration.hours(1) }))
+        yield* Effect.forkScoped(runPublishingDispatcher({ ...options, pollInterval: Duration.hours(1) }))
         // Waits in real time (the dispatcher's queries do) for a condition.
         const eventually = <R>(check: Effect.Effect<boolean, never, R>) =>
           Effect.gen(function*() {

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
 import {
   AccountAdmin,
   AccountId,
@@ -23,7 +24,7 @@ import { StorageLive } from "@herald/storage-postgres"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
-import { defaultDispatcherOptions, type DispatcherOptions } from "../../src/workers/index.js"
+import { defaultPublishingDispatcherOptions, type PublishingDispatcherOptions } from "../../src/workers/index.js"
 
 export const credentialsKey = Redacted.make(randomBytes(32).toString("base64"))
 
@@ -37,6 +38,22 @@ export const pglite = () =>
     credentialsKey
   })
 
+/** The storage in a schema of its own on the PostgreSQL server `url` names, dropped with the layer. */
+export const postgresOnThrowawaySchema = (url: string) => {
+  const schema = `herald_workers_${randomBytes(6).toString("hex")}`
+  const scoped = new URL(url)
+  scoped.searchParams.set("options", `-c search_path=${schema}`)
+  const schemaLife = Layer.scopedDiscard(
+    Effect.acquireRelease(
+      Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`)),
+      () => Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
+    )
+  ).pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+  return StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped.toString())), dataDir: "unused", credentialsKey }).pipe(
+    Layer.provide(schemaLife)
+  )
+}
+
 /** Storage, an in-process simulator with its publishers, ids, classifiers and approval links. */
 export const world = (simulator: SimulatorServerOptions, storage = pglite()) =>
   Layer.mergeAll(
@@ -48,8 +65,8 @@ export const world = (simulator: SimulatorServerOptions, storage = pglite()) =>
   )
 
 /** Fast settings for tests: short waits, the same logic. */
-export const testOptions = (overrides: Partial<DispatcherOptions> = {}): DispatcherOptions => ({
-  ...defaultDispatcherOptions(),
+export const testOptions = (overrides: Partial<PublishingDispatcherOptions> = {}): PublishingDispatcherOptions => ({
+  ...defaultPublishingDispatcherOptions(),
   concurrency: 8,
   pollInterval: Duration.millis(100),
   ...overrides

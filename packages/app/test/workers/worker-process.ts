@@ -8,7 +8,7 @@ import { SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
 import { Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
-import { defaultDispatcherOptions, workers } from "../../src/workers/index.js"
+import { defaultPublishingDispatcherOptions, workers } from "../../src/workers/index.js"
 
 const env = (name: string) => {
   const value = process.env[name]
@@ -20,7 +20,7 @@ const numberEnv = (name: string, fallback: number) => {
   return value === undefined || value === "" ? fallback : Number(value)
 }
 
-const defaults = defaultDispatcherOptions()
+const defaults = defaultPublishingDispatcherOptions()
 const options = {
   worker: process.env.WORKER_NAME ?? defaults.worker,
   concurrency: numberEnv("WORKER_CONCURRENCY", defaults.concurrency),

@@ -131,11 +131,15 @@ export const sequentialSecrets = (): Layer.Layer<SecretMint> => {
   }))
 }
 
+// The host after the scheme and any credentials, read without the URL global: the core compiles
+// against ECMAScript alone, and URL is a Node/DOM global.
+const hostOf = (url: string): string => /^[a-z][a-z\d+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? ""
+
 /** Refuses a webhook URL whose host is in `refusedHosts`, as the real check refuses a private address. */
 export const webhookDestinationsRefusing = (refusedHosts: ReadonlyArray<string>): Layer.Layer<WebhookDestinations> =>
   Layer.succeed(WebhookDestinations, WebhookDestinations.of({
     check: (url) =>
-      refusedHosts.includes(new URL(url).hostname)
-        ? Effect.fail(new WebhookDestinationRefused({ url, reason: `${new URL(url).hostname} is not a public address` }))
+      refusedHosts.includes(hostOf(url))
+        ? Effect.fail(new WebhookDestinationRefused({ url, reason: `${hostOf(url)} is not a public address` }))
         : Effect.void
   }))

@@ -7,6 +7,7 @@ import type { Media } from "../Media.js"
 import type { Credentials } from "../ports/AccountAdmin.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import type { PendingConnection } from "../ports/ConnectionStates.js"
+import { inMemoryMetricsStore } from "./InMemoryMetrics.js"
 import { MediaAdmin } from "../ports/MediaAdmin.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
@@ -238,6 +239,7 @@ export const makeInMemoryStores = (data: InMemoryData) => {
           const media = data.media.get(id)
           return media !== undefined && media.projectId === projectId ? [media] : []
         }))
-    }))
+    })),
+    inMemoryMetricsStore(data)
   )
 }

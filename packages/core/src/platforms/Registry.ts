@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import type { AccountCapabilities, AccountLimits, ConnectionRoute, SocialAccount } from "../Account.js"
 import { type Placement, type Platform, platforms } from "../Platform.js"
-import { signatureLength } from "../Signature.js"
+import { signatureLength } from "../CaptionSignature.js"
 import { bluesky, BlueskyConfiguration } from "./bluesky.js"
 import { facebook, FacebookConfiguration } from "./facebook.js"
 import { instagram, InstagramConfiguration } from "./instagram.js"

@@ -1,4 +1,4 @@
-import { textLength } from "../Signature.js"
+import { textLength } from "../CaptionSignature.js"
 import { configurationSchema, mediaRules, type PlatformModule } from "./PlatformModule.js"
 
 const options = {}

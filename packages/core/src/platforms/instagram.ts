@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { textLength } from "../Signature.js"
+import { textLength } from "../CaptionSignature.js"
 import { configurationSchema, list, mediaRules, type PlatformModule, textarea, toggle } from "./PlatformModule.js"
 
 /** Content Publishing: a caption of "up to 2200 characters"; a first comment is a comment, held to the same. */

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { textLength } from "../Signature.js"
+import { textLength } from "../CaptionSignature.js"
 import { configurationSchema, everyRoute, list, mediaRules, type PlatformModule, refuse, text, toggle } from "./PlatformModule.js"
 
 const options = {

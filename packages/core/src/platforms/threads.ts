@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { Violation } from "../Errors.js"
-import { textLength } from "../Signature.js"
+import { textLength } from "../CaptionSignature.js"
 import {
   configurationSchema,
   everyRoute,

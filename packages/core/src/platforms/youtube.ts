@@ -1,4 +1,4 @@
-import { textLength } from "../Signature.js"
+import { textLength } from "../CaptionSignature.js"
 import { configurationSchema, everyRoute, mediaRules, type PlatformModule, toggle } from "./PlatformModule.js"
 
 const options = {

@@ -25,12 +25,12 @@ export interface ClaimedSend {
  * - Retry: try again at dueAt.
  * - GaveUp: no more tries; the endpoint's streak grows and it is turned off at disableAfter.
  */
-export type SendOutcome = Data.TaggedEnum<{
+export type OutboxSendOutcome = Data.TaggedEnum<{
   Sent: { readonly at: DateTime.Utc }
   Retry: { readonly at: DateTime.Utc; readonly dueAt: DateTime.Utc; readonly error: string }
   GaveUp: { readonly at: DateTime.Utc; readonly error: string; readonly disableAfter: number }
 }>
-export const SendOutcome = Data.taggedEnum<SendOutcome>()
+export const OutboxSendOutcome = Data.taggedEnum<OutboxSendOutcome>()
 
 /**
  * Webhook sends fanned out from the event outbox (one per subscribed, enabled endpoint, written
@@ -39,7 +39,7 @@ export const SendOutcome = Data.taggedEnum<SendOutcome>()
 export class OutboxQueue extends Context.Tag("@herald/core/OutboxQueue")<OutboxQueue, {
   readonly claimDue: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<ClaimedSend>>
   /** Records the outcome and releases the lease; ignored when the worker no longer holds it. */
-  readonly complete: (sendId: string, worker: string, outcome: SendOutcome) => Effect.Effect<void>
+  readonly complete: (sendId: string, worker: string, outcome: OutboxSendOutcome) => Effect.Effect<void>
   /** Emits when new events may be waiting. Only a hint: polling stays the source of truth. */
   readonly wakeups: Stream.Stream<void>
 }>() {}

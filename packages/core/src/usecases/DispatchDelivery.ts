@@ -96,7 +96,7 @@ const maxBatch = 256
 
 /**
  * A DispatchStore for the life of the scope; close it after every delivery that uses it has ended.
- * An outcome waits up to `outcomeLinger` for others to share its commit (see DispatcherOptions).
+ * An outcome waits up to `outcomeLinger` for others to share its commit (see PublishingDispatcherOptions).
  */
 export const dispatchStore = (outcomeLinger: Duration.Duration) => Effect.gen(function*() {
   const store = yield* PostStore
@@ -320,7 +320,7 @@ export const dispatchDelivery = Effect.fnUntraced(
   // Removed meanwhile, or another worker got there first: nothing of ours to record.
   Effect.catchTags({
     DeliveryNotFound: () => Effect.succeed("skipped" as const),
-    StateConflict: (conflict) =>
-      conflict.code === "delivery_not_due" ? Effect.succeed("skipped" as const) : Effect.die(conflict)
+    DeliveryNotDue: () => Effect.succeed("skipped" as const),
+    StateConflict: (conflict) => Effect.die(conflict)
   })
 )

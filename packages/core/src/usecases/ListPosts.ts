@@ -1,7 +1,7 @@
 import { Context, Effect } from "effect"
 import { requireScope } from "../Authorization.js"
 import type { PostStatus } from "../Post.js"
-import { type PostRow, toPostRow } from "../PostRow.js"
+import { type PostView, toPostView } from "../PostView.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { type PostRecord, PostStore } from "../ports/PostStore.js"
@@ -20,7 +20,7 @@ export interface PostFilter {
  */
 const built = new WeakMap<ReadonlyArray<PostRecord>, {
   readonly links: Context.Tag.Service<ApprovalLinks>
-  readonly rows: ReadonlyArray<PostRow>
+  readonly rows: ReadonlyArray<PostView>
 }>()
 
 const rowsOf = (records: ReadonlyArray<PostRecord>, links: Context.Tag.Service<ApprovalLinks>) => {
@@ -28,8 +28,8 @@ const rowsOf = (records: ReadonlyArray<PostRecord>, links: Context.Tag.Service<A
   if (known !== undefined && known.links === links) return Effect.succeed(known.rows)
   return Effect.forEach(records, (record) =>
     record.post.status === "pending_approval"
-      ? links.urlFor(record.post).pipe(Effect.map((url) => toPostRow(record, url)))
-      : Effect.succeed(toPostRow(record, null))).pipe(
+      ? links.urlFor(record.post).pipe(Effect.map((url) => toPostView(record, url)))
+      : Effect.succeed(toPostView(record, null))).pipe(
       Effect.tap((rows) => Effect.sync(() => built.set(records, { links, rows })))
     )
 }

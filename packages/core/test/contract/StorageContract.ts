@@ -13,6 +13,7 @@ import {
   CreateOutcome,
   DeliveryQueue,
   EventId,
+  MetricsStore,
   OutboxEvent,
   OutboxQueue,
   PostChange,
@@ -22,13 +23,14 @@ import {
   ProjectAdmin,
   ProjectStore,
   RateLimitStore,
-  SendOutcome,
+  OutboxSendOutcome,
   Project,
   SocialAccount,
   WebhookEndpoints
 } from "@herald/core"
 import { Context, DateTime, Effect, Exit, Fiber, Option, Redacted, Stream, TestServices } from "effect"
 import { createHash, randomUUID } from "node:crypto"
+import { metricsStoreCases } from "./MetricsContract.js"
 import { at, newAccount, newEndpoint, newKeyId, newPost, newProject, t0 } from "./StorageFixtures.js"
 
 /**
@@ -457,7 +459,7 @@ export const outboxQueueCases: Cases<PostStore | OutboxQueue | ProjectAdmin | We
         expect(mine.map((send) => send.event.id)).toEqual([published.id])
         expect(Redacted.value(mine[0]!.endpoint.secret)).toBe("whsec_topsecret")
         const owner = a.includes(mine[0]!) ? "a" : "b"
-        yield* outbox.complete(mine[0]!.sendId, owner, SendOutcome.GaveUp({ at: eventAt, error: "HTTP 500", disableAfter: 1 }))
+        yield* outbox.complete(mine[0]!.sendId, owner, OutboxSendOutcome.GaveUp({ at: eventAt, error: "HTTP 500", disableAfter: 1 }))
         const [listed] = yield* endpoints.list(project.id)
         expect(listed!.enabled).toBe(false)
         expect(listed!.consecutiveFailures).toBe(1)
@@ -672,6 +674,7 @@ export type Storage =
   | DeliveryQueue
   | OutboxQueue
   | WebhookEndpoints
+  | MetricsStore
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -684,4 +687,5 @@ export const storageCases: Cases<Storage> = (it) => {
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)
+  metricsStoreCases(it)
 }

@@ -27,11 +27,12 @@ import { Schema } from "effect"
 import { OpenApiDocument } from "../Api.js"
 import { AdminWebhookDeliveriesGroup } from "./AdminWebhookDeliveriesApi.js"
 import {
+  AdminNotFound,
+  AdminRefused,
+  AdminUnauthorized,
   BadRequest,
   InternalError,
-  NotFound,
   PayloadTooLarge,
-  Unauthorized,
   UnsupportedMediaType
 } from "../HttpErrors.js"
 
@@ -45,7 +46,7 @@ const request = <S extends Schema.Schema.Any>(schema: S, identifier: string): S 
  * wrong token answers 401.
  */
 export class AdminAuthentication extends HttpApiMiddleware.Tag<AdminAuthentication>()("AdminAuthentication", {
-  failure: Unauthorized,
+  failure: AdminUnauthorized,
   security: {
     adminToken: HttpApiSecurity.bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "The admin token: Authorization: Bearer hk_admin_...")
@@ -69,7 +70,7 @@ export class AdminUrlGuard extends HttpApiMiddleware.Tag<AdminUrlGuard>()("Admin
 // Projects
 // ---------------------------------------------------------------------------------------------
 
-export const ProjectView = Schema.Struct({
+export const AdminProject = Schema.Struct({
   id: ProjectId,
   name: Schema.String,
   timezone: Schema.String,
@@ -78,7 +79,7 @@ export const ProjectView = Schema.Struct({
   guardrails: GuardrailSettings.annotations({ identifier: "GuardrailSettings" }),
   plan: PlanStatus
 }).annotations({ identifier: "AdminProject" })
-export type ProjectView = typeof ProjectView.Type
+export type AdminProject = typeof AdminProject.Type
 
 const ProjectName = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200))
 
@@ -114,28 +115,28 @@ const projectPath = Schema.Struct({ project_id: ProjectId })
 export class AdminProjectsGroup extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/projects")
-      .addSuccess(Schema.Struct({ data: Schema.Array(ProjectView) }).annotations({ identifier: "AdminProjectList" }))
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminProject) }).annotations({ identifier: "AdminProjectList" }))
       .annotate(OpenApi.Summary, "List projects")
   )
   .add(
     HttpApiEndpoint.post("create", "/projects")
       .setPayload(CreateProjectBody)
-      .addSuccess(ProjectView, { status: 201 })
+      .addSuccess(AdminProject, { status: 201 })
       .annotate(OpenApi.Summary, "Create a project (defaults: UTC, copilot, no signature, no guardrails, active plan)")
   )
   .add(
     HttpApiEndpoint.get("get", "/projects/:project_id")
       .setPath(projectPath)
-      .addSuccess(ProjectView)
-      .addError(NotFound)
+      .addSuccess(AdminProject)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Read a project")
   )
   .add(
     HttpApiEndpoint.patch("update", "/projects/:project_id")
       .setPath(projectPath)
       .setPayload(UpdateProjectBody)
-      .addSuccess(ProjectView)
-      .addError(NotFound)
+      .addSuccess(AdminProject)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Change a project's settings; omitted fields (and guardrail rules) are kept")
   )
 {}
@@ -144,7 +145,7 @@ export class AdminProjectsGroup extends HttpApiGroup.make("projects")
 // API keys
 // ---------------------------------------------------------------------------------------------
 
-export const KeyView = Schema.Struct({
+export const AdminApiKey = Schema.Struct({
   id: ApiKeyId,
   project_id: ProjectId,
   name: Schema.String,
@@ -157,10 +158,10 @@ export const KeyView = Schema.Struct({
   last_used_at: Schema.NullOr(Schema.String),
   revoked_at: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AdminApiKey" })
-export type KeyView = typeof KeyView.Type
+export type AdminApiKey = typeof AdminApiKey.Type
 
 export const CreatedKey = Schema.Struct({
-  ...KeyView.fields,
+  ...AdminApiKey.fields,
   key: Schema.String.annotations({ description: "The key itself. Shown once, in this reply only: Herald keeps its SHA-256." })
 }).annotations({ identifier: "AdminCreatedApiKey" })
 
@@ -179,8 +180,8 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
   .add(
     HttpApiEndpoint.get("list", "/projects/:project_id/keys")
       .setPath(projectPath)
-      .addSuccess(Schema.Struct({ data: Schema.Array(KeyView) }).annotations({ identifier: "AdminApiKeyList" }))
-      .addError(NotFound)
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminApiKey) }).annotations({ identifier: "AdminApiKeyList" }))
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's API keys (never the keys themselves)")
   )
   .add(
@@ -188,14 +189,14 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
       .setPath(projectPath)
       .setPayload(CreateKeyBody)
       .addSuccess(CreatedKey, { status: 201 })
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Create an API key; the reply carries the key once")
   )
   .add(
     HttpApiEndpoint.post("revoke", "/projects/:project_id/keys/:key_id/revoke")
       .setPath(Schema.Struct({ project_id: ProjectId, key_id: ApiKeyId }))
-      .addSuccess(KeyView)
-      .addError(NotFound)
+      .addSuccess(AdminApiKey)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Revoke an API key (it answers 401 from then on)")
   )
 {}
@@ -204,7 +205,7 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
 // Social accounts
 // ---------------------------------------------------------------------------------------------
 
-export const AccountView = Schema.Struct({
+export const AdminSocialAccount = Schema.Struct({
   id: AccountId,
   project_id: ProjectId,
   platform: Platform,
@@ -212,7 +213,7 @@ export const AccountView = Schema.Struct({
   route: ConnectionRoute,
   status: AccountStatus
 }).annotations({ identifier: "AdminSocialAccount" })
-export type AccountView = typeof AccountView.Type
+export type AdminSocialAccount = typeof AdminSocialAccount.Type
 
 export const ConnectAccountBody = request(
   Schema.Struct({
@@ -254,16 +255,17 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
   .add(
     HttpApiEndpoint.get("list", "/projects/:project_id/accounts")
       .setPath(projectPath)
-      .addSuccess(Schema.Struct({ data: Schema.Array(AccountView) }).annotations({ identifier: "AdminSocialAccountList" }))
-      .addError(NotFound)
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminSocialAccount) }).annotations({ identifier: "AdminSocialAccountList" }))
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's social accounts")
   )
   .add(
     HttpApiEndpoint.post("connect", "/projects/:project_id/accounts")
       .setPath(projectPath)
       .setPayload(ConnectAccountBody)
-      .addSuccess(AccountView, { status: 201 })
-      .addError(NotFound)
+      .addSuccess(AdminSocialAccount, { status: 201 })
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
       .annotate(OpenApi.Summary, "Connect a simulator account (direct accounts connect through accounts/oauth or accounts/login)")
   )
   .add(
@@ -271,23 +273,25 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
       .setPath(projectPath)
       .setPayload(StartOAuthBody)
       .addSuccess(OAuthStartView, { status: 201 })
-      .addError(NotFound)
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
       .annotate(OpenApi.Summary, "Start connecting a direct account: the platform's consent URL to open")
   )
   .add(
     HttpApiEndpoint.post("login", "/projects/:project_id/accounts/login")
       .setPath(projectPath)
       .setPayload(LoginAccountBody)
-      .addSuccess(AccountView, { status: 201 })
-      .addError(NotFound)
+      .addSuccess(AdminSocialAccount, { status: 201 })
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
       .annotate(OpenApi.Summary, "Connect (or reconnect) a direct account with an app password (Bluesky)")
   )
   .add(
     HttpApiEndpoint.patch("setStatus", "/projects/:project_id/accounts/:account_id")
       .setPath(Schema.Struct({ project_id: ProjectId, account_id: AccountId }))
       .setPayload(AccountStatusBody)
-      .addSuccess(AccountView)
-      .addError(NotFound)
+      .addSuccess(AdminSocialAccount)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Set an account's status (active, needs_reconnect, disconnected)")
   )
 {}
@@ -296,7 +300,7 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
 // Webhook endpoints
 // ---------------------------------------------------------------------------------------------
 
-export const WebhookView = Schema.Struct({
+export const AdminWebhookEndpoint = Schema.Struct({
   id: WebhookEndpointId,
   project_id: ProjectId,
   url: Schema.String,
@@ -306,10 +310,10 @@ export const WebhookView = Schema.Struct({
   last_error: Schema.NullOr(Schema.String),
   created_at: Schema.String
 }).annotations({ identifier: "AdminWebhookEndpoint" })
-export type WebhookView = typeof WebhookView.Type
+export type AdminWebhookEndpoint = typeof AdminWebhookEndpoint.Type
 
 export const CreatedWebhook = Schema.Struct({
-  ...WebhookView.fields,
+  ...AdminWebhookEndpoint.fields,
   secret: Schema.String.annotations({ description: "The signing secret. Shown once, in this reply only." })
 }).annotations({ identifier: "AdminCreatedWebhookEndpoint" })
 
@@ -345,8 +349,8 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("list", "/projects/:project_id/webhooks")
       .setPath(projectPath)
-      .addSuccess(Schema.Struct({ data: Schema.Array(WebhookView) }).annotations({ identifier: "AdminWebhookEndpointList" }))
-      .addError(NotFound)
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminWebhookEndpoint) }).annotations({ identifier: "AdminWebhookEndpointList" }))
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's webhook endpoints")
   )
   .add(
@@ -354,22 +358,23 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
       .setPath(projectPath)
       .setPayload(CreateWebhookBody)
       .addSuccess(CreatedWebhook, { status: 201 })
-      .addError(NotFound)
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
       .annotate(OpenApi.Summary, "Add a webhook endpoint; the reply carries its signing secret once")
   )
   .add(
     HttpApiEndpoint.patch("setEnabled", "/projects/:project_id/webhooks/:webhook_id")
       .setPath(webhookPath)
       .setPayload(WebhookEnabledBody)
-      .addSuccess(WebhookView)
-      .addError(NotFound)
+      .addSuccess(AdminWebhookEndpoint)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Turn an endpoint on or off (on again clears its failure streak)")
   )
   .add(
     HttpApiEndpoint.del("remove", "/projects/:project_id/webhooks/:webhook_id")
       .setPath(webhookPath)
       .addSuccess(Schema.Struct({ id: WebhookEndpointId, deleted: Schema.Literal(true) }).annotations({ identifier: "AdminDeletedWebhookEndpoint" }))
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Delete a webhook endpoint")
   )
 {}

@@ -43,22 +43,22 @@ import {
   WebhookEndpoints
 } from "@herald/core"
 import { DateTime, Effect, Redacted } from "effect"
-import { BadRequest, NotFound } from "../HttpErrors.js"
+import { AdminNotFound, AdminRefused } from "../HttpErrors.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
-import { groupContext } from "../RequestContext.js"
+import { groupContext } from "../RequestPath.js"
 import {
   AdminAuthentication,
   AdminBodyGuard,
   AdminUrlGuard,
-  type AccountView,
+  type AdminSocialAccount,
   HeraldAdminApi,
-  type KeyView,
-  type ProjectView,
-  type WebhookView
+  type AdminApiKey,
+  type AdminProject,
+  type AdminWebhookEndpoint
 } from "./AdminApi.js"
 
 const notFound = (what: "project" | "api_key" | "account" | "webhook_endpoint", id: string) =>
-  new NotFound({ error: `${what.replace("_", " ")} ${id} not found${what === "project" ? "" : " in this project"}`, code: `${what}_not_found` })
+  new AdminNotFound({ error: `${what.replace("_", " ")} ${id} not found${what === "project" ? "" : " in this project"}`, code: `${what}_not_found` })
 
 /** The core's not-found errors as the admin API's 404s (the codes the contract names). */
 const ProjectNotFound404 = (e: ProjectNotFound) => Effect.fail(notFound("project", e.projectId))
@@ -70,7 +70,7 @@ const WebhookEndpointNotFound404 = (e: WebhookEndpointNotFound) => Effect.fail(n
 const connectionRefusal = (
   e: AccountRouteNotSupported | ConnectionMethodMismatch | PlatformNotConfigured | DirectRouteUnavailable | ConnectionRefused
 ) => {
-  const [code, field]: readonly [BadRequest["code"], string] = e._tag === "AccountRouteNotSupported"
+  const [code, field]: readonly [AdminRefused["code"], string] = e._tag === "AccountRouteNotSupported"
     ? ["route_not_supported", "route"]
     : e._tag === "DirectRouteUnavailable"
     ? ["route_not_supported", "platform"]
@@ -79,19 +79,19 @@ const connectionRefusal = (
     : e._tag === "PlatformNotConfigured"
     ? ["platform_not_configured", "platform"]
     : ["connection_refused", "identifier"]
-  return Effect.fail(new BadRequest({ error: e.message, code, violations: [{ field, account: null, message: e.message }] }))
+  return Effect.fail(new AdminRefused({ error: e.message, code, violations: [{ field, account: null, message: e.message }] }))
 }
 
 const webhookUrlRefused = (refused: WebhookDestinationRefused) =>
   Effect.fail(
-    new BadRequest({
+    new AdminRefused({
       error: refused.message,
       code: "webhook_url_refused",
       violations: [{ field: "url", account: null, message: refused.reason }]
     })
   )
 
-const projectView = (project: Project): ProjectView => ({
+const adminProject = (project: Project): AdminProject => ({
   id: project.id,
   name: project.name,
   timezone: project.timezone,
@@ -103,7 +103,7 @@ const projectView = (project: Project): ProjectView => ({
 
 const iso = (instant: DateTime.Utc | null) => instant === null ? null : DateTime.formatIso(instant)
 
-const keyView = (key: ApiKeySummary): KeyView => ({
+const adminApiKey = (key: ApiKeySummary): AdminApiKey => ({
   id: key.id,
   project_id: key.projectId,
   name: key.name,
@@ -117,7 +117,7 @@ const keyView = (key: ApiKeySummary): KeyView => ({
   revoked_at: iso(key.revokedAt)
 })
 
-const accountView = (account: SocialAccount): AccountView => ({
+const adminSocialAccount = (account: SocialAccount): AdminSocialAccount => ({
   id: account.id,
   project_id: account.projectId,
   platform: account.platform,
@@ -126,7 +126,7 @@ const accountView = (account: SocialAccount): AccountView => ({
   status: account.status
 })
 
-const webhookView = (endpoint: WebhookEndpoint): WebhookView => ({
+const adminWebhookEndpoint = (endpoint: WebhookEndpoint): AdminWebhookEndpoint => ({
   id: endpoint.id,
   project_id: endpoint.projectId,
   url: endpoint.url,
@@ -139,19 +139,19 @@ const webhookView = (endpoint: WebhookEndpoint): WebhookView => ({
 
 export const AdminProjectsLive = HttpApiBuilder.group(HeraldAdminApi, "projects", (handlers) =>
   handlers
-    .handle("list", () => Effect.map(listProjects, (projects) => ({ data: projects.map(projectView) })))
-    .handle("create", ({ payload }) => Effect.map(createProject(payload), projectView))
+    .handle("list", () => Effect.map(listProjects, (projects) => ({ data: projects.map(adminProject) })))
+    .handle("create", ({ payload }) => Effect.map(createProject(payload), adminProject))
     .handle("get", ({ path }) =>
-      getProject(path.project_id).pipe(Effect.map(projectView), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
+      getProject(path.project_id).pipe(Effect.map(adminProject), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
     .handle("update", ({ path, payload }) =>
-      updateProject(path.project_id, payload).pipe(Effect.map(projectView), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
+      updateProject(path.project_id, payload).pipe(Effect.map(adminProject), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
 ).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, ProjectAdmin, ProjectStore, IdGenerator))
 
 export const AdminKeysLive = HttpApiBuilder.group(HeraldAdminApi, "keys", (handlers) =>
   handlers
     .handle("list", ({ path }) =>
       listApiKeys(path.project_id).pipe(
-        Effect.map((keys) => ({ data: keys.map(keyView) })),
+        Effect.map((keys) => ({ data: keys.map(adminApiKey) })),
         Effect.catchTag("ProjectNotFound", ProjectNotFound404)
       ))
     .handle("create", ({ path, payload }) =>
@@ -162,12 +162,12 @@ export const AdminKeysLive = HttpApiBuilder.group(HeraldAdminApi, "keys", (handl
         rateLimitPerMinute: payload.rate_limit_per_minute,
         dailyPostCap: payload.daily_post_cap
       }).pipe(
-        Effect.map(({ key, summary }) => ({ ...keyView(summary), key: Redacted.value(key) })),
+        Effect.map(({ key, summary }) => ({ ...adminApiKey(summary), key: Redacted.value(key) })),
         Effect.catchTag("ProjectNotFound", ProjectNotFound404)
       ))
     .handle("revoke", ({ path }) =>
       revokeApiKey(path.project_id, path.key_id).pipe(
-        Effect.map(keyView),
+        Effect.map(adminApiKey),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, ApiKeyNotFound: ApiKeyNotFound404 })
       ))
 ).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, ApiKeyStore, ProjectStore, IdGenerator, SecretMint))
@@ -176,12 +176,12 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
   handlers
     .handle("list", ({ path }) =>
       listAccounts(path.project_id).pipe(
-        Effect.map((accounts) => ({ data: accounts.map(accountView) })),
+        Effect.map((accounts) => ({ data: accounts.map(adminSocialAccount) })),
         Effect.catchTag("ProjectNotFound", ProjectNotFound404)
       ))
     .handle("connect", ({ path, payload }) =>
       connectAccount(path.project_id, payload).pipe(
-        Effect.map(accountView),
+        Effect.map(adminSocialAccount),
         Effect.catchTags({
           ProjectNotFound: ProjectNotFound404,
           AccountRouteNotSupported: connectionRefusal,
@@ -210,7 +210,7 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
         identifier: payload.identifier,
         password: Redacted.make(payload.password)
       }).pipe(
-        Effect.map(accountView),
+        Effect.map(adminSocialAccount),
         Effect.catchTags({
           ProjectNotFound: ProjectNotFound404,
           ConnectionMethodMismatch: connectionRefusal,
@@ -221,7 +221,7 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
       ))
     .handle("setStatus", ({ path, payload }) =>
       setAccountStatus(path.project_id, path.account_id, payload.status).pipe(
-        Effect.map(accountView),
+        Effect.map(adminSocialAccount),
         Effect.catchTag("AccountNotFound", AccountNotFound404)
       ))
 ).pipe(groupContext(
@@ -242,17 +242,17 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
   handlers
     .handle("list", ({ path }) =>
       listWebhookEndpoints(path.project_id).pipe(
-        Effect.map((endpoints) => ({ data: endpoints.map(webhookView) })),
+        Effect.map((endpoints) => ({ data: endpoints.map(adminWebhookEndpoint) })),
         Effect.catchTag("ProjectNotFound", ProjectNotFound404)
       ))
     .handle("create", ({ path, payload }) =>
       createWebhookEndpoint(path.project_id, payload).pipe(
-        Effect.map(({ endpoint, secret }) => ({ ...webhookView(endpoint), secret: Redacted.value(secret) })),
+        Effect.map(({ endpoint, secret }) => ({ ...adminWebhookEndpoint(endpoint), secret: Redacted.value(secret) })),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookDestinationRefused: webhookUrlRefused })
       ))
     .handle("setEnabled", ({ path, payload }) =>
       setWebhookEndpointEnabled(path.project_id, path.webhook_id, payload.enabled).pipe(
-        Effect.map(webhookView),
+        Effect.map(adminWebhookEndpoint),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
       ))
     .handle("remove", ({ path }) =>

@@ -1,9 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { EventId, EventKind, ProjectId, WebhookAttemptOutcome, WebhookEndpointId } from "@herald/core"
 import { Schema } from "effect"
-import { Conflict, NotFound } from "../HttpErrors.js"
+import { AdminConflict, AdminNotFound } from "../HttpErrors.js"
 
-export const WebhookAttemptView = Schema.Struct({
+export const AdminWebhookAttempt = Schema.Struct({
   event_id: EventId,
   event: EventKind,
   delivery_id: Schema.UUID.annotations({ description: "The x-service-delivery id; the same on every attempt of the event." }),
@@ -15,7 +15,7 @@ export const WebhookAttemptView = Schema.Struct({
   error: Schema.NullOr(Schema.String).annotations({ description: "Why the attempt was not accepted; null when it was." }),
   outcome: WebhookAttemptOutcome.annotations({ description: "sent, retry (another try is scheduled) or given_up." })
 }).annotations({ identifier: "AdminWebhookAttempt" })
-export type WebhookAttemptView = typeof WebhookAttemptView.Type
+export type AdminWebhookAttempt = typeof AdminWebhookAttempt.Type
 
 /** Unknown parameters are refused by AdminUrlGuard, from the ones this struct declares. */
 export const DeliveryLogParams = Schema.Struct({
@@ -31,8 +31,8 @@ export class AdminWebhookDeliveriesGroup extends HttpApiGroup.make("webhookDeliv
     HttpApiEndpoint.get("list", "/projects/:project_id/webhooks/:webhook_id/deliveries")
       .setPath(deliveriesPath)
       .setUrlParams(DeliveryLogParams)
-      .addSuccess(Schema.Struct({ data: Schema.Array(WebhookAttemptView) }).annotations({ identifier: "AdminWebhookAttemptList" }))
-      .addError(NotFound)
+      .addSuccess(Schema.Struct({ data: Schema.Array(AdminWebhookAttempt) }).annotations({ identifier: "AdminWebhookAttemptList" }))
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "An endpoint's delivery log, newest attempt first (limit 1-500, default 50; event_id filters)")
   )
   .add(
@@ -43,8 +43,8 @@ export class AdminWebhookDeliveriesGroup extends HttpApiGroup.make("webhookDeliv
           .annotations({ identifier: "AdminWebhookResend" }),
         { status: 202 }
       )
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(AdminNotFound)
+      .addError(AdminConflict)
       .annotate(
         OpenApi.Summary,
         "Send a given-up event again, with the same delivery id and a fresh retry schedule (409 unless given up; " +

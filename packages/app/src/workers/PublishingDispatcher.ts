@@ -17,7 +17,7 @@ import { Cause, DateTime, Duration, Effect, FiberHandle, FiberSet, Option, Queue
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
 
-export interface DispatcherOptions extends DispatchPolicy {
+export interface PublishingDispatcherOptions extends DispatchPolicy {
   /** This worker's name in leases and heartbeats; unique per process. */
   readonly worker: string
   /** Deliveries in flight at once in this process. */
@@ -40,7 +40,7 @@ export interface DispatcherOptions extends DispatchPolicy {
 
 export const workerName = (): string => `${Os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`
 
-export const defaultDispatcherOptions = (): DispatcherOptions => ({
+export const defaultPublishingDispatcherOptions = (): PublishingDispatcherOptions => ({
   ...defaultRetryPolicy,
   publishTimeout: Duration.seconds(30),
   worker: workerName(),
@@ -58,7 +58,7 @@ export const heartbeatKind = "dispatcher"
  * of its deliveries is still held (taken out of `held` once handled). A fiber per delivery cost
  * more than all the renewals it ever made. Ends at the first tick that finds nothing held.
  */
-const keepLeases = (held: Set<DeliveryId>, { leaseMillis, worker }: DispatcherOptions) =>
+const keepLeases = (held: Set<DeliveryId>, { leaseMillis, worker }: PublishingDispatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
     const renewAll = Effect.gen(function*() {
@@ -88,7 +88,7 @@ const releaseAfter: ReadonlySet<Dispatched> = new Set(["retrying", "unknown", "s
  * delivery as it was left and reconciles if it was mid-call.
  */
 export const processClaim = Effect.fnUntraced(
-  function*(claim: ClaimedDelivery, options: DispatcherOptions, context: DispatchContext, held: Set<DeliveryId>) {
+  function*(claim: ClaimedDelivery, options: PublishingDispatcherOptions, context: DispatchContext, held: Set<DeliveryId>) {
     const outcome = yield* dispatchDelivery(claim, context)
     held.delete(claim.deliveryId)
     if (releaseAfter.has(outcome)) yield* Effect.flatMap(DeliveryQueue, (queue) => queue.release(claim.deliveryId, options.worker))
@@ -104,7 +104,7 @@ export const processClaim = Effect.fnUntraced(
 )
 
 /** One pass: claim what is due now (up to concurrency) and handle it all. For tests and tools. */
-export const dispatchDueOnce = (options: DispatcherOptions) =>
+export const dispatchDueOnce = (options: PublishingDispatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
     const store = yield* dispatchStore(options.outcomeLinger)
@@ -129,7 +129,7 @@ export const dispatchDueOnce = (options: DispatcherOptions) =>
  * call is bounded by publishTimeout) and releases its leases. A process killed outright leaves
  * its leases to lapse: the next claimer reconciles what was mid-call.
  */
-export const runDispatcher = (options: DispatcherOptions) =>
+export const runPublishingDispatcher = (options: PublishingDispatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* DeliveryQueue
     const { concurrency, leaseMillis, worker } = options
@@ -211,4 +211,4 @@ export const runDispatcher = (options: DispatcherOptions) =>
       }
       yield* Queue.take(wake)
     }))
-  }).pipe(inSpan("Dispatcher"))
+  }).pipe(inSpan("PublishingDispatcher"))

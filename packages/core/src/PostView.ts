@@ -11,7 +11,7 @@ import { DeliveryStatus } from "./Delivery.js"
  * A post as GET /posts lists it. The contract fixes status, approval_url, rejectionReason,
  * scheduledAt and publishes (camelCase kept where it says so); the rest is Herald's, in snake_case.
  */
-export const PostRow = Schema.Struct({
+export const PostView = Schema.Struct({
   id: Schema.UUID,
   status: PostStatus,
   publishes: Publishes,
@@ -35,7 +35,7 @@ export const PostRow = Schema.Struct({
   created_at: Schema.String,
   updated_at: Schema.String
 })
-export type PostRow = typeof PostRow.Type
+export type PostView = typeof PostView.Type
 
 /** What a post is waiting for (the contract's `publishes` table). */
 export const publishesOf = (post: Post): Publishes => {
@@ -58,7 +58,7 @@ export const publishesOf = (post: Post): Publishes => {
 
 const iso = (instant: DateTime.Utc | null) => (instant === null ? null : DateTime.formatIso(instant))
 
-export const toPostRow = ({ deliveries, post }: PostRecord, approvalUrl: string | null): PostRow => ({
+export const toPostView = ({ deliveries, post }: PostRecord, approvalUrl: string | null): PostView => ({
   id: post.id,
   status: post.status,
   publishes: publishesOf(post),

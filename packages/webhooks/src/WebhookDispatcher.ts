@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto"
 import {
   type ClaimedSend,
   OutboxQueue,
+  OutboxSendOutcome,
   ProjectStore,
-  SendOutcome as QueueOutcome,
   traced,
   WebhookAttempt,
   WebhookDeliveryLog,
@@ -12,7 +12,7 @@ import {
 import type { OutboundGuard } from "@herald/outbound"
 import { Cause, DateTime, Duration, Effect, FiberSet, Layer, Option, Queue, Redacted, Stream } from "effect"
 import { disableAfterGiveUps, scheduleRetry } from "./RetrySchedule.js"
-import { send, SendOutcome, type SendResult, webhookTimeout } from "./Sender.js"
+import { EndpointVerdict, send, type SendResult, webhookTimeout } from "./Sender.js"
 import { makeWebhookRequest } from "./WebhookRequest.js"
 
 export interface WebhookDispatcherOptions {
@@ -31,7 +31,7 @@ export interface WebhookDispatcherOptions {
 const attemptOutcome = { Sent: "sent", Retry: "retry", GaveUp: "given_up" } as const
 
 const reasonOf = (result: SendResult): string | null =>
-  SendOutcome.$match(result.outcome, { Accepted: () => null, Rejected: ({ reason }) => reason })
+  EndpointVerdict.$match(result.outcome, { Accepted: () => null, Rejected: ({ reason }) => reason })
 
 /**
  * The queue's verdict on one attempt: accepted; or another try at the schedule's next time; or,
@@ -40,11 +40,11 @@ const reasonOf = (result: SendResult): string | null =>
 const verdict = Effect.fnUntraced(function*(attempt: number, result: SendResult) {
   const at = yield* DateTime.now
   const reason = reasonOf(result)
-  if (reason === null) return QueueOutcome.Sent({ at })
+  if (reason === null) return OutboxSendOutcome.Sent({ at })
   return Option.match(yield* scheduleRetry(attempt), {
-    onSome: (dueAt) => QueueOutcome.Retry({ at, dueAt, error: reason }),
+    onSome: (dueAt) => OutboxSendOutcome.Retry({ at, dueAt, error: reason }),
     onNone: () =>
-      QueueOutcome.GaveUp({ at, error: `gave up after ${attempt} attempts: ${reason}`, disableAfter: disableAfterGiveUps })
+      OutboxSendOutcome.GaveUp({ at, error: `gave up after ${attempt} attempts: ${reason}`, disableAfter: disableAfterGiveUps })
   })
 })
 

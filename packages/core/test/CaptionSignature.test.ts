@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { appendSignature, signatureLength, textLength } from "../src/Signature.js"
+import { appendSignature, signatureLength, textLength } from "../src/CaptionSignature.js"
 
 describe("Signature", () => {
   it("counts code points, so an emoji outside the BMP is one character", () => {
