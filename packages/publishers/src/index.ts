@@ -1,6 +1,7 @@
 export { blueskyLogin } from "./bluesky/BlueskyLogin.js"
 export { blueskyDirectRoute, blueskyRoute } from "./bluesky/BlueskyRoute.js"
 export { registry } from "./Registry.js"
+export * as X from "./x/index.js"
 export * as Simulator from "./simulator/Simulator.js"
 export {
   type PublishRecord,

@@ -1,5 +1,5 @@
 import { Linkedin } from "@herald/publishers"
-import { LinkedinFake } from "@herald/publishers/test/linkedin-fake"
+import { LinkedinFake } from "@herald/publishers/testing/linkedin"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
 
