@@ -1,5 +1,4 @@
-export { blueskyLogin } from "./bluesky/BlueskyLogin.js"
-export { blueskyDirectRoute, blueskyRoute } from "./bluesky/BlueskyRoute.js"
+export * as Bluesky from "./bluesky/index.js"
 export { registry } from "./Registry.js"
 export * as X from "./x/index.js"
 export * as Simulator from "./simulator/Simulator.js"
