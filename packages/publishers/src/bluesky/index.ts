@@ -1,0 +1,2 @@
+export { blueskyLogin } from "./BlueskyLogin.js"
+export { blueskyDirectRoute, blueskyRoute } from "./BlueskyRoute.js"
