@@ -1,7 +1,7 @@
 import { layer } from "@effect/vitest"
-import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryStores } from "@herald/core/memory"
+import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryAdmin, makeInMemoryStores } from "@herald/core/memory"
 import { Effect, Layer } from "effect"
-import { apiKeyCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
+import { accountCases, apiKeyCases, connectionCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
 
 const data = new InMemoryData()
 const keys = new InMemoryApiKeys()
@@ -34,12 +34,16 @@ const storedRows = Layer.succeed(StoredRows, StoredRows.of({
     })
 }))
 
-// No in-memory adapter exists of DeliveryQueue, OutboxQueue, WebhookEndpoints, AccountAdmin or
-// AccountConnections (the workers and webhooks run on a database), so their cases run on PGlite
-// and PostgreSQL only.
+// No in-memory adapter exists of DeliveryQueue or OutboxQueue (the workers and webhooks run on a
+// database), so their cases run on PGlite and PostgreSQL only.
 layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(), storedRows))("in-memory stores", (it) => {
   postStoreCases(it)
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)
+})
+
+layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRows))("in-memory accounts and connection checks", (it) => {
+  accountCases(it)
+  connectionCases(it)
 })

@@ -10,6 +10,7 @@ import rateLimitGrants from "./migrations/0007_rate_limit_grants.js"
 import claimInIndexOrder from "./migrations/0008_claim_in_index_order.js"
 import adminTokens from "./migrations/0009_admin_tokens.js"
 import deliveryErrorCategories from "./migrations/0011_delivery_error_categories.js"
+import connectionHealth from "./migrations/0015_connection_health.js"
 
 const run = Migrator.make({})
 
@@ -25,7 +26,8 @@ export const migrate = run({
     "0007_rate_limit_grants": rateLimitGrants,
     "0008_claim_in_index_order": claimInIndexOrder,
     "0009_admin_tokens": adminTokens,
-    "0011_delivery_error_categories": deliveryErrorCategories
+    "0011_delivery_error_categories": deliveryErrorCategories,
+    "0015_connection_health": connectionHealth
   }),
   table: "herald_migrations"
 })

@@ -6,6 +6,7 @@ import { MigrationsLive } from "./Migrations.js"
 import * as PgLiteServer from "./PgLiteServer.js"
 import { PostgresAccountConnections } from "./PostgresAccountConnections.js"
 import { PostgresAccounts } from "./PostgresAccounts.js"
+import { PostgresConnectionChecks } from "./PostgresConnectionChecks.js"
 import { PostgresApiKeyStore } from "./PostgresApiKeyStore.js"
 import { PostgresDeliveryQueue } from "./PostgresDeliveryQueue.js"
 import { PostgresMedia } from "./PostgresMedia.js"
@@ -51,6 +52,7 @@ export const repositories = Layer.mergeAll(
   PostgresProjects,
   PostgresAccounts,
   PostgresAccountConnections,
+  PostgresConnectionChecks,
   PostgresMedia,
   PostListCache.pipe(Layer.provide(PostgresPostStore)),
   PostgresApiKeyStore,

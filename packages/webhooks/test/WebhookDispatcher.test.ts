@@ -8,7 +8,8 @@ import {
   AccountAdmin,
   AccountConnections,
   AccountId,
-  accountData,
+  deadLogin,
+  deadLoginData,
   EventId,
   type EventKind,
   noGuardrails,
@@ -127,9 +128,9 @@ const raise = (project: Project) =>
       projectId: project.id,
       kind: "account.needs_reconnect",
       createdAt: yield* DateTime.now,
-      data: accountData(account, "the platform refused the token")
+      data: deadLoginData(account, deadLogin(account, "the platform refused the token"), yield* DateTime.now)
     })
-    expect(yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event))).toBe(true)
+    expect(yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event, { ...deadLogin(account, "the platform refused the token"), id: randomUUID() }))).toBe(true)
     return event
   })
 

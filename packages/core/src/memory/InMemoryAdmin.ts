@@ -6,9 +6,13 @@ import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { SecretMint } from "../ports/SecretMint.js"
 import { WebhookDestinationRefused, WebhookDestinations } from "../ports/WebhookDestinations.js"
 import { WebhookEndpoint, WebhookEndpointNotFound, WebhookEndpoints } from "../ports/WebhookEndpoints.js"
+import { makeInMemoryConnections } from "./InMemoryConnections.js"
 import type { InMemoryData } from "./InMemoryStores.js"
 
-/** The admin ports over the same data the in-memory stores read, with the Postgres adapters' semantics. */
+/**
+ * The admin ports over the same data the in-memory stores read, with the Postgres adapters'
+ * semantics, and the connection ports a reconnect reaches (makeInMemoryConnections).
+ */
 export const makeInMemoryAdmin = (data: InMemoryData) => {
   const webhooks = new Map<string, { endpoint: WebhookEndpoint; readonly secret: Redacted.Redacted<string> }>()
   const ownedWebhook = (projectId: string, id: string) => {
@@ -16,6 +20,7 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
     return stored !== undefined && stored.endpoint.projectId === projectId ? stored : undefined
   }
   return Layer.mergeAll(
+    makeInMemoryConnections(data),
     Layer.succeed(ProjectAdmin, ProjectAdmin.of({
       create: (project) => Effect.sync(() => void data.projects.set(project.id, project)),
       update: (project) =>

@@ -7,6 +7,7 @@ import {
   ApiKeyStore,
   type ApiKeyNotFound,
   type ApiKeySummary,
+  ConnectionChecks,
   connectAccount,
   createApiKey,
   createProject,
@@ -20,8 +21,10 @@ import {
   type Project,
   ProjectAdmin,
   type ProjectNotFound,
+  PostStore,
   ProjectStore,
   removeWebhookEndpoint,
+  retryAuthFailures,
   revokeApiKey,
   SecretMint,
   setAccountStatus,
@@ -173,7 +176,11 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
         Effect.map(adminSocialAccount),
         Effect.catchTag("AccountNotFound", AccountNotFound404)
       ))
-).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, AccountAdmin, AccountStore, ProjectStore, IdGenerator))
+    .handle("retryAuthFailures", ({ path }) =>
+      retryAuthFailures(path.project_id, path.account_id).pipe(
+        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, AccountNotFound: AccountNotFound404 })
+      ))
+).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, AccountAdmin, AccountStore, ProjectStore, IdGenerator, ConnectionChecks, PostStore))
 
 export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks", (handlers) =>
   handlers
