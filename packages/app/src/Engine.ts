@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { ClassifiersUnavailable, IdGenerator, PeopleTagCheck } from "@herald/core"
+import { ClassifiersUnavailable, type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck } from "@herald/core"
 import { HttpApiConfig, NodeSecretMint } from "@herald/http-api"
 import { type MediaConfig, MediaLive } from "@herald/media"
 import { OutboundGuard } from "@herald/outbound"
@@ -9,6 +9,7 @@ import { WebhookDestinationsLive } from "@herald/webhooks"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
 import { mediaFromEnv } from "./MediaConfig.js"
+import { workerName } from "./workers/PublishingDispatcher.js"
 
 /** Fresh v4 UUIDs from node:crypto. */
 export const RandomIds = Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) }))
@@ -26,6 +27,8 @@ export interface EngineOptions {
   /** Lets media fetches and webhooks reach loopback http servers (tests, local development only). */
   readonly outboundAllowLoopback?: boolean
   readonly env?: "development" | "production"
+  /** How POST /connection-issues probes (its timeouts and leases); the checker worker takes its own. */
+  readonly connectionChecks?: ConnectionCheckPolicy
 }
 
 /**
@@ -61,7 +64,8 @@ export const engineLayer = (options: EngineOptions) => {
       Layer.provide(RandomIds)
     ),
     WebhookDestinationsLive,
-    PeopleTagCheck.throughPublishers
+    PeopleTagCheck.throughPublishers,
+    ConnectionCheckRuns.layer(workerName(), options.connectionChecks ?? defaultConnectionCheckPolicy)
   ).pipe(
     Layer.provideMerge(simulatorPublishers(options.simulatorUrl)),
     Layer.provideMerge(outbound),

@@ -5,11 +5,16 @@ import {
   BulkBody,
   bulkCreate,
   checkCaption,
+  checkConnectionsNow,
+  ConnectionCheckRuns,
+  ConnectionChecks,
+  ConnectionProbes,
   createPost,
   decidePost,
   deletePost,
   editPost,
   IdGenerator,
+  listConnectionIssues,
   listPosts,
   loadProject,
   MediaIngest,
@@ -289,7 +294,28 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
       }))
     .handle("checkGuardrails", ({ payload }) =>
       CurrentPrincipal.pipe(Effect.flatMap((principal) => checkCaption(principal, payload.caption)), Effect.catchAll(failWith)))
-).pipe(groupContext(Authentication, RequestBodyGuard, RequestUrlGuard, PostStore, ProjectStore, AccountStore, TopicClassifier, ToneClassifier))
+    .handle("connectionIssues", () =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap(listConnectionIssues),
+        Effect.map((data) => ({ data })),
+        Effect.catchAll(failWith)
+      ))
+    .handle("checkConnections", () =>
+      CurrentPrincipal.pipe(Effect.flatMap(checkConnectionsNow), Effect.catchAll(failWith)))
+).pipe(groupContext(
+  Authentication,
+  RequestBodyGuard,
+  RequestUrlGuard,
+  PostStore,
+  ProjectStore,
+  AccountStore,
+  TopicClassifier,
+  ToneClassifier,
+  ConnectionChecks,
+  ConnectionCheckRuns,
+  ConnectionProbes,
+  IdGenerator
+))
 
 export const SpecLive = HttpApiBuilder.group(
   HeraldApi,

@@ -35,6 +35,7 @@ describe("the served OpenAPI document", () => {
     expect(document.info.version).toBe("1.0")
     expect(operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual([
       "DELETE /api/v1/posts/{id}",
+      "GET /api/v1/connection-issues",
       "GET /api/v1/openapi.json",
       "GET /api/v1/post-results",
       "GET /api/v1/posting-rules",
@@ -42,6 +43,7 @@ describe("the served OpenAPI document", () => {
       "GET /api/v1/project",
       "GET /api/v1/social-accounts",
       "PATCH /api/v1/posts/{id}",
+      "POST /api/v1/connection-issues",
       "POST /api/v1/guardrails/check",
       "POST /api/v1/media",
       "POST /api/v1/media/attach/{ticket}",
