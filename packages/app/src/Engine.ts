@@ -28,7 +28,7 @@ export interface EngineOptions {
   readonly outboundAllowLoopback?: boolean
   readonly env?: "development" | "production"
   /** How POST /connection-issues probes (its timeouts and leases); the checker worker takes its own. */
-  readonly connectionChecks?: ConnectionCheckPolicy
+  readonly connectionChecks?: Partial<ConnectionCheckPolicy>
 }
 
 /**
@@ -65,7 +65,7 @@ export const engineLayer = (options: EngineOptions) => {
     ),
     WebhookDestinationsLive,
     PeopleTagCheck.throughPublishers,
-    ConnectionCheckRuns.layer(workerName(), options.connectionChecks ?? defaultConnectionCheckPolicy)
+    ConnectionCheckRuns.layer(workerName(), { ...defaultConnectionCheckPolicy, ...options.connectionChecks })
   ).pipe(
     Layer.provideMerge(simulatorPublishers(options.simulatorUrl)),
     Layer.provideMerge(outbound),

@@ -32,7 +32,7 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
 
 /** The background workers: publishing what is due, and sending webhooks. */
 const backgroundWorkers = (config: HeraldConfig) =>
-  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }), WebhookDispatcher.layer())
+  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }, config.connectionChecks), WebhookDispatcher.layer())
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the

@@ -2,6 +2,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
+import { defaultConnectionCheckPolicy } from "@herald/core"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
@@ -41,7 +42,12 @@ export const startHerald = async (
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
     outboundAllowLoopback: false,
     workers: options.workers ?? true,
-    deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency
+    deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
+    connectionChecks: {
+      every: defaultConnectionCheckPolicy.every,
+      expiringEvery: defaultConnectionCheckPolicy.expiringEvery,
+      warningWindow: defaultConnectionCheckPolicy.warningWindow
+    }
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))

@@ -66,7 +66,15 @@ const make = Effect.gen(function*() {
     ON CONFLICT (account_id) DO NOTHING`
 
   // SKIP LOCKED, then the lease columns re-checked on the locked row: two claimers never both take one account.
-  const claim = (now: string, leaseMillis: number, worker: string, due: boolean, projectId: ProjectId | null, limit: number) =>
+  const claim = (
+    now: string,
+    leaseMillis: number,
+    worker: string,
+    due: boolean,
+    projectId: ProjectId | null,
+    limit: number,
+    except: ReadonlyArray<AccountId> = []
+  ) =>
     sql<AccountRow>`
       UPDATE connection_checks c
       SET lease_owner = ${worker}, lease_expires_at = ${now}::timestamptz + ${leaseMillis} * interval '1 millisecond'
@@ -74,6 +82,7 @@ const make = Effect.gen(function*() {
         SELECT c2.account_id FROM connection_checks c2 JOIN social_accounts a2 ON a2.id = c2.account_id
         WHERE a2.status <> 'disconnected'
           ${projectId === null ? sql`` : sql`AND a2.project_id = ${projectId}`}
+          ${except.length === 0 ? sql`` : sql`AND NOT (c2.account_id = ANY(${except}::uuid[]))`}
           ${due ? sql`AND c2.next_check_at <= ${now}::timestamptz` : sql``}
           AND (c2.not_before IS NULL OR c2.not_before <= ${now}::timestamptz)
           AND (c2.lease_expires_at IS NULL OR c2.lease_expires_at <= ${now}::timestamptz)
@@ -91,9 +100,19 @@ const make = Effect.gen(function*() {
       const at = DateTime.formatIso(now)
       return orDieInfra(Effect.zipRight(schedule(at, null), claim(at, leaseMillis, worker, true, null, limit)))
     }),
-    claimProject: traced("ConnectionChecks.claimProject")((projectId, { leaseMillis, now, worker }) => {
+    claimProject: traced("ConnectionChecks.claimProject")((projectId, { leaseMillis, now, worker }, except) => {
       const at = DateTime.formatIso(now)
-      return orDieInfra(Effect.zipRight(schedule(at, projectId), claim(at, leaseMillis, worker, false, projectId, 10_000)))
+      const busy = sql<{ readonly busy: number }>`
+        SELECT count(*)::int AS busy FROM connection_checks c JOIN social_accounts a ON a.id = c.account_id
+        WHERE a.project_id = ${projectId} AND a.status <> 'disconnected' AND c.lease_owner <> ${worker}
+          AND c.lease_expires_at > ${at}::timestamptz AND (c.not_before IS NULL OR c.not_before <= ${at}::timestamptz)
+          ${except.length === 0 ? sql`` : sql`AND NOT (c.account_id = ANY(${except}::uuid[]))`}`
+      return orDieInfra(Effect.gen(function*() {
+        yield* schedule(at, projectId)
+        const claimed = yield* claim(at, leaseMillis, worker, false, projectId, 10_000, except)
+        const [row] = yield* busy
+        return { claimed, busy: row?.busy ?? 0 }
+      }))
     }),
     record: traced("ConnectionChecks.record")(function*(outcome) {
       const { account, at } = outcome

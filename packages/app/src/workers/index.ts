@@ -1,21 +1,28 @@
 import { Effect, Layer } from "effect"
+import { type ConnectionCheckerOptions, defaultConnectionCheckerOptions, runConnectionChecker } from "./ConnectionChecker.js"
 import { type PublishingDispatcherOptions, defaultPublishingDispatcherOptions, runPublishingDispatcher } from "./PublishingDispatcher.js"
 
+export * from "./ConnectionChecker.js"
 export * from "./PublishingDispatcher.js"
 
 /**
- * The background workers (today: the dispatcher) running for the life of the layer. Closing it
- * (SIGTERM) stops claiming, finishes the deliveries in flight and releases their leases.
+ * The background workers (the publishing dispatcher and the connection checker) running for the
+ * life of the layer. Closing it (SIGTERM) stops claiming, finishes the deliveries in flight and
+ * releases their leases; a probe cut short leaves its account's lease to lapse.
  *
  * Requires: DeliveryQueue, PostStore, ProjectStore, AccountStore, MediaLibrary, AccountConnections,
- * WorkerHeartbeats, IdGenerator (events), Publishers, TopicClassifier and ToneClassifier (the
- * guardrails run again before each delivery). StorageLive provides the storage ports; the
- * simulator's Publishers come from @herald/publishers.
+ * ConnectionChecks, WorkerHeartbeats, IdGenerator (events), Publishers, ConnectionProbes,
+ * TopicClassifier and ToneClassifier (the guardrails run again before each delivery). StorageLive
+ * provides the storage ports; the simulator's Publishers and ConnectionProbes come from @herald/publishers.
  */
-export const workers = (options: Partial<PublishingDispatcherOptions> = {}) =>
-  Layer.scopedDiscard(
-    Effect.forkScoped(Effect.scoped(runPublishingDispatcher({ ...defaultPublishingDispatcherOptions(), ...options })))
-  )
+export const workers = (
+  options: Partial<PublishingDispatcherOptions> = {},
+  checker: Partial<ConnectionCheckerOptions> = {}
+) =>
+  Layer.scopedDiscard(Effect.all([
+    Effect.forkScoped(Effect.scoped(runPublishingDispatcher({ ...defaultPublishingDispatcherOptions(), ...options }))),
+    Effect.forkScoped(runConnectionChecker({ ...defaultConnectionCheckerOptions(), ...checker }))
+  ]))
 
 /** The workers with their default settings. */
 export const Workers = workers()

@@ -95,10 +95,18 @@ export const makeInMemoryConnections = (data: InMemoryData) => {
     Layer.succeed(ConnectionChecks, ConnectionChecks.of({
       claimDue: ({ leaseMillis, limit, now, worker }) =>
         Effect.sync(() => claim([...data.accounts.values()], now, leaseMillis, worker, true, limit)),
-      claimProject: (projectId, { leaseMillis, now, worker }) =>
-        Effect.sync(() =>
-          claim([...data.accounts.values()].filter((account) => account.projectId === projectId), now, leaseMillis, worker, false, Infinity)
-        ),
+      claimProject: (projectId, { leaseMillis, now, worker }, except) =>
+        Effect.sync(() => {
+          const candidates = [...data.accounts.values()].filter((account) => account.projectId === projectId && !except.includes(account.id))
+          const claimed = claim(candidates, now, leaseMillis, worker, false, Infinity)
+          const busy = candidates.filter((account) => {
+            const schedule = schedules.get(account.id)
+            return account.status !== "disconnected" && !claimed.includes(account) && schedule?.lease !== null &&
+              schedule?.lease !== undefined && DateTime.greaterThan(schedule.lease.until, now) &&
+              (schedule.notBefore === null || DateTime.lessThanOrEqualTo(schedule.notBefore, now))
+          }).length
+          return { claimed, busy }
+        }),
       record: (outcome) =>
         Effect.sync(() => {
           const { account, at } = outcome

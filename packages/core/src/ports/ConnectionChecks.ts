@@ -40,10 +40,15 @@ export class ConnectionChecks extends Context.Tag("@herald/core/ConnectionChecks
   /** Up to `limit` accounts (not disconnected) whose next check is due, under a lease for `worker`. */
   readonly claimDue: (lease: CheckLease & { readonly limit: number }) => Effect.Effect<ReadonlyArray<SocialAccount>>
   /**
-   * Every account of the project that can be probed now, whatever the throttle says, under a lease
-   * for `worker`: those another worker is probing, and those inside the platform's wait, are left out.
+   * Every account of the project (but those in `except`) that can be probed now, whatever the
+   * throttle says, under a lease for `worker`. Those inside the platform's wait are left out;
+   * those another worker is probing are left out too, and counted in `busy`.
    */
-  readonly claimProject: (projectId: ProjectId, lease: CheckLease) => Effect.Effect<ReadonlyArray<SocialAccount>>
+  readonly claimProject: (
+    projectId: ProjectId,
+    lease: CheckLease,
+    except: ReadonlyArray<AccountId>
+  ) => Effect.Effect<{ readonly claimed: ReadonlyArray<SocialAccount>; readonly busy: number }>
   /** Records a probe's outcome and releases its lease; true when it turned the account needs_reconnect. */
   readonly record: (outcome: CheckOutcome) => Effect.Effect<boolean>
   /** Gives back a lease without recording anything (the probe could not run). */

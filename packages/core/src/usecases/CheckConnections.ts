@@ -171,7 +171,7 @@ export const listConnectionIssues = Effect.fnUntraced(function*(principal: Princ
 })
 
 export interface CheckSummary {
-  /** Accounts probed by this check (those another worker was probing, or inside a platform's wait, are not). */
+  /** Accounts probed by this check (those inside a platform's wait are not). */
   readonly checked: number
   /** Of those, the ones with nothing wrong. */
   readonly healthy: number
@@ -223,12 +223,24 @@ export const checkConnectionsNow = Effect.fnUntraced(function*(principal: Princi
   const { policy, worker } = runs
   const run = Effect.gen(function*() {
     const checks = yield* ConnectionChecks
-    const claimed = yield* checks.claimProject(principal.projectId, { now: yield* DateTime.now, leaseMillis: policy.leaseMillis, worker })
-    const healthy = yield* Effect.forEach(claimed, (account) => checkAccount(account, policy, worker), { concurrency: 8 })
+    const started = yield* DateTime.now
+    const checked: Array<SocialAccount["id"]> = []
+    let healthy = 0
+    // An account the checker worker is probing right now is probed again once it lets go, so the
+    // answer covers every account; a worker that died holding one is waited for up to probeTimeout.
+    for (;;) {
+      const now = yield* DateTime.now
+      const { busy, claimed } = yield* checks.claimProject(principal.projectId, { now, leaseMillis: policy.leaseMillis, worker }, checked)
+      const results = yield* Effect.forEach(claimed, (account) => checkAccount(account, policy, worker), { concurrency: 8 })
+      checked.push(...claimed.map((account) => account.id))
+      healthy += results.filter(Boolean).length
+      if (busy === 0 || Duration.greaterThan(Duration.millis(DateTime.distance(started, now)), policy.probeTimeout)) break
+      yield* Effect.sleep(Duration.millis(50))
+    }
     const data = yield* openIssues(principal.projectId)
     const issues: Partial<Record<ConnectionIssueKind, number>> = {}
     for (const issue of data) issues[issue.kind] = (issues[issue.kind] ?? 0) + 1
-    return { summary: { checked: claimed.length, healthy: healthy.filter(Boolean).length, issues }, data } satisfies CheckReport
+    return { summary: { checked: checked.length, healthy, issues }, data } satisfies CheckReport
   })
   return yield* runs.join(principal.projectId, run)
 })

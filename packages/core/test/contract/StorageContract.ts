@@ -528,15 +528,17 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | AccountConnect
         const checks = yield* ConnectionChecks
         const { accounts, project } = yield* setUp(["a1", "a2", "a3", "a4"])
         const [a, b] = yield* Effect.all([
-          checks.claimProject(project.id, lease("a")),
-          checks.claimProject(project.id, lease("b"))
+          checks.claimProject(project.id, lease("a"), []),
+          checks.claimProject(project.id, lease("b"), [])
         ], { concurrency: 2 })
-        const ids = [...a, ...b].map((account) => account.id)
+        const ids = [...a.claimed, ...b.claimed].map((account) => account.id)
         expect(new Set(ids).size).toBe(ids.length)
         expect(ids.sort()).toEqual(accounts.map((account) => account.id).sort())
-        expect(yield* checks.claimProject(project.id, lease("c"))).toEqual([])
-        // Once the leases lapse, the accounts can be claimed again.
-        expect(yield* checks.claimProject(project.id, lease("c", DateTime.add(t0, { minutes: 2 })))).toHaveLength(4)
+        expect(yield* checks.claimProject(project.id, lease("c"), [])).toEqual({ claimed: [], busy: 4 })
+        // Once the leases lapse, the accounts can be claimed again (but those excepted).
+        const again = yield* checks.claimProject(project.id, lease("c", DateTime.add(t0, { minutes: 2 })), [accounts[0]!.id])
+        expect(again.claimed).toHaveLength(3)
+        expect(again.busy).toBe(0)
       }))
 
     it.effect("record spaces the next check; claimProject bypasses that throttle but not the platform's wait", () =>
@@ -556,7 +558,8 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | AccountConnect
         })
         const mine = (found: ReadonlyArray<{ readonly projectId: string }>) => found.filter((account) => account.projectId === project.id)
         expect(mine(yield* checks.claimDue({ ...lease("w", DateTime.add(t0, { minutes: 30 })), limit: 100 }))).toEqual([])
-        expect((yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { minutes: 30 })))).map((a) => a.id)).toEqual([throttled!.id])
+        // The one inside the platform's wait is neither claimed nor busy.
+        expect(yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { minutes: 30 })), [])).toEqual({ claimed: [throttled], busy: 0 })
       }))
 
     it.effect("a dead login found by a failed delivery and then by the checker is one incident and one event", () =>
@@ -566,7 +569,7 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | AccountConnect
         const accounts = yield* AccountStore
         const { accounts: [account], project } = yield* setUp(["dead"])
         expect(yield* connections.markNeedsReconnect(account!.id, deadEvent(project.id, account!), withId(deadLogin(account!, "token revoked")))).toBe(true)
-        const [claimed] = yield* checks.claimProject(project.id, lease("w"))
+        const { claimed: [claimed] } = yield* checks.claimProject(project.id, lease("w"), [])
         const later = DateTime.add(t0, { minutes: 5 })
         const marked = yield* checks.record({
           account: claimed!,
@@ -593,17 +596,17 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | AccountConnect
         const accounts = yield* AccountStore
         const { accounts: [account], project } = yield* setUp(["expiring"])
         const expiring = withId(expiringToken(account!, DateTime.add(t0, { days: 2 }), t0))
-        yield* checks.claimProject(project.id, lease("w"))
+        yield* checks.claimProject(project.id, lease("w"), [])
         const base = { account: account!, worker: "w", at: t0, answered: true, deadLogin: null, nextCheckAt: t0, notBefore: null }
         yield* checks.record({ ...base, findings: [expiring] })
         expect((yield* checks.listOpen(project.id)).map((issue) => issue.kind)).toEqual(["token_expiring"])
         yield* checks.reconnected(account!.id, DateTime.add(t0, { hours: 1 }))
         expect(yield* checks.listOpen(project.id)).toEqual([])
         // Found dead by the checker, then alive again: the incident closes and the account is active.
-        yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { hours: 1 })))
+        yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { hours: 1 })), [])
         expect(yield* checks.record({ ...base, findings: [withId(deadLogin(account!, "revoked"))], deadLogin: deadEvent(project.id, account!) })).toBe(true)
         expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
-        yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { hours: 2 })))
+        yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { hours: 2 })), [])
         yield* checks.record({ ...base, at: DateTime.add(t0, { hours: 2 }), findings: [] })
         expect(yield* checks.listOpen(project.id)).toEqual([])
         expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["active"])
