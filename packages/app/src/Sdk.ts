@@ -1,15 +1,22 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import {
+  AccountId,
+  checkConnectionsNow,
+  type CheckReport,
   CreatePostBody,
   createPost,
   decidePost,
   DecisionBody,
+  type IssueView,
+  listConnectionIssues,
   listPosts,
   makeAuthenticator,
   PostId,
   type PostView,
   PostStatus,
-  refuseStoredText
+  ProjectId,
+  refuseStoredText,
+  retryAuthFailures
 } from "@herald/core"
 import { AdminApiLive, hashApiKey, HmacApprovalLinks, HttpApiLive } from "@herald/http-api"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
@@ -76,6 +83,17 @@ export interface Herald {
       postId: string,
       decision: DecisionBody
     ) => Promise<{ readonly id: string; readonly status: PostStatus }>
+  }
+  /** Connection health, as GET and POST /connection-issues answer it (posts:read). */
+  readonly connections: {
+    readonly issues: (apiKey: string) => Promise<{ readonly data: ReadonlyArray<IssueView> }>
+    /** Probes the key's project's accounts now, bypassing the checker's throttle; joins a check under way. */
+    readonly check: (apiKey: string) => Promise<CheckReport>
+  }
+  /** Operator operations (no API key: the embedding service is the operator), as the admin API has them. */
+  readonly admin: {
+    /** Queues again every delivery of the account that failed auth_expired (after a reconnect); how many. */
+    readonly retryAuthFailures: (projectId: string, accountId: string) => Promise<{ readonly queued: number }>
   }
   /** The demo's credentials when `demo` created them on this start; null otherwise. */
   readonly demoCredentials: DemoCredentials | null
@@ -169,6 +187,20 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
           const principal = yield* principalOf(apiKey)
           const record = yield* decidePost(principal, yield* decode(PostId, postId, ["post_id"]), yield* decode(DecisionBody, decision))
           return { id: record.post.id, status: record.post.status }
+        }))
+    },
+    connections: {
+      issues: (apiKey) =>
+        run(Effect.map(Effect.flatMap(principalOf(apiKey), listConnectionIssues), (data) => ({ data }))),
+      check: (apiKey) => run(Effect.flatMap(principalOf(apiKey), checkConnectionsNow))
+    },
+    admin: {
+      retryAuthFailures: (projectId, accountId) =>
+        run(Effect.gen(function*() {
+          return yield* retryAuthFailures(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(AccountId, accountId, ["account_id"])
+          )
         }))
     },
     demoCredentials: Option.getOrNull(demo),
