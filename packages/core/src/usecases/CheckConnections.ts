@@ -17,7 +17,7 @@ import type { ProjectId } from "../Ids.js"
 import type { Principal } from "../Principal.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import { type CheckOutcome, ConnectionChecks } from "../ports/ConnectionChecks.js"
-import { missingPermissions, ConnectionProbes } from "../ports/ConnectionProbes.js"
+import { type ConnectionProbe, ConnectionProbes, missingPermissions } from "../ports/ConnectionProbes.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 
 /** How often accounts are probed (docs/configuration.md, Connection health). */
@@ -49,13 +49,8 @@ type Conclusion = Omit<CheckOutcome, "account" | "worker" | "at" | "findings" | 
 }
 
 /** What one probe says about an account, and when to ask again. */
-const probe = Effect.fnUntraced(function*(account: SocialAccount, policy: ConnectionCheckPolicy, now: DateTime.Utc) {
-  const found = (yield* ConnectionProbes).forAccount(account)
-  if (Option.isNone(found)) {
-    // Nothing in this build can ask the account's route: the throttle still spaces the (no-op) checks.
-    return { answered: false, findings: [], nextCheckAt: later(now, policy.every), notBefore: null } satisfies Conclusion
-  }
-  const health = yield* found.value.check(account).pipe(
+const probe = Effect.fnUntraced(function*(account: SocialAccount, prober: ConnectionProbe, policy: ConnectionCheckPolicy, now: DateTime.Utc) {
+  const health = yield* prober.check(account).pipe(
     Effect.timeoutFail({ duration: policy.probeTimeout, onTimeout: () => "timeout" as const }),
     Effect.either
   )
@@ -99,12 +94,22 @@ const probe = Effect.fnUntraced(function*(account: SocialAccount, policy: Connec
   } satisfies Conclusion
 })
 
-/** Probes one account the caller holds the lease of, and records what it found. true: it is healthy. */
+/**
+ * Probes one account the caller holds the lease of, and records what it found: healthy, with
+ * issues, or unprobed (nothing in this build can ask its route).
+ */
 export const checkAccount = Effect.fnUntraced(function*(account: SocialAccount, policy: ConnectionCheckPolicy, worker: string) {
   const checks = yield* ConnectionChecks
   const ids = yield* IdGenerator
   const now = yield* DateTime.now
-  const conclusion = yield* probe(account, policy, now)
+  const prober = (yield* ConnectionProbes).forAccount(account)
+  if (Option.isNone(prober)) {
+    // Nothing in this build can ask the account's route: the throttle still spaces the (empty) checks.
+    const nextCheckAt = later(now, policy.every)
+    yield* checks.record({ account, worker, at: now, answered: false, findings: [], deadLogin: null, nextCheckAt, notBefore: null })
+    return "unprobed" as const
+  }
+  const conclusion = yield* probe(account, prober.value, policy, now)
   const findings = yield* Effect.forEach(conclusion.findings, (finding) => Effect.map(ids.uuid, (id) => ({ ...finding, id })))
   const dead = findings.find((finding) => finding.kind === "login_dead")
   const deadLogin = dead === undefined
@@ -115,7 +120,7 @@ export const checkAccount = Effect.fnUntraced(function*(account: SocialAccount, 
       deadLoginData(new SocialAccount({ ...account, status: "needs_reconnect" }), dead, now)
     )
   yield* checks.record({ ...conclusion, account, worker, at: now, findings, deadLogin })
-  return findings.length === 0
+  return findings.length === 0 ? "healthy" as const : "issues" as const
 })
 
 /** The accounts due for a check, up to `limit`, each probed under its lease. How many were checked. */
@@ -171,7 +176,7 @@ export const listConnectionIssues = Effect.fnUntraced(function*(principal: Princ
 })
 
 export interface CheckSummary {
-  /** Accounts probed by this check (those inside a platform's wait are not). */
+  /** Accounts probed by this check (not those inside a platform's wait, nor those whose route has no probe in this build). */
   readonly checked: number
   /** Of those, the ones with nothing wrong. */
   readonly healthy: number
@@ -224,23 +229,27 @@ export const checkConnectionsNow = Effect.fnUntraced(function*(principal: Princi
   const run = Effect.gen(function*() {
     const checks = yield* ConnectionChecks
     const started = yield* DateTime.now
-    const checked: Array<SocialAccount["id"]> = []
+    const seen: Array<SocialAccount["id"]> = []
+    let probed = 0
     let healthy = 0
     // An account the checker worker is probing right now is probed again once it lets go, so the
     // answer covers every account; a worker that died holding one is waited for up to probeTimeout.
     for (;;) {
       const now = yield* DateTime.now
-      const { busy, claimed } = yield* checks.claimProject(principal.projectId, { now, leaseMillis: policy.leaseMillis, worker }, checked)
+      const { busy, claimed } = yield* checks.claimProject(principal.projectId, { now, leaseMillis: policy.leaseMillis, worker }, seen)
       const results = yield* Effect.forEach(claimed, (account) => checkAccount(account, policy, worker), { concurrency: 8 })
-      checked.push(...claimed.map((account) => account.id))
-      healthy += results.filter(Boolean).length
+      claimed.forEach((account, index) => {
+        seen.push(account.id)
+        if (results[index] !== "unprobed") probed++
+      })
+      healthy += results.filter((result) => result === "healthy").length
       if (busy === 0 || Duration.greaterThan(Duration.millis(DateTime.distance(started, now)), policy.probeTimeout)) break
       yield* Effect.sleep(Duration.millis(50))
     }
     const data = yield* openIssues(principal.projectId)
     const issues: Partial<Record<ConnectionIssueKind, number>> = {}
     for (const issue of data) issues[issue.kind] = (issues[issue.kind] ?? 0) + 1
-    return { summary: { checked: checked.length, healthy, issues }, data } satisfies CheckReport
+    return { summary: { checked: probed, healthy, issues }, data } satisfies CheckReport
   })
   return yield* runs.join(principal.projectId, run)
 })
