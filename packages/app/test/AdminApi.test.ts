@@ -1,6 +1,10 @@
 import * as Fs from "node:fs"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { ProjectId } from "@herald/core"
+import { AdminNotFound, AdminUnauthorized, HeraldAdminApi } from "@herald/http-api"
 import { Validator } from "@seriousme/openapi-schema-validator"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { json, startHerald, type TestHerald } from "./TestHerald.js"
 
 let herald: TestHerald
@@ -90,6 +94,29 @@ describe("projects", () => {
     expect(await json(missing)).toMatchObject({ code: "project_not_found" })
     expect((await admin(`/projects/${missingUuid}`, { method: "PATCH", json: { name: "x" } })).status).toBe(404)
     expect((await admin("/projects/not-a-uuid")).status).toBe(400)
+  })
+
+  it("reaches a typed client (HttpApiClient.make(HeraldAdminApi)) as the admin API's own classes, told apart by code", async () => {
+    const adminClient = (token: string | null) =>
+      HttpApiClient.make(HeraldAdminApi, {
+        baseUrl: herald.origin,
+        transformClient: token === null ? undefined : HttpClient.mapRequest(HttpClientRequest.bearerToken(token))
+      }).pipe(Effect.provide(FetchHttpClient.layer))
+    const get = (token: string | null) =>
+      Effect.flatMap(adminClient(token), (api) => Effect.flip(api.projects.get({ path: { project_id: ProjectId.make(missingUuid) } })))
+    const [missing, unsigned] = await Effect.runPromise(Effect.all([get(herald.credentials.admin_token), get(null)]))
+    const described = (error: typeof missing) => {
+      if (error instanceof AdminUnauthorized) {
+        expectTypeOf(error.code).toEqualTypeOf<"missing_admin_token" | "invalid_admin_token">()
+        return error.code
+      }
+      if (error instanceof AdminNotFound && error.code === "project_not_found") return "no such project"
+      return "other"
+    }
+    expect(missing).toBeInstanceOf(AdminNotFound)
+    expect(described(missing)).toBe("no such project")
+    expect(unsigned).toBeInstanceOf(AdminUnauthorized)
+    expect(described(unsigned)).toBe("missing_admin_token")
   })
 
   it("refuses malformed JSON (400), a wrong content type (415) and an oversized body (413)", async () => {

@@ -91,21 +91,16 @@ export class NotEditable extends Schema.TaggedError<NotEditable>()("NotEditable"
 }
 
 /**
- * The stable codes of a state that forbids an operation (docs/api.md lists those a client can
- * meet; already_exists, no_such_post, not_processing, not_scheduled and delivery_not_due are the
- * lifecycle's and the workers' own). None is another error's code, so a client tells them apart.
+ * The stable codes of a state that forbids an operation a client asked for (docs/api.md lists
+ * them). None is another error's code, so a client tells them apart. The lifecycle's refusals of
+ * events only Herald sends have codes of their own (Lifecycle.ts, OutOfTurnCode).
  */
 export const StateConflictCode = Schema.Literal(
-  "already_exists",
   "approval_link_outdated",
   "concurrent_update",
   "delivery_never_went_out",
-  "delivery_not_due",
   "delivery_not_failed",
   "delivery_taken_down",
-  "no_such_post",
-  "not_processing",
-  "not_scheduled",
   "post_approved",
   "post_not_deletable",
   "post_not_pending_approval"
@@ -119,6 +114,19 @@ export class StateConflict extends Schema.TaggedError<StateConflict>()("StateCon
 }) {
   override get message(): string {
     return this.detail
+  }
+}
+
+/**
+ * A worker's intent to publish a delivery that is no longer queued (another worker, a retry or a
+ * takedown got there first): the worker skips it. Never a client's answer.
+ */
+export class DeliveryNotDue extends Schema.TaggedError<DeliveryNotDue>()("DeliveryNotDue", {
+  deliveryId: Schema.String,
+  status: Schema.String
+}) {
+  override get message(): string {
+    return `delivery ${this.deliveryId} is ${this.status}`
   }
 }
 

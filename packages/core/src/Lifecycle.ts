@@ -49,10 +49,16 @@ export type Refusal = Data.TaggedEnum<{
   NotEditable: { readonly status: PostStatus }
   /** 403: agent keys never decide. */
   AgentCannotDecide: {}
-  /** 409 with a stable code. */
-  Conflict: { readonly code: StateConflictCode; readonly detail: string }
+  /** 409 with a stable code; an OutOfTurnCode only on events Herald itself sends. */
+  Conflict: { readonly code: StateConflictCode | OutOfTurnCode; readonly detail: string }
 }>
 export const Refusal = Data.taggedEnum<Refusal>()
+
+/**
+ * The refusals of events only Herald sends (a create of a post that exists, an event on no post, a
+ * release or settle out of turn): a use case acting for a client never meets them.
+ */
+export type OutOfTurnCode = "already_exists" | "no_such_post" | "not_processing" | "not_scheduled"
 
 /** Statuses in which nothing has been tried yet: the post may still be edited. */
 export const editableStatuses: ReadonlyArray<PostStatus> = ["pending_approval", "draft", "scheduled", "rejected"]
@@ -66,7 +72,7 @@ export const needsApproval = (author: ActorKind, mode: ApprovalMode): boolean =>
 const status = (next: PostStatus, decision: LifecycleState["decision"]): Either.Either<Outcome, Refusal> =>
   Either.right({ _tag: "Status", status: next, decision })
 
-const conflict = (code: StateConflictCode, detail: string) => Either.left(Refusal.Conflict({ code, detail }))
+const conflict = (code: StateConflictCode | OutOfTurnCode, detail: string) => Either.left(Refusal.Conflict({ code, detail }))
 
 const released = (due: boolean): PostStatus => (due ? "processing" : "scheduled")
 

@@ -119,7 +119,7 @@ describe("beginAttempts and finishAttempts", () => {
       ]
       const begun = yield* beginAttempts(items).pipe(Effect.provide(world.layer))
       expect(begun.map((answer) => Either.isLeft(answer) ? answer.left._tag : answer.right.delivery.status)).toEqual([
-        "StateConflict",
+        "DeliveryNotDue",
         "publishing",
         "DeliveryNotFound"
       ])

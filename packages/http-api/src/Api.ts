@@ -26,10 +26,9 @@ import {
   PostId,
   PostView,
   PostStatus,
-  Principal,
   Receipt
 } from "@herald/core"
-import { Context, Effect, type Either, FiberRef, JSONSchema, Option, ParseResult, Schema } from "effect"
+import { Context, Schema } from "effect"
 import {
   AgentCannotApproveError,
   BadRequest,
@@ -38,6 +37,7 @@ import {
   GuardrailBlockedError,
   IdempotencyKeyReusedError,
   InternalError,
+  InvalidCsv,
   MissingScopeError,
   NotEditableError,
   PayloadTooLarge,
@@ -52,80 +52,21 @@ import {
   ValidationFailedError
 } from "./HttpErrors.js"
 import { finishDocument } from "./OpenApiDocument.js"
+import { queryStruct } from "./RequestPath.js"
 import { MediaAttachGroup, MediaGroup } from "./media/MediaApi.js"
 
 /** Request schemas refuse unknown fields and report every invalid field, not just the first. */
 const strict = { errors: "all", onExcessProperty: "error" } as const
 const request = <S extends Schema.Schema.Any>(schema: S, identifier: string, description: string): S =>
   schema.annotations({ identifier, description, parseOptions: strict }) as S
-/** Distinct queries whose decoding is kept before the memo starts over (queries come from clients). */
-const queryMemoCapacity = 1_000
-
-/**
- * A query struct reporting every invalid parameter, decoded once per distinct query. HttpApiBuilder
- * decodes a request's query on every request, and with the strict options that decode showed in a
- * cached GET's CPU (bench/README.md, HTTP: "Query structs"). Decoding is pure, so a query seen
- * before gets the same value, or the same issues, again. Unknown parameters never reach it: RequestUrlGuard refuses them on every endpoint, from
- * the parameters this struct declares. It is declared with the struct's own JSON schema: OpenAPI
- * lists the same parameters (query structs stay anonymous: OpenAPI lists their fields as
- * parameters only when they are inlined).
- */
-const query = <A, I extends Readonly<Record<string, unknown>>>(struct: Schema.Schema<A, I>): Schema.Schema<A, I> => {
-  const strictStruct = struct.annotations({ parseOptions: { errors: "all" } })
-  const decode = ParseResult.decodeUnknownEither(strictStruct)
-  const encode = ParseResult.encodeUnknownEither(strictStruct)
-  const { $schema: _, ...jsonSchema } = JSONSchema.make(strictStruct)
-  let memo = new Map<string, Either.Either<A, ParseResult.ParseIssue>>()
-  return Schema.declare([], {
-    decode: () => (input) => {
-      const key = JSON.stringify(input)
-      const known = memo.get(key)
-      if (known !== undefined) return known
-      // HttpApiBuilder hands a declaration every value in an array (a struct gets a lone value as
-      // it came): a lone value goes back to how the struct would have had it.
-      const decoded = decode(Object.fromEntries(
-        Object.entries(input as Readonly<Record<string, unknown>>).map(([name, value]) => [
-          name,
-          Array.isArray(value) && value.length === 1 ? value[0] : value
-        ])
-      ))
-      if (memo.size >= queryMemoCapacity) memo = new Map()
-      memo.set(key, decoded)
-      return decoded
-    },
-    encode: () => (value) => encode(value)
-  }, { jsonSchema })
-}
 
 // ---------------------------------------------------------------------------------------------
 // Security and body handling
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The caller behind the request's API key, which Authentication sets for the rest of the request's
- * fiber (and the fibers it forks). It is not a service the middleware provides: HttpApiBuilder
- * provides one by copying the request's whole context and running the rest of the request inside a
- * region that swaps it in and out, on every request (bench/README.md, HTTP: "The principal is no
- * longer a service"). The price is that nothing checks at compile time that an endpoint reading it
- * declares Authentication: one that did not would die (a 500), never run as nobody.
- */
-const currentPrincipal = FiberRef.unsafeMake<Option.Option<Principal>>(Option.none())
-
-/** The caller behind the request's API key (a defect on an endpoint without Authentication). */
-export const CurrentPrincipal: Effect.Effect<Principal> = Effect.flatMap(
-  FiberRef.get(currentPrincipal),
-  Option.match({
-    onNone: () => Effect.dieMessage("CurrentPrincipal read on an endpoint without the Authentication middleware"),
-    onSome: Effect.succeed
-  })
-)
-
-/** For Authentication alone: the principal the rest of this request runs as. */
-export const authenticateAs = (principal: Principal): Effect.Effect<void> => FiberRef.set(currentPrincipal, Option.some(principal))
-
-/**
- * Bearer API keys: resolves the key to its Principal (then CurrentPrincipal), counts the request
- * against the key's rate limit and puts X-RateLimit-* on the reply.
+ * Bearer API keys: resolves the key to its Principal (then CurrentPrincipal, in RequestPath.ts),
+ * counts the request against the key's rate limit and puts X-RateLimit-* on the reply.
  */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   failure: Schema.Union(Unauthorized, TooManyRequests),
@@ -179,7 +120,7 @@ const StatusFilter = Schema.compose(Schema.split(","), Schema.Array(PostStatus))
 /** GET /posts's limit when the query names none. */
 export const defaultListLimit = 50
 
-export const ListPostsParams = query(
+export const ListPostsParams = queryStruct(
   Schema.Struct({
     status: Schema.optional(StatusFilter),
     // Exact and without a default (the handler applies defaultListLimit): the platform decodes the
@@ -287,6 +228,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
     HttpApiEndpoint.post("bulk", "/posts/bulk")
       .setPayload(Schema.Union(request(BulkBody, "BulkBody", "1 to 100 rows."), BulkCsv, BulkMultipart))
       .addSuccess(BulkResult)
+      .addError(InvalidCsv)
       .addError(MissingScopeError)
       .middleware(RequestBodyGuard)
       .annotate(StoredTextPerItem, true)
@@ -356,7 +298,7 @@ const DeliveryChangeRefused = Schema.Union(
 export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
   .add(
     HttpApiEndpoint.get("results", "/post-results")
-      .setUrlParams(query(Schema.Struct({ post_id: PostId })))
+      .setUrlParams(queryStruct(Schema.Struct({ post_id: PostId })))
       .addSuccess(Receipt.annotations({ identifier: "Receipt" }))
       .addError(MissingScopeError)
       .addError(PostNotFoundError)
@@ -393,7 +335,7 @@ export const PostingRulesList = Schema.Struct({
   data: Schema.Array(AccountPostingRules.annotations({ identifier: "AccountPostingRules" }))
 }).annotations({ identifier: "PostingRulesList" })
 
-export const PostingRulesParams = query(
+export const PostingRulesParams = queryStruct(
   Schema.Struct({
     account_ids: Schema.optional(Schema.String.annotations({
       description: "Comma-separated account ids or refs (platform:username); omit for every account of the project."
@@ -459,6 +401,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.get("postingRules", "/posting-rules")
       .setUrlParams(PostingRulesParams)
       .addSuccess(PostingRulesList)
+      .addError(ValidationFailedError)
       .addError(MissingScopeError)
       .annotate(OpenApi.Summary, "Every platform_configurations key each account accepts")
   )

@@ -1,12 +1,12 @@
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest } from "@effect/platform"
 import { type ApiKeyRevoked, type ApiKeyUnknown, makeAuthenticator, type RateLimited, type RateLimitVerdict } from "@herald/core"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
-import { authenticateAs, Authentication } from "./Api.js"
+import { Authentication } from "./Api.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
+import { authenticateAs, replyHeaders } from "./RequestPath.js"
 
-const refusal = (code: "missing_api_key" | "invalid_api_key" | "revoked_api_key", error: string) =>
-  new Unauthorized({ error, code })
+const refusal = (code: Unauthorized["code"], error: string) => new Unauthorized({ error, code })
 
 /**
  * The key the Authorization header presents, or why it is refused. The security decoder took the
@@ -23,20 +23,12 @@ const presentedKey = (header: string | undefined, presented: Redacted.Redacted):
   return apiKeyPattern.test(key) ? key : refusal("invalid_api_key", "invalid API key")
 }
 
-/**
- * X-RateLimit-* on the reply, whatever it turns out to be (success or error). One setHeader per
- * header: setHeaders spreads both header sets into a new object and lowercases every name, on
- * every request (bench/README.md, HTTP).
- */
+/** X-RateLimit-* on the reply, whatever it turns out to be (success or error). */
 const rateLimitHeaders = (verdict: RateLimitVerdict) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(
-      response.pipe(
-        HttpServerResponse.setHeader("x-ratelimit-limit", String(verdict.limit)),
-        HttpServerResponse.setHeader("x-ratelimit-remaining", String(verdict.remaining)),
-        HttpServerResponse.setHeader("x-ratelimit-reset", String(Math.ceil(DateTime.toEpochMillis(verdict.resetAt) / 1000)))
-      )
-    )
+  replyHeaders(
+    ["x-ratelimit-limit", String(verdict.limit)],
+    ["x-ratelimit-remaining", String(verdict.remaining)],
+    ["x-ratelimit-reset", String(Math.ceil(DateTime.toEpochMillis(verdict.resetAt) / 1000))]
   )
 
 /** 429 with Retry-After; the X-RateLimit-* headers are set by the caller, as on every reply. */
@@ -46,7 +38,7 @@ const rateLimited = (refused: RateLimited) =>
     Effect.fail(new TooManyRequests({ error: refused.message, code: "rate_limited", retry_after: refused.retryAfterSeconds }))
   )
 
-const refused = (failure: ApiKeyUnknown | ApiKeyRevoked | RateLimited) =>
+const refused = (failure: ApiKeyUnknown | ApiKeyRevoked | RateLimited): Effect.Effect<never, Unauthorized | TooManyRequests> =>
   failure._tag === "RateLimited"
     ? Effect.zipRight(rateLimitHeaders(failure.verdict), rateLimited(failure))
     : Effect.fail(refusal(failure._tag === "ApiKeyRevoked" ? "revoked_api_key" : "invalid_api_key", failure.message))

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, type HttpServerRequest, OpenApi } from "@effect/platform"
 import {
   AccountStore,
   ApprovalLinks,
@@ -41,7 +41,6 @@ import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import {
   Authentication,
   CreatedPost,
-  CurrentPrincipal,
   defaultListLimit,
   HeraldApi,
   PostList,
@@ -49,9 +48,9 @@ import {
   RequestBodyGuard,
   RequestUrlGuard
 } from "./Api.js"
-import { BadRequest, failWith, invalidRequest, malformedBody, ValidationFailedError } from "./HttpErrors.js"
+import { BadRequest, failWith, InvalidCsv, invalidRequest, malformedBody, ValidationFailedError } from "./HttpErrors.js"
 import { refusingUnreadableNames } from "./MultipartFraming.js"
-import { groupContext } from "./RequestContext.js"
+import { asCaller, CurrentPrincipal, groupContext, replyAsIs, replyKept } from "./RequestPath.js"
 
 /** The approval page of a held post; absent on every other status. */
 const approvalUrlOf = (record: PostRecord) =>
@@ -70,10 +69,10 @@ const decodeRows = (body: unknown) =>
       Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) => Effect.fail(invalidRequest(issues))))
   )
 
-const csvRows = (text: string) =>
+const csvRows = (text: string): Effect.Effect<ReadonlyArray<typeof BulkBody.Type["rows"][number]>, InvalidCsv | BadRequest> =>
   Either.match(parseBulkCsv(text), {
     onLeft: (invalid) =>
-      Effect.fail(new BadRequest({ error: invalid.message, code: "invalid_csv", violations: invalid.violations })),
+      Effect.fail(new InvalidCsv({ error: invalid.message, code: "invalid_csv", violations: invalid.violations })),
     onRight: (rows) => decodeRows({ rows })
   })
 
@@ -107,33 +106,6 @@ const bulkRows = (request: HttpServerRequest.HttpServerRequest) => {
     : Effect.flatMap(Effect.orDie(request.json), decodeRows)
 }
 
-type ListFilter = typeof PostList.Type["filter"]
-
-/**
- * The bytes of a list already sent: listPosts hands out the same rows array while the list is
- * unchanged, and the filter comes from the same query, so the whole body is kept with the rows.
- * The filter is compared by its parts, the statuses by identity (a query decoded before hands out
- * the same array): an equal array that is another object only costs a rebuild.
- */
-const listBodies = new WeakMap<ReadonlyArray<unknown>, { readonly filter: ListFilter; readonly body: Uint8Array }>()
-const listBody = (list: { readonly data: ReadonlyArray<unknown>; readonly filter: ListFilter }) => {
-  const known = listBodies.get(list.data)
-  if (known !== undefined && known.filter.status === list.filter.status && known.filter.limit === list.filter.limit) {
-    return known.body
-  }
-  const body = Buffer.from(`{"data":${JSON.stringify(list.data)},"filter":${JSON.stringify(list.filter)}}`)
-  listBodies.set(list.data, { filter: list.filter, body })
-  return body
-}
-
-/**
- * A schema's values when they are already their own encoded (JSON) form, i.e. it has no
- * transformation; never otherwise, so a reply sent as is stops compiling if one is added.
- */
-type AsIs<S extends Schema.Schema.Any> = [S["Type"]] extends [S["Encoded"]]
-  ? [S["Encoded"]] extends [S["Type"]] ? S["Type"] : never
-  : never
-
 // ---------------------------------------------------------------------------------------------
 // Groups
 // ---------------------------------------------------------------------------------------------
@@ -141,18 +113,14 @@ type AsIs<S extends Schema.Schema.Any> = [S["Type"]] extends [S["Encoded"]]
 export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   handlers
     .handle("list", ({ urlParams }) =>
-      CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit ?? defaultListLimit })),
-        // Sent as is: encoding PostList is the identity (AsIs), and re-checking every row's ids and
-        // literals, which the domain types already guarantee, showed in the request's CPU
-        // (bench/README.md, HTTP: GET /posts sent as is).
-        Effect.map((list: AsIs<typeof PostList>) => HttpServerResponse.uint8Array(listBody(list), { contentType: "application/json" })),
-        Effect.catchAll(failWith)
+      asCaller((principal) => listPosts(principal, { statuses: urlParams.status ?? null, limit: urlParams.limit ?? defaultListLimit })).pipe(
+        // Kept with its rows: listPosts hands out the same rows array while the list is unchanged,
+        // and a query decoded before hands out the same statuses array.
+        Effect.map((list) => replyKept(PostList, list, list.data, [list.filter.status, list.filter.limit]))
       ))
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
-        const principal = yield* CurrentPrincipal
-        const created = yield* createPost(principal, payload).pipe(Effect.catchAll(failWith))
+        const created = yield* asCaller((principal) => createPost(principal, payload))
         const reply = {
           id: created.record.post.id,
           status: created.record.post.status,
@@ -161,11 +129,9 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
             ? { approval_url: created.approvalUrl }
             : {})
         }
-        // Sent as is (both replies are their own JSON, AsIs): matching the reply against the union
-        // of the two to find its status code cost more than writing the post.
         return created.repeated
-          ? HttpServerResponse.unsafeJson({ ...reply, repeated: true } satisfies AsIs<typeof RepeatedPost>)
-          : HttpServerResponse.unsafeJson({ ...reply, repeated: false } satisfies AsIs<typeof CreatedPost>, { status: 201 })
+          ? replyAsIs(RepeatedPost, { ...reply, repeated: true })
+          : replyAsIs(CreatedPost, { ...reply, repeated: false }, 201)
       }))
     .handleRaw("bulk", ({ request }) =>
       Effect.gen(function*() {
@@ -177,8 +143,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       }))
     .handle("edit", ({ path, payload }) =>
       Effect.gen(function*() {
-        const principal = yield* CurrentPrincipal
-        const record = yield* editPost(principal, path.id, payload).pipe(Effect.catchAll(failWith))
+        const record = yield* asCaller((principal) => editPost(principal, path.id, payload))
         return {
           id: record.post.id,
           supersedes: path.id,
@@ -188,17 +153,15 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
         }
       }))
     .handle("remove", ({ path }) =>
-      CurrentPrincipal.pipe(Effect.flatMap((principal) => deletePost(principal, path.id)), Effect.catchAll(failWith)))
+      asCaller((principal) => deletePost(principal, path.id)))
     .handle("approve", ({ path, payload }) =>
-      CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => decidePost(principal, path.id, payload)),
+      asCaller((principal) => decidePost(principal, path.id, payload)).pipe(
         Effect.map((record) => ({
           id: record.post.id,
           status: record.post.status,
           decision: payload.decision,
           reason: payload.reason ?? null
-        })),
-        Effect.catchAll(failWith)
+        }))
       ))
 ).pipe(groupContext(
   Authentication,
@@ -218,29 +181,25 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
 export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (handlers) =>
   handlers
     .handle("results", ({ urlParams }) =>
-      CurrentPrincipal.pipe(Effect.flatMap((principal) => postResults(principal, urlParams.post_id)), Effect.catchAll(failWith)))
+      asCaller((principal) => postResults(principal, urlParams.post_id)))
     .handle("retry", ({ path }) =>
-      CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => retryDelivery(principal, path.id)),
+      asCaller((principal) => retryDelivery(principal, path.id)).pipe(
         Effect.map(({ delivery, record }) => ({
           id: delivery.id,
           status: delivery.status,
           post_id: record.post.id,
           post_status: record.post.status
-        })),
-        Effect.catchAll(failWith)
+        }))
       ))
     .handle("takedown", ({ path }) =>
-      CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => takedownDelivery(principal, path.id)),
+      asCaller((principal) => takedownDelivery(principal, path.id)).pipe(
         Effect.map(({ delivery, record }) => ({
           id: delivery.id,
           status: delivery.status,
           post_id: record.post.id,
           post_status: record.post.status,
           taken_down_at: DateTime.formatIso(delivery.updatedAt)
-        })),
-        Effect.catchAll(failWith)
+        }))
       ))
 ).pipe(groupContext(Authentication, RequestUrlGuard, ApprovalLinks, PostStore, ProjectStore, AccountStore, Publishers))
 
@@ -293,15 +252,9 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
         }
       }))
     .handle("checkGuardrails", ({ payload }) =>
-      CurrentPrincipal.pipe(Effect.flatMap((principal) => checkCaption(principal, payload.caption)), Effect.catchAll(failWith)))
-    .handle("connectionIssues", () =>
-      CurrentPrincipal.pipe(
-        Effect.flatMap(listConnectionIssues),
-        Effect.map((data) => ({ data })),
-        Effect.catchAll(failWith)
-      ))
-    .handle("checkConnections", () =>
-      CurrentPrincipal.pipe(Effect.flatMap(checkConnectionsNow), Effect.catchAll(failWith)))
+      asCaller((principal) => checkCaption(principal, payload.caption)))
+    .handle("connectionIssues", () => Effect.map(asCaller(listConnectionIssues), (data) => ({ data })))
+    .handle("checkConnections", () => asCaller(checkConnectionsNow))
 ).pipe(groupContext(
   Authentication,
   RequestBodyGuard,

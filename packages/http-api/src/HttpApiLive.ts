@@ -9,7 +9,7 @@ import { AccountsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js
 import { MediaAttachHttpLive, MediaHttpLive } from "./media/MediaHttp.js"
 import { RequestBodyGuardLive } from "./RequestBody.js"
 import { RequestUrlGuardLive } from "./RequestUrl.js"
-import { withOnly } from "./RequestContext.js"
+import { withOnly } from "./RequestPath.js"
 
 /**
  * The REST API with its handlers, key authentication, rate limits, body checks, error shaping and

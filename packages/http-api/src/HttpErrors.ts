@@ -22,51 +22,46 @@ import { DateTime, Effect, Schema } from "effect"
 /** Fields of a reply whose code is one of these (an enum in the document). */
 const body = <const Codes extends ReadonlyArray<string>>(...codes: Codes) => ({ error: Schema.String, code: Schema.Literal(...codes) })
 
+/** The 400 both APIs answer for a request that does not match its schema or cannot be read. */
 export class BadRequest extends Schema.Class<BadRequest>("BadRequest")({
-  ...body(
-    "invalid_request",
-    "malformed_body",
-    "body_too_deep",
-    "invalid_csv",
-    "media_unfetchable",
-    "media_unsupported",
-    "ticket_expired",
-    "webhook_url_refused",
-    "route_not_supported"
-  ),
+  ...body("invalid_request", "malformed_body", "body_too_deep"),
   /** Every invalid field at once: the body path (or query parameter), the account when one is at fault, why. */
   violations: Schema.optional(Schema.Array(Violation))
 }, HttpApiSchema.annotations({ status: 400, description: "The request is invalid; violations names every invalid field." })) {}
 
+export class InvalidCsv extends Schema.Class<InvalidCsv>("InvalidCsv")({
+  ...body("invalid_csv"),
+  violations: Schema.Array(Violation)
+}, HttpApiSchema.annotations({ status: 400, description: "The bulk CSV cannot be read; violations names each line at fault." })) {}
+
+export class MediaRefused extends Schema.Class<MediaRefused>("MediaRefused")(
+  body("media_unfetchable", "media_unsupported", "ticket_expired"),
+  HttpApiSchema.annotations({ status: 400, description: "The media cannot be taken: unfetchable, of an unsupported kind, or its ticket expired." })
+) {}
+
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
-  // code stays a string until Authentication's key check declares its failure type: it returns a
-  // 401 or a 429 from one branch, which compiles only while a 429 is also a 401 by shape.
-  { error: Schema.String, code: Schema.String },
+  body("missing_api_key", "invalid_api_key", "revoked_api_key"),
   HttpApiSchema.annotations({ status: 401, description: "Missing, invalid or revoked API key." })
 ) {}
 
 export class NotFound extends Schema.Class<NotFound>("NotFound")(
-  body(
-    "ticket_not_found",
-    "ticket_empty",
-    "ticket_claimed",
-    "project_not_found",
-    "api_key_not_found",
-    "account_not_found",
-    "webhook_endpoint_not_found",
-    "webhook_send_not_found"
-  ),
-  HttpApiSchema.annotations({ status: 404, description: "Not found in this key's project." })
+  body("ticket_not_found", "ticket_empty", "ticket_claimed"),
+  HttpApiSchema.annotations({ status: 404, description: "The upload ticket cannot be redeemed." })
 ) {}
 
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
-  body("people_tags_unavailable", "webhook_send_not_given_up"),
+  body("people_tags_unavailable"),
   HttpApiSchema.annotations({ status: 409, description: "The current state forbids this operation." })
 ) {}
 
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
-  body("body_too_large", "media_too_large"),
+  body("body_too_large"),
   HttpApiSchema.annotations({ status: 413, description: "The request body is larger than this endpoint accepts." })
+) {}
+
+export class MediaTooLargeError extends Schema.Class<MediaTooLargeError>("MediaTooLargeError")(
+  body("media_too_large"),
+  HttpApiSchema.annotations({ status: 413, description: "The media file is larger than Herald accepts." })
 ) {}
 
 export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
@@ -154,13 +149,42 @@ export const domainReplies = {
   readonly [Tag in DomainError["_tag"]]: new(fields: never) => { readonly code: ErrorCodeOf<Extract<DomainError, { _tag: Tag }>> }
 }
 
+// The admin API's own replies: its codes appear in its document only.
+
+export class AdminRefused extends Schema.Class<AdminRefused>("AdminRefused")({
+  ...body("webhook_url_refused", "route_not_supported"),
+  violations: Schema.Array(Violation)
+}, HttpApiSchema.annotations({ status: 400, description: "A webhook URL that is not public https, or an account route without a publisher." })) {}
+
+export class AdminUnauthorized extends Schema.Class<AdminUnauthorized>("AdminUnauthorized")(
+  body("missing_admin_token", "invalid_admin_token"),
+  HttpApiSchema.annotations({ status: 401, description: "Missing or unknown admin token." })
+) {}
+
+export class AdminNotFound extends Schema.Class<AdminNotFound>("AdminNotFound")(
+  body("project_not_found", "api_key_not_found", "account_not_found", "webhook_endpoint_not_found", "webhook_send_not_found"),
+  HttpApiSchema.annotations({ status: 404, description: "Not found; code says what." })
+) {}
+
+export class AdminConflict extends Schema.Class<AdminConflict>("AdminConflict")(
+  body("webhook_send_not_given_up"),
+  HttpApiSchema.annotations({ status: 409, description: "The webhook event is still being tried." })
+) {}
+
 /** Every error reply this package answers with. */
 export const httpErrorClasses = [
   BadRequest,
+  InvalidCsv,
+  MediaRefused,
   Unauthorized,
   NotFound,
   Conflict,
   PayloadTooLarge,
+  MediaTooLargeError,
+  AdminRefused,
+  AdminUnauthorized,
+  AdminNotFound,
+  AdminConflict,
   UnsupportedMediaType,
   TooManyRequests,
   InternalError,

@@ -1,7 +1,7 @@
 import { type HttpServerRequest, Multipart } from "@effect/platform"
 import { Deferred, Effect, Either, Fiber, Mailbox, Option, type Scope, Stream } from "effect"
 import { readBounded } from "./BodyDrain.js"
-import { type BadRequest, malformedBody, type PayloadTooLarge } from "./HttpErrors.js"
+import { type BadRequest, malformedBody } from "./HttpErrors.js"
 
 /**
  * The framing of a multipart/form-data body (RFC 2046 section 5.1), checked before the parser
@@ -183,23 +183,23 @@ const inputChunks = 4
  * (up to `drainBytes`, then as readBounded) before the refusal is returned, so a client still
  * sending gets to read it.
  */
-export const consumeParts = <A, E, R>(
+export const consumeParts = <A, E, R, TooLarge>(
   request: HttpServerRequest.HttpServerRequest,
   options: {
     readonly boundary: string
     readonly maxBytes: number
-    readonly tooLarge: () => PayloadTooLarge
+    readonly tooLarge: () => TooLarge
     readonly drainBytes: number
   },
   consume: (parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>) => Effect.Effect<A, E, R>
-): Effect.Effect<A, E | BadRequest | PayloadTooLarge, R | Scope.Scope> =>
+): Effect.Effect<A, E | BadRequest | TooLarge, R | Scope.Scope> =>
   Effect.gen(function*() {
     const check = framing(options.boundary)
     const input = yield* Mailbox.make<Uint8Array>(inputChunks)
-    const refused = yield* Deferred.make<never, BadRequest | PayloadTooLarge>()
+    const refused = yield* Deferred.make<never, BadRequest | TooLarge>()
     let feeding = true
     let size = 0
-    const refuse = (error: BadRequest | PayloadTooLarge) => {
+    const refuse = (error: BadRequest | TooLarge) => {
       feeding = false
       return Deferred.fail(refused, error)
     }

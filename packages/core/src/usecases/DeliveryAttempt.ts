@@ -1,7 +1,7 @@
 import { Data, DateTime, Effect, Either } from "effect"
 import type { Delivery, DeliveryNote, DeliveryStatus } from "../Delivery.js"
 import type { DeliveryError } from "../DeliveryError.js"
-import { type DeliveryNotFound, StaleWrite, StateConflict } from "../Errors.js"
+import { DeliveryNotDue, type DeliveryNotFound, StaleWrite, type StateConflict } from "../Errors.js"
 import type { OutboxEvent } from "../Event.js"
 import { makeEvent, settledData } from "../EventData.js"
 import type { DeliveryId, ProjectId } from "../Ids.js"
@@ -74,7 +74,7 @@ export interface FinishItem extends Target {
 }
 
 /** How one step ended: the StateConflict and DeliveryNotFound are the single step's errors. */
-export type StepAnswer<A> = Either.Either<A, StateConflict | DeliveryNotFound>
+export type StepAnswer<A> = Either.Either<A, DeliveryNotDue | StateConflict | DeliveryNotFound>
 
 /**
  * The change one post's steps make, built on one copy of it: several deliveries' steps fold into
@@ -83,7 +83,7 @@ export type StepAnswer<A> = Either.Either<A, StateConflict | DeliveryNotFound>
 type Fold<I, A, R> = (
   record: PostRecord,
   members: ReadonlyArray<{ readonly item: I; readonly delivery: Delivery }>
-) => Effect.Effect<{ readonly change: PostUpdate | null; readonly answers: ReadonlyArray<Either.Either<A, StateConflict>> }, never, R>
+) => Effect.Effect<{ readonly change: PostUpdate | null; readonly answers: ReadonlyArray<Either.Either<A, DeliveryNotDue>> }, never, R>
 
 /**
  * A read-decide-commit step that starts from the caller's copy of the post when there is one. A
@@ -168,7 +168,7 @@ const foldIntents: Fold<BeginItem, BegunAttempt, never> = (record, members) =>
       answers: members.map(({ delivery }) => {
         const begun = started.find((candidate) => candidate.id === delivery.id)
         return begun === undefined
-          ? Either.left(new StateConflict({ code: "delivery_not_due", detail: `delivery ${delivery.id} is ${delivery.status}` }))
+          ? Either.left(new DeliveryNotDue({ deliveryId: delivery.id, status: delivery.status }))
           : Either.right({ delivery: begun, record: next, previous: delivery.status })
       })
     }

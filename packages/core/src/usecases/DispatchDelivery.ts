@@ -321,7 +321,7 @@ export const dispatchDelivery = Effect.fnUntraced(
   // Removed meanwhile, or another worker got there first: nothing of ours to record.
   Effect.catchTags({
     DeliveryNotFound: () => Effect.succeed("skipped" as const),
-    StateConflict: (conflict) =>
-      conflict.code === "delivery_not_due" ? Effect.succeed("skipped" as const) : Effect.die(conflict)
+    DeliveryNotDue: () => Effect.succeed("skipped" as const),
+    StateConflict: (conflict) => Effect.die(conflict)
   })
 )

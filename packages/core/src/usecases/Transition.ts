@@ -1,6 +1,6 @@
-import { type DateTime, Effect, Either } from "effect"
+import { type DateTime, Effect, Either, Schema } from "effect"
 import type { Delivery } from "../Delivery.js"
-import { AgentCannotApprove, NotEditable, StaleWrite, StateConflict } from "../Errors.js"
+import { AgentCannotApprove, NotEditable, StaleWrite, StateConflict, StateConflictCode } from "../Errors.js"
 import { type LifecycleEvent, type Outcome, Refusal, transition } from "../Lifecycle.js"
 import type { Post, PostStatus } from "../Post.js"
 import type { PostRecord } from "../ports/PostStore.js"
@@ -28,7 +28,12 @@ export const lifecycleState = (post: Post) => ({
   decision: post.decision?.outcome ?? null
 })
 
-/** The lifecycle's verdict on an event, with refusals as the errors the contract answers. */
+const isStateConflictCode = Schema.is(StateConflictCode)
+
+/**
+ * The lifecycle's verdict on a client's event about an existing post, with refusals as the errors
+ * the contract answers (an out-of-turn refusal cannot come of such an event: a defect if it did).
+ */
 export const decideTransition = (
   post: Post,
   event: LifecycleEvent,
@@ -40,7 +45,10 @@ export const decideTransition = (
     onLeft: Refusal.$match({
       NotEditable: ({ status }) => Effect.fail(new NotEditable({ postId: post.id, status })),
       AgentCannotDecide: () => Effect.fail(new AgentCannotApprove()),
-      Conflict: ({ code, detail }) => Effect.fail(new StateConflict({ code, detail }))
+      Conflict: ({ code, detail }) =>
+        isStateConflictCode(code)
+          ? Effect.fail(new StateConflict({ code, detail }))
+          : Effect.dieMessage(`the lifecycle refused a client's event as out of turn (${code}): ${detail}`)
     })
   })
 

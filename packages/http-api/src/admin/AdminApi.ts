@@ -27,11 +27,12 @@ import { Schema } from "effect"
 import { OpenApiDocument } from "../Api.js"
 import { AdminWebhookDeliveriesGroup } from "./AdminWebhookDeliveriesApi.js"
 import {
+  AdminNotFound,
+  AdminRefused,
+  AdminUnauthorized,
   BadRequest,
   InternalError,
-  NotFound,
   PayloadTooLarge,
-  Unauthorized,
   UnsupportedMediaType
 } from "../HttpErrors.js"
 
@@ -45,7 +46,7 @@ const request = <S extends Schema.Schema.Any>(schema: S, identifier: string): S 
  * wrong token answers 401.
  */
 export class AdminAuthentication extends HttpApiMiddleware.Tag<AdminAuthentication>()("AdminAuthentication", {
-  failure: Unauthorized,
+  failure: AdminUnauthorized,
   security: {
     adminToken: HttpApiSecurity.bearer.pipe(
       HttpApiSecurity.annotate(OpenApi.Description, "The admin token: Authorization: Bearer hk_admin_...")
@@ -127,7 +128,7 @@ export class AdminProjectsGroup extends HttpApiGroup.make("projects")
     HttpApiEndpoint.get("get", "/projects/:project_id")
       .setPath(projectPath)
       .addSuccess(AdminProject)
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Read a project")
   )
   .add(
@@ -135,7 +136,7 @@ export class AdminProjectsGroup extends HttpApiGroup.make("projects")
       .setPath(projectPath)
       .setPayload(UpdateProjectBody)
       .addSuccess(AdminProject)
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Change a project's settings; omitted fields (and guardrail rules) are kept")
   )
 {}
@@ -180,7 +181,7 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
     HttpApiEndpoint.get("list", "/projects/:project_id/keys")
       .setPath(projectPath)
       .addSuccess(Schema.Struct({ data: Schema.Array(AdminApiKey) }).annotations({ identifier: "AdminApiKeyList" }))
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's API keys (never the keys themselves)")
   )
   .add(
@@ -188,14 +189,14 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
       .setPath(projectPath)
       .setPayload(CreateKeyBody)
       .addSuccess(CreatedKey, { status: 201 })
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Create an API key; the reply carries the key once")
   )
   .add(
     HttpApiEndpoint.post("revoke", "/projects/:project_id/keys/:key_id/revoke")
       .setPath(Schema.Struct({ project_id: ProjectId, key_id: ApiKeyId }))
       .addSuccess(AdminApiKey)
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Revoke an API key (it answers 401 from then on)")
   )
 {}
@@ -234,7 +235,7 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.get("list", "/projects/:project_id/accounts")
       .setPath(projectPath)
       .addSuccess(Schema.Struct({ data: Schema.Array(AdminSocialAccount) }).annotations({ identifier: "AdminSocialAccountList" }))
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's social accounts")
   )
   .add(
@@ -242,7 +243,8 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
       .setPath(projectPath)
       .setPayload(ConnectAccountBody)
       .addSuccess(AdminSocialAccount, { status: 201 })
-      .addError(NotFound)
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
       .annotate(OpenApi.Summary, "Connect a social account (simulator route only, for now)")
   )
   .add(
@@ -250,14 +252,14 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
       .setPath(Schema.Struct({ project_id: ProjectId, account_id: AccountId }))
       .setPayload(AccountStatusBody)
       .addSuccess(AdminSocialAccount)
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Set an account's status (active, needs_reconnect, disconnected)")
   )
   .add(
     HttpApiEndpoint.post("retryAuthFailures", "/projects/:project_id/accounts/:account_id/retry-auth-failures")
       .setPath(Schema.Struct({ project_id: ProjectId, account_id: AccountId }))
       .addSuccess(Schema.Struct({ queued: Schema.Int }).annotations({ identifier: "AdminRetryAuthFailures" }))
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Queue again every delivery of the account that failed auth_expired (after a reconnect); answers how many")
   )
 {}
@@ -316,7 +318,7 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("list", "/projects/:project_id/webhooks")
       .setPath(projectPath)
       .addSuccess(Schema.Struct({ data: Schema.Array(AdminWebhookEndpoint) }).annotations({ identifier: "AdminWebhookEndpointList" }))
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "List a project's webhook endpoints")
   )
   .add(
@@ -324,7 +326,8 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
       .setPath(projectPath)
       .setPayload(CreateWebhookBody)
       .addSuccess(CreatedWebhook, { status: 201 })
-      .addError(NotFound)
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
       .annotate(OpenApi.Summary, "Add a webhook endpoint; the reply carries its signing secret once")
   )
   .add(
@@ -332,14 +335,14 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
       .setPath(webhookPath)
       .setPayload(WebhookEnabledBody)
       .addSuccess(AdminWebhookEndpoint)
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Turn an endpoint on or off (on again clears its failure streak)")
   )
   .add(
     HttpApiEndpoint.del("remove", "/projects/:project_id/webhooks/:webhook_id")
       .setPath(webhookPath)
       .addSuccess(Schema.Struct({ id: WebhookEndpointId, deleted: Schema.Literal(true) }).annotations({ identifier: "AdminDeletedWebhookEndpoint" }))
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Delete a webhook endpoint")
   )
 {}

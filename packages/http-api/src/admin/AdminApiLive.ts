@@ -5,8 +5,9 @@ import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
 
 /**
  * The admin routes, added to the router HttpApiLive serves (merge the two layers). They answer
- * with the public API's error classes, so the server's error encoding (HeraldApi's) and its
- * failure shaping (a 400 for a request that does not decode, a bare 500 for a defect) cover them.
+ * with their own error classes (HttpErrors.ts, Admin*) beside the shared ones, and the server's
+ * failure shaping (FailuresLive: each class's status, a 400 for a request that does not decode, a
+ * bare 500 for a defect) covers them as it does the public API's.
  * Needs ProjectAdmin, ProjectStore, ApiKeyStore, AccountStore, AccountAdmin, WebhookEndpoints,
  * WebhookDeliveryLog, WebhookDestinations, IdGenerator, SecretMint and AdminTokens.
  */

@@ -38,8 +38,8 @@ import {
   WebhookEndpoints
 } from "@herald/core"
 import { DateTime, Effect, Redacted } from "effect"
-import { BadRequest, NotFound } from "../HttpErrors.js"
-import { groupContext } from "../RequestContext.js"
+import { AdminNotFound, AdminRefused } from "../HttpErrors.js"
+import { groupContext } from "../RequestPath.js"
 import {
   AdminAuthentication,
   AdminBodyGuard,
@@ -52,7 +52,7 @@ import {
 } from "./AdminApi.js"
 
 const notFound = (what: "project" | "api_key" | "account" | "webhook_endpoint", id: string) =>
-  new NotFound({ error: `${what.replace("_", " ")} ${id} not found${what === "project" ? "" : " in this project"}`, code: `${what}_not_found` })
+  new AdminNotFound({ error: `${what.replace("_", " ")} ${id} not found${what === "project" ? "" : " in this project"}`, code: `${what}_not_found` })
 
 /** The core's not-found errors as the admin API's 404s (the codes the contract names). */
 const ProjectNotFound404 = (e: ProjectNotFound) => Effect.fail(notFound("project", e.projectId))
@@ -62,7 +62,7 @@ const WebhookEndpointNotFound404 = (e: WebhookEndpointNotFound) => Effect.fail(n
 
 const routeNotSupported = (e: AccountRouteNotSupported) =>
   Effect.fail(
-    new BadRequest({
+    new AdminRefused({
       error: e.message,
       code: "route_not_supported",
       violations: [{ field: "route", account: null, message: "only simulator is supported for now" }]
@@ -71,7 +71,7 @@ const routeNotSupported = (e: AccountRouteNotSupported) =>
 
 const webhookUrlRefused = (refused: WebhookDestinationRefused) =>
   Effect.fail(
-    new BadRequest({
+    new AdminRefused({
       error: refused.message,
       code: "webhook_url_refused",
       violations: [{ field: "url", account: null, message: refused.reason }]

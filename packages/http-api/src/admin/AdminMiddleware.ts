@@ -1,14 +1,14 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { hashApiKey } from "../ApiKeys.js"
-import { Unauthorized } from "../HttpErrors.js"
+import { AdminUnauthorized } from "../HttpErrors.js"
 import { guardBodies } from "../RequestBody.js"
 import { guardUrls } from "../RequestUrl.js"
 import { AdminAuthentication, AdminBodyGuard, AdminUrlGuard, HeraldAdminApi } from "./AdminApi.js"
 import { adminTokenPattern, AdminTokens } from "./AdminTokens.js"
 
 const refuse = (code: "missing_admin_token" | "invalid_admin_token", error: string) =>
-  Effect.fail(new Unauthorized({ error, code }))
+  Effect.fail(new AdminUnauthorized({ error, code }))
 
 /** The bearer admin token, looked up by its SHA-256 (nothing secret is compared, so no timing oracle). */
 export const AdminAuthenticationLive = Layer.effect(

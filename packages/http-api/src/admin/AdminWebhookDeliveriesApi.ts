@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { EventId, EventKind, ProjectId, WebhookAttemptOutcome, WebhookEndpointId } from "@herald/core"
 import { Schema } from "effect"
-import { Conflict, NotFound } from "../HttpErrors.js"
+import { AdminConflict, AdminNotFound } from "../HttpErrors.js"
 
 export const AdminWebhookAttempt = Schema.Struct({
   event_id: EventId,
@@ -32,7 +32,7 @@ export class AdminWebhookDeliveriesGroup extends HttpApiGroup.make("webhookDeliv
       .setPath(deliveriesPath)
       .setUrlParams(DeliveryLogParams)
       .addSuccess(Schema.Struct({ data: Schema.Array(AdminWebhookAttempt) }).annotations({ identifier: "AdminWebhookAttemptList" }))
-      .addError(NotFound)
+      .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "An endpoint's delivery log, newest attempt first (limit 1-500, default 50; event_id filters)")
   )
   .add(
@@ -43,8 +43,8 @@ export class AdminWebhookDeliveriesGroup extends HttpApiGroup.make("webhookDeliv
           .annotations({ identifier: "AdminWebhookResend" }),
         { status: 202 }
       )
-      .addError(NotFound)
-      .addError(Conflict)
+      .addError(AdminNotFound)
+      .addError(AdminConflict)
       .annotate(
         OpenApi.Summary,
         "Send a given-up event again, with the same delivery id and a fresh retry schedule (409 unless given up; " +

@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { type WebhookAttempt, WebhookDeliveryLog } from "@herald/core"
 import { DateTime, Effect } from "effect"
-import { Conflict, NotFound } from "../HttpErrors.js"
-import { groupContext } from "../RequestContext.js"
+import { AdminConflict, AdminNotFound } from "../HttpErrors.js"
+import { groupContext } from "../RequestPath.js"
 import { AdminAuthentication, AdminBodyGuard, AdminUrlGuard, HeraldAdminApi } from "./AdminApi.js"
 import type { AdminWebhookAttempt } from "./AdminWebhookDeliveriesApi.js"
 
@@ -21,7 +21,7 @@ const adminWebhookAttempt = (attempt: WebhookAttempt): AdminWebhookAttempt => ({
 
 /** The endpoint is looked up within the project, so another project's endpoint is a 404 too. */
 const endpointNotFound = ({ message }: { readonly message: string }) =>
-  Effect.fail(new NotFound({ error: message, code: "webhook_endpoint_not_found" }))
+  Effect.fail(new AdminNotFound({ error: message, code: "webhook_endpoint_not_found" }))
 
 export const AdminWebhookDeliveriesLive = HttpApiBuilder.group(HeraldAdminApi, "webhookDeliveries", (handlers) =>
   handlers
@@ -42,8 +42,8 @@ export const AdminWebhookDeliveriesLive = HttpApiBuilder.group(HeraldAdminApi, "
       }).pipe(
         Effect.catchTags({
           WebhookEndpointNotFound: endpointNotFound,
-          WebhookSendNotFound: ({ message }) => Effect.fail(new NotFound({ error: message, code: "webhook_send_not_found" })),
-          WebhookSendNotGivenUp: ({ message }) => Effect.fail(new Conflict({ error: message, code: "webhook_send_not_given_up" }))
+          WebhookSendNotFound: ({ message }) => Effect.fail(new AdminNotFound({ error: message, code: "webhook_send_not_found" })),
+          WebhookSendNotGivenUp: ({ message }) => Effect.fail(new AdminConflict({ error: message, code: "webhook_send_not_given_up" }))
         })
       ))
 ).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, WebhookDeliveryLog))

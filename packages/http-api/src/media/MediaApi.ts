@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { maxPeopleTags, MediaKind, PeopleTags, platformRegistry, platforms, platformsWith } from "@herald/core"
 import { Schema } from "effect"
-import { Conflict, MissingScopeError, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
+import { Conflict, MediaRefused, MediaTooLargeError, MissingScopeError, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 
 /** Fields of a media reply with its one code (an enum in the document). */
 const body = <const Code extends string>(code: Code) => ({ error: Schema.String, code: Schema.Literal(code) })
@@ -96,7 +96,9 @@ export class MediaGroup extends HttpApiGroup.make("media")
       .addError(MissingScopeError)
       .addError(NotFound)
       .addError(Conflict)
+      .addError(MediaRefused)
       .addError(PayloadTooLarge)
+      .addError(MediaTooLargeError)
       .addError(UnsupportedMediaType)
       .addError(PeopleTagsRefused)
       .addError(ServiceUnavailable)
@@ -122,7 +124,9 @@ export class MediaAttachGroup extends HttpApiGroup.make("mediaAttach")
       .addError(TagsNeedImage)
       .addError(NotFound)
       .addError(Conflict)
+      .addError(MediaRefused)
       .addError(PayloadTooLarge)
+      .addError(MediaTooLargeError)
       .addError(UnsupportedMediaType)
       .addError(PeopleTagsRefused)
       .addError(ServiceUnavailable)

@@ -10,17 +10,24 @@ import {
   MediaSource,
   MediaStaging,
   MediaStorage,
+  type MediaRejected,
+  type MediaTooLarge,
   type MissingScope,
   openTicket,
   PeopleTagCheck,
   requireMediaStorage,
   requireScope,
+  type PeopleTagsUnavailable,
+  type ThumbnailOutOfRange,
+  type TicketExpired,
+  type TicketNotFound,
+  type UnsupportedMedia,
   uploadMedia,
   type UploadMediaError,
   UploadTickets
 } from "@herald/core"
 import { Effect, Option } from "effect"
-import { Authentication, CurrentPrincipal, HeraldApi, RequestUrlGuard } from "../Api.js"
+import { Authentication, HeraldApi, RequestUrlGuard } from "../Api.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
 import {
   BadRequest,
@@ -30,17 +37,31 @@ import {
   MissingScopeError,
   type HttpError,
   isHttpError,
+  MediaRefused,
+  MediaTooLargeError,
   NotFound,
   PayloadTooLarge,
   UnsupportedMediaType
 } from "../HttpErrors.js"
-import { groupContext } from "../RequestContext.js"
+import { CurrentPrincipal, groupContext } from "../RequestPath.js"
 import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
 import { contentTypeOf, readJsonBody, readMultipart } from "./MediaRequest.js"
 
-/** The shared replies a media refusal gets; a missing scope only where the use case checks one. */
-type SharedReply<E> = BadRequest | NotFound | Conflict | PayloadTooLarge | UnsupportedMediaType | (E extends MissingScope ? MissingScopeError : never)
-type MediaReply = SharedReply<UploadMediaError> | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
+/** The reply classes FailuresLive answers; the media-only ones are answered in place. */
+type SharedClass = BadRequest | MediaRefused | NotFound | Conflict | PayloadTooLarge | MediaTooLargeError | UnsupportedMediaType | MissingScopeError
+
+/** A shared reply as is, and a media refusal as the shared reply it fails with. */
+type SharedReply<E> = E extends SharedClass ? E
+  : E extends MissingScope ? MissingScopeError
+  : E extends MediaRejected | UnsupportedMedia | TicketExpired ? MediaRefused
+  : E extends ThumbnailOutOfRange ? BadRequest
+  : E extends TicketNotFound ? NotFound
+  : E extends PeopleTagsUnavailable ? Conflict
+  : E extends MediaTooLarge ? MediaTooLargeError
+  : never
+type MediaReply =
+  | SharedClass
+  | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
 
 /** The reply each media refusal gets (the contract's media status table). */
 const replyOf = (error: UploadMediaError): MediaReply => {
@@ -49,9 +70,9 @@ const replyOf = (error: UploadMediaError): MediaReply => {
     case "MissingScope":
       return new MissingScopeError({ error: error_, code: errorCode(error) })
     case "MediaRejected":
-      return new BadRequest({ error: error_, code: "media_unfetchable" })
+      return new MediaRefused({ error: error_, code: "media_unfetchable" })
     case "UnsupportedMedia":
-      return new BadRequest({ error: error_, code: "media_unsupported" })
+      return new MediaRefused({ error: error_, code: "media_unsupported" })
     case "ThumbnailOutOfRange":
       return new BadRequest({
         error: error_,
@@ -59,7 +80,7 @@ const replyOf = (error: UploadMediaError): MediaReply => {
         violations: [{ field: "thumbnail_timestamp_ms", account: null, message: error_ }]
       })
     case "TicketExpired":
-      return new BadRequest({ error: error_, code: "ticket_expired" })
+      return new MediaRefused({ error: error_, code: "ticket_expired" })
     case "PeopleTagsNeedImage":
       return new TagsNeedImage({ error: error_, code: "people_tags_need_image", id: error.mediaId })
     case "TicketNotFound":
@@ -67,7 +88,7 @@ const replyOf = (error: UploadMediaError): MediaReply => {
     case "PeopleTagsUnavailable":
       return new Conflict({ error: error_, code: "people_tags_unavailable" })
     case "MediaTooLarge":
-      return new PayloadTooLarge({ error: error_, code: "media_too_large" })
+      return new MediaTooLargeError({ error: error_, code: "media_too_large" })
     case "PeopleTagsUnconfirmed":
       return new PeopleTagsRefused({ error: error_, code: "people_tags_unconfirmed", unknown: error.unknown })
     case "MediaStorageUnavailable":

@@ -2,7 +2,7 @@ import { type HttpServerRequest, Multipart } from "@effect/platform"
 import { MediaStaging, maxMediaBytes, type MediaDetails, MediaTooLarge, type StagedFile } from "@herald/core"
 import { Effect, Either, Option, ParseResult, Schema, type Scope, Stream } from "effect"
 import { dropRest } from "../BodyDrain.js"
-import { BadRequest, invalidRequest, malformedBody, PayloadTooLarge } from "../HttpErrors.js"
+import { BadRequest, invalidRequest, malformedBody, MediaTooLargeError } from "../HttpErrors.js"
 import { boundaryOf, consumeParts } from "../MultipartFraming.js"
 import { checkParsedBody, readJson } from "../RequestBody.js"
 import { MediaFormFields, MediaJsonBody } from "./MediaApi.js"
@@ -12,7 +12,7 @@ const multipartSlack = 1024 * 1024
 const maxJsonBytes = 64 * 1024
 
 const badRequest = (error: string, code: BadRequest["code"] = "invalid_request") => new BadRequest({ error, code })
-const tooLarge = () => new PayloadTooLarge({ error: new MediaTooLarge({ maxBytes: maxMediaBytes }).message, code: "media_too_large" })
+const tooLarge = () => new MediaTooLargeError({ error: new MediaTooLarge({ maxBytes: maxMediaBytes }).message, code: "media_too_large" })
 
 export const contentTypeOf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
@@ -126,7 +126,7 @@ const formOf = (parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>) 
 export const readMultipart = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     const declared = Number(request.headers["content-length"] ?? Number.NaN)
-    const boundary: Either.Either<string, BadRequest | PayloadTooLarge> = declared > maxMediaBytes + multipartSlack
+    const boundary: Either.Either<string, BadRequest | MediaTooLargeError> = declared > maxMediaBytes + multipartSlack
       ? Either.left(tooLarge())
       : boundaryOf(request.headers["content-type"] ?? "")
     if (Either.isLeft(boundary)) return yield* Effect.zipRight(dropRest(request, maxDrainBytes), Effect.fail(boundary.left))

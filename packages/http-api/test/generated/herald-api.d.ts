@@ -527,7 +527,7 @@ export interface components {
         BadRequest: {
             error: string;
             /** @enum {string} */
-            code: "invalid_request" | "malformed_body" | "body_too_deep" | "invalid_csv" | "media_unfetchable" | "media_unsupported" | "ticket_expired" | "webhook_url_refused" | "route_not_supported";
+            code: "invalid_request" | "malformed_body" | "body_too_deep";
             violations?: {
                 field: string;
                 account: string | null;
@@ -549,7 +549,8 @@ export interface components {
         /** @description Missing, invalid or revoked API key. */
         Unauthorized: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
         };
         /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
         TooManyRequests: {
@@ -743,7 +744,7 @@ export interface components {
         PayloadTooLarge: {
             error: string;
             /** @enum {string} */
-            code: "body_too_large" | "media_too_large";
+            code: "body_too_large";
         };
         /** @description The Content-Type is not one this endpoint accepts. */
         UnsupportedMediaType: {
@@ -814,6 +815,17 @@ export interface components {
                 rule: string;
                 detail: string;
             })[];
+        };
+        /** @description The bulk CSV cannot be read; violations names each line at fault. */
+        InvalidCsv: {
+            error: string;
+            /** @enum {string} */
+            code: "invalid_csv";
+            violations: {
+                field: string;
+                account: string | null;
+                message: string;
+            }[];
         };
         /** @description Fields to change; omitted fields are kept. */
         PatchPostBody: {
@@ -964,7 +976,7 @@ export interface components {
         StateConflictError: {
             error: string;
             /** @enum {string} */
-            code: "already_exists" | "approval_link_outdated" | "concurrent_update" | "delivery_never_went_out" | "delivery_not_due" | "delivery_not_failed" | "delivery_taken_down" | "no_such_post" | "not_processing" | "not_scheduled" | "post_approved" | "post_not_deletable" | "post_not_pending_approval";
+            code: "approval_link_outdated" | "concurrent_update" | "delivery_never_went_out" | "delivery_not_failed" | "delivery_taken_down" | "post_approved" | "post_not_deletable" | "post_not_pending_approval";
         };
         DeletedPost: {
             id: components["schemas"]["UUID"];
@@ -1288,17 +1300,29 @@ export interface components {
              */
             id: string;
         };
-        /** @description Not found in this key's project. */
+        /** @description The media cannot be taken: unfetchable, of an unsupported kind, or its ticket expired. */
+        MediaRefused: {
+            error: string;
+            /** @enum {string} */
+            code: "media_unfetchable" | "media_unsupported" | "ticket_expired";
+        };
+        /** @description The upload ticket cannot be redeemed. */
         NotFound: {
             error: string;
             /** @enum {string} */
-            code: "ticket_not_found" | "ticket_empty" | "ticket_claimed" | "project_not_found" | "api_key_not_found" | "account_not_found" | "webhook_endpoint_not_found" | "webhook_send_not_found";
+            code: "ticket_not_found" | "ticket_empty" | "ticket_claimed";
         };
         /** @description The current state forbids this operation. */
         Conflict: {
             error: string;
             /** @enum {string} */
-            code: "people_tags_unavailable" | "webhook_send_not_given_up";
+            code: "people_tags_unavailable";
+        };
+        /** @description The media file is larger than Herald accepts. */
+        MediaTooLargeError: {
+            error: string;
+            /** @enum {string} */
+            code: "media_too_large";
         };
         /** @description A people_tags handle cannot be confirmed; retry without the handles in unknown. */
         PeopleTagsRefused: {
@@ -1629,7 +1653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["InvalidCsv"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2534,7 +2558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2972,7 +2996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["TagsNeedImage"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["TagsNeedImage"] | components["schemas"]["MediaRefused"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2996,7 +3020,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description The upload ticket cannot be redeemed. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3029,7 +3053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PayloadTooLarge"];
+                    "application/json": components["schemas"]["PayloadTooLarge"] | components["schemas"]["MediaTooLargeError"];
                 };
             };
             /** @description The Content-Type is not one this endpoint accepts. */
@@ -3218,10 +3242,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["TagsNeedImage"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["TagsNeedImage"] | components["schemas"]["MediaRefused"];
                 };
             };
-            /** @description Not found in this key's project. */
+            /** @description The upload ticket cannot be redeemed. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3245,7 +3269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PayloadTooLarge"];
+                    "application/json": components["schemas"]["PayloadTooLarge"] | components["schemas"]["MediaTooLargeError"];
                 };
             };
             /** @description The Content-Type is not one this endpoint accepts. */
