@@ -208,6 +208,31 @@ describe("social accounts", () => {
     expect(unknownPlatform.status).toBe(400)
     expect((await admin(`/projects/${project}/accounts/${missingUuid}`, { method: "PATCH", json: { status: "active" } })).status).toBe(404)
   })
+
+  it("retry-auth-failures queues again what failed while the account waited for a reconnect, and answers how many", async () => {
+    const project = herald.credentials.project_id
+    const account = await json(await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "threads", username: "lapsed_login" } }))
+    await admin(`/projects/${project}/accounts/${account.id}`, { method: "PATCH", json: { status: "needs_reconnect" } })
+    const created = await json(await herald.call("/api/v1/posts", { method: "POST", token: herald.credentials.human_key, json: { caption: "after the reconnect", social_accounts: [account.id] } }))
+    const receipt = async () => json(await herald.call(`/api/v1/post-results?post_id=${created.id}`, { token: herald.credentials.human_key }))
+    const until = async (status: string) => {
+      const deadline = Date.now() + 15_000
+      let seen = await receipt()
+      while (seen.post_status !== status && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        seen = await receipt()
+      }
+      return seen
+    }
+    const failed = await until("failed")
+    expect(failed.data[0].error).toMatchObject({ category: "auth_expired", code: "account_needs_reconnect" })
+    await admin(`/projects/${project}/accounts/${account.id}`, { method: "PATCH", json: { status: "active" } })
+    const retried = await admin(`/projects/${project}/accounts/${account.id}/retry-auth-failures`, { method: "POST" })
+    expect(retried.status).toBe(200)
+    expect(await json(retried)).toEqual({ queued: 1 })
+    expect((await until("posted")).data[0]).toMatchObject({ status: "success" })
+    expect((await admin(`/projects/${project}/accounts/${missingUuid}/retry-auth-failures`, { method: "POST" })).status).toBe(404)
+  })
 })
 
 describe("webhook endpoints", () => {
