@@ -9,7 +9,7 @@ import { serve, work } from "./Server.js"
 export const usage = `herald: the Herald social posting service
 
   herald serve      start the server (PORT, HOST, HERALD_DATA_DIR, DATABASE_URL, HERALD_PUBLIC_URL; see docs/configuration.md)
-  herald work       run only the background workers (publishing, webhooks) beside API processes started
+  herald work       run only the background workers (publishing, metrics, webhooks) beside API processes started
                     with HERALD_WORKERS=false, on a shared PostgreSQL (DATABASE_URL)
   herald migrate    bring the database schema up to date and exit
   herald admin ...  manage projects, API keys, social accounts and webhooks through the admin API:

@@ -1,6 +1,6 @@
 import { defaultConnectionCheckPolicy } from "@herald/core"
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
-import { defaultPublishingDispatcherOptions } from "./workers/index.js"
+import { defaultMetricsSchedule, defaultMetricsSyncOptions, defaultPublishingDispatcherOptions } from "./workers/index.js"
 
 export const HeraldEnv = Config.literal("development", "production")("HERALD_ENV").pipe(Config.withDefault("development" as const))
 
@@ -27,6 +27,13 @@ export interface HeraldConfig {
   readonly workers: boolean
   /** HERALD_DELIVERIES_IN_FLIGHT: deliveries this process's dispatcher handles at once. */
   readonly deliveriesInFlight: number
+  /**
+   * HERALD_METRICS_FIRST_SYNC, HERALD_METRICS_EVERY, HERALD_METRICS_FOR: when a delivery's metrics
+   * are fetched (first, then how often, until how long after publishing).
+   */
+  readonly metricsSchedule: { readonly firstAfter: Duration.Duration; readonly every: Duration.Duration; readonly lastAfter: Duration.Duration }
+  /** HERALD_METRICS_POLL: how often an idle metrics sync asks for due deliveries. */
+  readonly metricsPollInterval: Duration.Duration
   /** The connection checker's throttle (docs/configuration.md, Connection health). */
   readonly connectionChecks: {
     /** HERALD_CONNECTION_CHECK_EVERY: between two probes of a healthy account (default 6 hours). */
@@ -90,6 +97,15 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
     }),
     Config.withDefault(defaultPublishingDispatcherOptions().concurrency)
   ),
+  metricsSchedule: Config.all({
+    firstAfter: Config.duration("HERALD_METRICS_FIRST_SYNC").pipe(Config.withDefault(defaultMetricsSchedule.firstAfter)),
+    every: Config.duration("HERALD_METRICS_EVERY").pipe(
+      Config.validate({ message: "HERALD_METRICS_EVERY must be at least one minute", validation: (every) => Duration.greaterThanOrEqualTo(every, Duration.minutes(1)) }),
+      Config.withDefault(defaultMetricsSchedule.every)
+    ),
+    lastAfter: Config.duration("HERALD_METRICS_FOR").pipe(Config.withDefault(defaultMetricsSchedule.lastAfter))
+  }),
+  metricsPollInterval: Config.duration("HERALD_METRICS_POLL").pipe(Config.withDefault(defaultMetricsSyncOptions().pollInterval)),
   connectionChecks: Config.all({
     every: positiveDuration("HERALD_CONNECTION_CHECK_EVERY", defaultConnectionCheckPolicy.every),
     expiringEvery: positiveDuration("HERALD_CONNECTION_CHECK_EXPIRING_EVERY", defaultConnectionCheckPolicy.expiringEvery),

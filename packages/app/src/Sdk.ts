@@ -3,20 +3,34 @@ import {
   AccountId,
   checkConnectionsNow,
   type CheckReport,
+  AnalyticsInput,
+  analyticsQueryOf,
+  bestTimes,
+  type BestTimes,
   CreatePostBody,
   createPost,
   decidePost,
   DecisionBody,
   type IssueView,
   listConnectionIssues,
+  defaultBestTimesDays,
+  defaultInsightsDays,
+  type Insights,
+  insights,
   listPosts,
   makeAuthenticator,
+  metricsOfPost,
   PostId,
+  type PostMetricsReply,
   type PostView,
   PostStatus,
   ProjectId,
   refuseStoredText,
-  retryAuthFailures
+  retryAuthFailures,
+  topPosts,
+  type TopPosts,
+  TopPostsInput,
+  topPostsRequestOf
 } from "@herald/core"
 import { AdminApiLive, hashApiKey, HmacApprovalLinks, HttpApiLive } from "@herald/http-api"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
@@ -83,6 +97,16 @@ export interface Herald {
       postId: string,
       decision: DecisionBody
     ) => Promise<{ readonly id: string; readonly status: PostStatus }>
+  }
+  /**
+   * The analytics use cases called directly with an API key, their parameters named and checked as
+   * on REST (snake_case, since_days 1-365, limit 1-50; defaults as on REST). Replies are REST's.
+   */
+  readonly analytics: {
+    readonly metrics: (apiKey: string, postId: string) => Promise<PostMetricsReply>
+    readonly insights: (apiKey: string, query?: AnalyticsInput) => Promise<Insights>
+    readonly topPosts: (apiKey: string, query?: TopPostsInput) => Promise<TopPosts>
+    readonly bestTimes: (apiKey: string, query?: AnalyticsInput) => Promise<BestTimes>
   }
   /** Connection health, as GET and POST /connection-issues answer it (posts:read). */
   readonly connections: {
@@ -187,6 +211,28 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
           const principal = yield* principalOf(apiKey)
           const record = yield* decidePost(principal, yield* decode(PostId, postId, ["post_id"]), yield* decode(DecisionBody, decision))
           return { id: record.post.id, status: record.post.status }
+        }))
+    },
+    analytics: {
+      metrics: (apiKey, postId) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* metricsOfPost(principal, yield* decode(PostId, postId, ["post_id"]))
+        })),
+      insights: (apiKey, query = {}) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* insights(principal, analyticsQueryOf(yield* decode(AnalyticsInput, query), defaultInsightsDays))
+        })),
+      topPosts: (apiKey, query = {}) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* topPosts(principal, topPostsRequestOf(yield* decode(TopPostsInput, query)))
+        })),
+      bestTimes: (apiKey, query = {}) =>
+        run(Effect.gen(function*() {
+          const principal = yield* principalOf(apiKey)
+          return yield* bestTimes(principal, analyticsQueryOf(yield* decode(AnalyticsInput, query), defaultBestTimesDays))
         }))
     },
     connections: {

@@ -30,9 +30,9 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
     ""
   ].join("\n"))
 
-/** The background workers: publishing what is due, and sending webhooks. */
+/** The background workers: publishing what is due, syncing metrics, and sending webhooks. */
 const backgroundWorkers = (config: HeraldConfig) =>
-  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }, config.connectionChecks), WebhookDispatcher.layer())
+  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer())
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
@@ -78,7 +78,7 @@ export const work = Effect.gen(function*() {
     return yield* Effect.fail(new Error("herald work runs beside API processes on a shared PostgreSQL: set DATABASE_URL"))
   }
   const secrets = yield* loadSecrets(config)
-  yield* Console.log("Herald workers are running (publishing, webhooks)")
+  yield* Console.log("Herald workers are running (publishing, metrics, webhooks)")
   return yield* Layer.launch(
     backgroundWorkers(config).pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
   )

@@ -60,6 +60,20 @@ describe("createHerald(): text that cannot be stored", () => {
   })
 })
 
+describe("createHerald(): analytics", () => {
+  it("answers as REST does, with REST's defaults, and refuses a parameter out of range", async () => {
+    const insights = await herald.analytics.insights(humanKey)
+    expect(insights).toMatchObject({ since_days: 30, platform: null, format: null })
+    expect(insights.coverage.with_metrics + insights.coverage.unreportable + insights.coverage.awaiting).toBe(insights.coverage.deliveries)
+    expect(await herald.analytics.topPosts(humanKey, { metric: "likes" })).toMatchObject({ metric: "likes", since_days: 30 })
+    expect(await herald.analytics.bestTimes(humanKey, { platform: "x" })).toMatchObject({ since_days: 90 })
+    const outOfRange = await herald.analytics.topPosts(humanKey, { limit: 51 }).then(() => null, (failure: unknown) => failure)
+    expect(String(outOfRange)).toContain("limit")
+    const unknown = await herald.analytics.metrics(humanKey, "00000000-0000-4000-8000-000000000000").then(() => null, (failure: unknown) => failure)
+    expect(unknown).toMatchObject({ _tag: "PostNotFound" })
+  })
+})
+
 describe("createHerald(): connection health", () => {
   it("connections.check probes the demo's nine simulator accounts; issues lists none; retryAuthFailures refuses an unknown account", async () => {
     const report = await herald.connections.check(humanKey)

@@ -11,7 +11,7 @@ import type { HeraldConfig } from "../src/Config.js"
 import { loadSecrets } from "../src/Secrets.js"
 import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { serverLayer } from "../src/Server.js"
-import { defaultPublishingDispatcherOptions } from "../src/workers/index.js"
+import { defaultMetricsSchedule, defaultMetricsSyncOptions, defaultPublishingDispatcherOptions } from "../src/workers/index.js"
 
 /** A reply body, loosely typed for assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,7 +27,12 @@ export const tempDataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-t
  * names (the test's own, whose calls it reads).
  */
 export const startHerald = async (
-  options: { readonly workers?: boolean; readonly databaseUrl?: string; readonly simulatorUrl?: string } = {}
+  options: {
+    readonly workers?: boolean
+    readonly databaseUrl?: string
+    readonly simulatorUrl?: string
+    readonly metrics?: Pick<HeraldConfig, "metricsSchedule" | "metricsPollInterval">
+  } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
   const config: HeraldConfig = {
@@ -47,7 +52,10 @@ export const startHerald = async (
       every: defaultConnectionCheckPolicy.every,
       expiringEvery: defaultConnectionCheckPolicy.expiringEvery,
       warningWindow: defaultConnectionCheckPolicy.warningWindow
-    }
+    },
+    metricsSchedule: defaultMetricsSchedule,
+    metricsPollInterval: defaultMetricsSyncOptions().pollInterval,
+    ...options.metrics
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))

@@ -1,7 +1,7 @@
 import { layer } from "@effect/vitest"
 import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryAdmin, makeInMemoryStores } from "@herald/core/memory"
 import { Effect, Layer } from "effect"
-import { accountCases, apiKeyCases, connectionCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
+import { accountCases, apiKeyCases, connectionCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
 
 const data = new InMemoryData()
 const keys = new InMemoryApiKeys()
@@ -41,6 +41,7 @@ layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(),
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)
+  metricsStoreCases(it)
 })
 
 layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRows))("in-memory accounts and connection checks", (it) => {

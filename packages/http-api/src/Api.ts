@@ -14,19 +14,29 @@ import {
   ConnectionIssueKind,
   ConnectionIssueSeverity,
   AccountView,
+  BestTimes,
   BulkBody,
+  ContentFormat,
   BulkResult,
   CreatePostBody,
   DecisionBody,
+  defaultBestTimesDays,
+  defaultInsightsDays,
+  defaultTopPostsLimit,
   DeliveryId,
   DeliveryStatus,
   GuardrailSettings,
   GuardrailVerdict,
+  Insights,
   PatchPostBody,
+  Platform,
   PostId,
+  PostMetricsReply,
   PostView,
   PostStatus,
-  Receipt
+  RankingMetric,
+  Receipt,
+  TopPosts
 } from "@herald/core"
 import { Context, Schema } from "effect"
 import {
@@ -443,6 +453,71 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
 {}
 
 // ---------------------------------------------------------------------------------------------
+// Analytics
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * An integer query value within [min, max] (core's SinceDays and TopPostsLimit, which the SDK
+ * checks), exact and without a default (see ListPostsParams).
+ */
+const queryInt = (min: number, max: number, description: string) =>
+  Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)), { exact: true })
+    .annotations({ title: `between(${min}, ${max})`, description })
+
+const analyticsFilterFields = (defaultDays: number) => ({
+  since_days: queryInt(1, 365, `The window: deliveries published in the last 1 to 365 days, default ${defaultDays}.`),
+  platform: Schema.optionalWith(Platform, { exact: true }).annotations({ description: "Only this platform's deliveries." }),
+  format: Schema.optionalWith(ContentFormat, { exact: true }).annotations({
+    description: "Only this format: feed (timeline, and platforms without placements), reel or story."
+  })
+})
+
+export const InsightsParams = queryStruct(Schema.Struct(analyticsFilterFields(defaultInsightsDays)))
+
+export const TopPostsParams = queryStruct(Schema.Struct({
+  metric: Schema.optionalWith(RankingMetric, { exact: true }).annotations({ description: "The metric to rank by, default engagement." }),
+  ...analyticsFilterFields(defaultInsightsDays),
+  limit: queryInt(1, 50, `1 to 50, default ${defaultTopPostsLimit}.`)
+}))
+
+export const BestTimesParams = queryStruct(Schema.Struct(analyticsFilterFields(defaultBestTimesDays)))
+
+export class AnalyticsGroup extends HttpApiGroup.make("analytics")
+  .add(
+    HttpApiEndpoint.get("metrics", "/metrics")
+      .setUrlParams(queryStruct(Schema.Struct({ post_id: PostId })))
+      .addSuccess(PostMetricsReply)
+      .addError(MissingScopeError)
+      .addError(PostNotFoundError)
+      .addError(PostSupersededError)
+      .annotate(OpenApi.Summary, "Engagement of each delivery of a post (empty data: not synced yet)")
+  )
+  .add(
+    HttpApiEndpoint.get("insights", "/insights")
+      .setUrlParams(InsightsParams)
+      .addSuccess(Insights)
+      .addError(MissingScopeError)
+      .annotate(OpenApi.Summary, "Totals of the window, per platform, and how much of it has numbers")
+  )
+  .add(
+    HttpApiEndpoint.get("topPosts", "/top-posts")
+      .setUrlParams(TopPostsParams)
+      .addSuccess(TopPosts)
+      .addError(MissingScopeError)
+      .annotate(OpenApi.Summary, "The window's posts ranked by one metric")
+  )
+  .add(
+    HttpApiEndpoint.get("bestTimes", "/best-times")
+      .setUrlParams(BestTimesParams)
+      .addSuccess(BestTimes)
+      .addError(MissingScopeError)
+      .annotate(OpenApi.Summary, "Mean engagement per weekday and hour (UTC) of publishing")
+  )
+  .middlewareEndpoints(Authentication)
+  .annotate(OpenApi.Description, "Engagement metrics, synced roughly every 6 hours, and their roll-ups (docs/analytics.md).")
+{}
+
+// ---------------------------------------------------------------------------------------------
 // The API
 // ---------------------------------------------------------------------------------------------
 
@@ -465,6 +540,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(PostsGroup.middleware(RequestUrlGuard))
   .add(DeliveriesGroup.middleware(RequestUrlGuard))
   .add(AccountsGroup.middleware(RequestUrlGuard))
+  .add(AnalyticsGroup.middleware(RequestUrlGuard))
   .add(MediaGroup.middleware(RequestUrlGuard).middleware(Authentication))
   .add(MediaAttachGroup.middleware(RequestUrlGuard))
   .add(SpecGroup.middleware(RequestUrlGuard))

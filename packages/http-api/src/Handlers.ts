@@ -2,6 +2,7 @@ import { HttpApiBuilder, type HttpServerRequest, OpenApi } from "@effect/platfor
 import {
   AccountStore,
   ApprovalLinks,
+  bestTimes,
   BulkBody,
   bulkCreate,
   checkCaption,
@@ -13,12 +14,18 @@ import {
   decidePost,
   deletePost,
   editPost,
+  analyticsQueryOf,
+  defaultBestTimesDays,
+  defaultInsightsDays,
   IdGenerator,
   listConnectionIssues,
+  insights,
   listPosts,
   loadProject,
   MediaIngest,
   MediaLibrary,
+  metricsOfPost,
+  MetricsStore,
   parseBulkCsv,
   postingRulesFor,
   type PostRecord,
@@ -35,7 +42,9 @@ import {
   takedownDelivery,
   toAccountView,
   ToneClassifier,
-  TopicClassifier
+  TopicClassifier,
+  topPosts,
+  topPostsRequestOf
 } from "@herald/core"
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import {
@@ -269,6 +278,29 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
   ConnectionProbes,
   IdGenerator
 ))
+
+export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handlers) =>
+  handlers
+    .handle("metrics", ({ urlParams }) =>
+      CurrentPrincipal.pipe(Effect.flatMap((principal) => metricsOfPost(principal, urlParams.post_id)), Effect.catchAll(failWith)))
+    .handle("insights", ({ urlParams }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => insights(principal, analyticsQueryOf(urlParams, defaultInsightsDays))),
+        Effect.catchAll(failWith)
+      ))
+    .handle("topPosts", ({ urlParams }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) =>
+          topPosts(principal, topPostsRequestOf(urlParams))
+        ),
+        Effect.catchAll(failWith)
+      ))
+    .handle("bestTimes", ({ urlParams }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => bestTimes(principal, analyticsQueryOf(urlParams, defaultBestTimesDays))),
+        Effect.catchAll(failWith)
+      ))
+).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore))
 
 export const SpecLive = HttpApiBuilder.group(
   HeraldApi,

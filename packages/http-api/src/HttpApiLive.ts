@@ -5,7 +5,7 @@ import { HmacApprovalLinks } from "./ApprovalLinks.js"
 import { ApprovalPageLive } from "./ApprovalPage.js"
 import { AuthenticationLive } from "./Authentication.js"
 import { FailuresLive } from "./Failures.js"
-import { AccountsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
+import { AccountsLive, AnalyticsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
 import { MediaAttachHttpLive, MediaHttpLive } from "./media/MediaHttp.js"
 import { RequestBodyGuardLive } from "./RequestBody.js"
 import { RequestUrlGuardLive } from "./RequestUrl.js"
@@ -17,7 +17,7 @@ import { withOnly } from "./RequestPath.js"
  * approval links are signed here (HmacApprovalLinks), so ApprovalLinks is provided, not required.
  */
 export const HttpApiLive = Layer.mergeAll(
-  HttpApiBuilder.api(HeraldApi).pipe(Layer.provide([PostsLive, DeliveriesLive, AccountsLive, SpecLive, MediaHttpLive, MediaAttachHttpLive])),
+  HttpApiBuilder.api(HeraldApi).pipe(Layer.provide([PostsLive, DeliveriesLive, AccountsLive, AnalyticsLive, SpecLive, MediaHttpLive, MediaAttachHttpLive])),
   FailuresLive,
   ApprovalPageLive
 ).pipe(

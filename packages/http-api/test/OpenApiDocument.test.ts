@@ -35,13 +35,17 @@ describe("the served OpenAPI document", () => {
     expect(document.info.version).toBe("1.0")
     expect(operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual([
       "DELETE /api/v1/posts/{id}",
+      "GET /api/v1/best-times",
       "GET /api/v1/connection-issues",
+      "GET /api/v1/insights",
+      "GET /api/v1/metrics",
       "GET /api/v1/openapi.json",
       "GET /api/v1/post-results",
       "GET /api/v1/posting-rules",
       "GET /api/v1/posts",
       "GET /api/v1/project",
       "GET /api/v1/social-accounts",
+      "GET /api/v1/top-posts",
       "PATCH /api/v1/posts/{id}",
       "POST /api/v1/connection-issues",
       "POST /api/v1/guardrails/check",

@@ -103,6 +103,18 @@ layer(Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, timeoutHoldMs: 400 
         })
       }))
 
+    it.effect("a story has no numbers, ever: unreportable, unsupported", () =>
+      Effect.gen(function*() {
+        const instagram = account("instagram")
+        const sent = request(instagram, null, { media: [media("image")], configuration: { placement: "stories" } })
+        const published = yield* Effect.flatMap(publisherFor(instagram), (publisher) => publisher.publish(sent))
+        const source = Option.getOrThrow(yield* metricsFor(instagram))
+        expect(yield* source.fetch({ account: instagram, platformPostId: published.platformPostId })).toMatchObject({
+          _tag: "Unreportable",
+          reason: "unsupported"
+        })
+      }))
+
     it.effect("an account on a route without a metrics source has none", () =>
       Effect.gen(function*() {
         expect(Option.isNone(yield* metricsFor(account("x", "acme", "direct")))).toBe(true)

@@ -10,6 +10,7 @@ import { PostgresConnectionChecks } from "./PostgresConnectionChecks.js"
 import { PostgresApiKeyStore } from "./PostgresApiKeyStore.js"
 import { PostgresDeliveryQueue } from "./PostgresDeliveryQueue.js"
 import { PostgresMedia } from "./PostgresMedia.js"
+import { PostgresMetricsStore } from "./PostgresMetricsStore.js"
 import { PostgresPostStore } from "./PostgresPostStore.js"
 import { PostListCache } from "./PostListCache.js"
 import { PostgresProjects } from "./PostgresProjects.js"
@@ -59,6 +60,7 @@ export const repositories = Layer.mergeAll(
   PostgresRateLimitStore,
   PostgresUploadTickets,
   PostgresDeliveryQueue,
+  PostgresMetricsStore,
   PostgresWebhooks,
   PostgresWebhookDeliveryLog,
   PostgresWorkerHeartbeats,

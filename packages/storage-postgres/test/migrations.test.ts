@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { type FailureCategory, PostStore, toReceiptEntry } from "@herald/core"
-import { Effect, Layer } from "effect"
+import { publishedPost } from "@herald/core/storage-contract"
+import { DateTime, Effect, Layer } from "effect"
 import deliveryErrorCategories from "../src/migrations/0011_delivery_error_categories.js"
+import deliveryMetrics from "../src/migrations/0014_delivery_metrics.js"
 import { newPost, newProject, storageOnThrowawaySchema } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -50,6 +52,39 @@ describe.skipIf(url === "")("migration 0011 on PostgreSQL (needs DATABASE_URL)",
           expect(row.error?.category, code).toBe(category)
           expect(row.error_category, code).toBe(finer)
         }
+      }))
+  })
+})
+
+describe.skipIf(url === "")("migration 0014 on PostgreSQL (needs DATABASE_URL)", () => {
+  layer(Layer.suspend(() => storageOnThrowawaySchema(url)), { timeout: 30_000 })((it) => {
+    it.effect("takes in the deliveries that went out before it, with their publishing time and format; taken down ones deleted", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const store = yield* PostStore
+        // The schema as it was before 0014.
+        yield* sql.unsafe(`
+          DROP TRIGGER deliveries_track_metrics ON deliveries;
+          DROP FUNCTION herald_track_delivery_metrics();
+          DROP TABLE metric_snapshots, metrics_platform_pauses, delivery_metrics;
+          CREATE TABLE metric_snapshots (delivery_id uuid NOT NULL, taken_at timestamptz NOT NULL, metrics jsonb NOT NULL)`)
+        const project = newProject()
+        const publishedAt = DateTime.unsafeMake("2030-02-03T04:05:06.000Z")
+        const input = publishedPost(project.id, [
+          { platform: "instagram", placement: "reels", publishedAt },
+          { platform: "x", status: "taken_down", publishedAt }
+        ])
+        yield* store.create(input)
+        // Changed since (a takedown, say): the publishing time is still the successful attempt's.
+        yield* sql`UPDATE deliveries SET updated_at = updated_at + interval '1 day' WHERE post_id = ${input.record.post.id}`
+
+        yield* deliveryMetrics
+        const rows = yield* sql<{ readonly platform: string; readonly format: string; readonly published_at: Date; readonly unreportable_reason: string | null }>`
+          SELECT platform, format, published_at, unreportable_reason FROM delivery_metrics WHERE post_id = ${input.record.post.id} ORDER BY position`
+        expect(rows.map((row) => [row.platform, row.format, row.published_at.toISOString(), row.unreportable_reason])).toEqual([
+          ["instagram", "reel", "2030-02-03T04:05:06.000Z", null],
+          ["x", "feed", "2030-02-03T04:05:06.000Z", "deleted"]
+        ])
       }))
   })
 })

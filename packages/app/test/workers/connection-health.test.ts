@@ -22,7 +22,7 @@ const simulatorOptions = { latency: { minMs: 5, maxMs: 20 } }
 
 // The checker at its default throttle (6 h, hourly inside the 7-day window), looking every 100 ms.
 const stack = Layer.mergeAll(
-  workers(testOptions({ worker: "health-dispatcher" }), { worker: "health-checker", pollInterval: Duration.millis(100) }),
+  workers(testOptions({ worker: "health-dispatcher" }), {}, { worker: "health-checker", pollInterval: Duration.millis(100) }),
   ConnectionCheckRuns.layer("health-now", defaultConnectionCheckPolicy)
 ).pipe(Layer.provideMerge(world(simulatorOptions)))
 type Services = Layer.Layer.Success<typeof stack>

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
 import {
   AccountAdmin,
   AccountId,
@@ -36,6 +37,22 @@ export const pglite = () =>
     dataDir: embeddedDataDir("herald-workers-"),
     credentialsKey
   })
+
+/** The storage in a schema of its own on the PostgreSQL server `url` names, dropped with the layer. */
+export const postgresOnThrowawaySchema = (url: string) => {
+  const schema = `herald_workers_${randomBytes(6).toString("hex")}`
+  const scoped = new URL(url)
+  scoped.searchParams.set("options", `-c search_path=${schema}`)
+  const schemaLife = Layer.scopedDiscard(
+    Effect.acquireRelease(
+      Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`)),
+      () => Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`))
+    )
+  ).pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+  return StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped.toString())), dataDir: "unused", credentialsKey }).pipe(
+    Layer.provide(schemaLife)
+  )
+}
 
 /** Storage, an in-process simulator with its publishers, ids, classifiers and approval links. */
 export const world = (simulator: SimulatorServerOptions, storage = pglite()) =>

@@ -5,6 +5,7 @@ import type { OutboxEvent } from "../Event.js"
 import type { ApiKeyId, PostId, ProjectId } from "../Ids.js"
 import type { Media } from "../Media.js"
 import { AccountStore } from "../ports/AccountStore.js"
+import { inMemoryMetricsStore } from "./InMemoryMetrics.js"
 import { MediaAdmin } from "../ports/MediaAdmin.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
@@ -231,6 +232,7 @@ export const makeInMemoryStores = (data: InMemoryData) => {
           const media = data.media.get(id)
           return media !== undefined && media.projectId === projectId ? [media] : []
         }))
-    }))
+    })),
+    inMemoryMetricsStore(data)
   )
 }

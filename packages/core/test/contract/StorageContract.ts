@@ -15,6 +15,7 @@ import {
   CreateOutcome,
   DeliveryQueue,
   EventId,
+  MetricsStore,
   OutboxEvent,
   OutboxQueue,
   PostChange,
@@ -30,6 +31,7 @@ import {
 } from "@herald/core"
 import { Context, DateTime, Effect, Exit, Fiber, Option, Redacted, Stream, TestServices } from "effect"
 import { createHash, randomUUID } from "node:crypto"
+import { metricsStoreCases } from "./MetricsContract.js"
 import { at, newAccount, newEndpoint, newKeyId, newPost, newProject, t0 } from "./StorageFixtures.js"
 
 /**
@@ -706,6 +708,7 @@ export type Storage =
   | DeliveryQueue
   | OutboxQueue
   | WebhookEndpoints
+  | MetricsStore
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -718,4 +721,5 @@ export const storageCases: Cases<Storage> = (it) => {
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)
+  metricsStoreCases(it)
 }

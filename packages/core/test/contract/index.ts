@@ -1,2 +1,3 @@
 export * from "./StorageContract.js"
 export * from "./StorageFixtures.js"
+export * from "./MetricsContract.js"

@@ -207,6 +207,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Engagement of each delivery of a post (empty data: not synced yet) */
+        get: operations["analytics.metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Totals of the window, per platform, and how much of it has numbers */
+        get: operations["analytics.insights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/top-posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The window's posts ranked by one metric */
+        get: operations["analytics.topPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/best-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mean engagement per weekday and hour (UTC) of publishing */
+        get: operations["analytics.bestTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/media": {
         parameters: {
             query?: never;
@@ -1248,6 +1316,163 @@ export interface components {
                 unreachable?: components["schemas"]["Int"];
                 rate_limited?: components["schemas"]["Int"];
             };
+        };
+        PostMetrics: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            post_id: string;
+            /** @description One row per delivery synced at least once; empty: not synced yet (refreshed roughly every 6 hours). */
+            data: components["schemas"]["DeliveryMetrics"][];
+        };
+        DeliveryMetrics: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            delivery_id: string;
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            account_id: string;
+            /** @enum {string} */
+            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+            username: string;
+            /** @enum {string} */
+            format: "feed" | "reel" | "story";
+            /** @description The live post. */
+            url: string | null;
+            views: components["schemas"]["NonNegativeInt"] | null;
+            likes: components["schemas"]["NonNegativeInt"] | null;
+            comments: components["schemas"]["NonNegativeInt"] | null;
+            shares: components["schemas"]["NonNegativeInt"] | null;
+            reach: components["schemas"]["NonNegativeInt"] | null;
+            saves: components["schemas"]["NonNegativeInt"] | null;
+            /** @description likes + comments + shares + saves over those the platform reports; null when it reports none. */
+            engagement: components["schemas"]["Int"] | null;
+            /** @description Why this delivery will never have numbers (its metrics are then null); null while it can. */
+            unreportable: ("deleted" | "expired" | "unsupported") | null;
+            /** @description When the numbers (or the verdict) were fetched (UTC). */
+            synced_at: string;
+        };
+        /**
+         * int
+         * @description an integer
+         */
+        NonNegativeInt: number;
+        Insights: {
+            since_days: components["schemas"]["Int"];
+            platform: ("x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky") | null;
+            format: ("feed" | "reel" | "story") | null;
+            /**
+             * int
+             * @description Posts with at least one delivery in the window.
+             */
+            posts: number;
+            /**
+             * int
+             * @description Deliveries that went out in the window.
+             */
+            deliveries: number;
+            totals: components["schemas"]["MetricTotals"];
+            /** @description Keyed by platform key, each platform with deliveries in the window. */
+            by_platform: {
+                [key: string]: components["schemas"]["PlatformInsights"];
+            };
+            coverage: components["schemas"]["Coverage"];
+        };
+        /** @description Sums over the deliveries with metrics; a metric no platform reported sums to 0. */
+        MetricTotals: {
+            views: components["schemas"]["Int"];
+            likes: components["schemas"]["Int"];
+            comments: components["schemas"]["Int"];
+            shares: components["schemas"]["Int"];
+            reach: components["schemas"]["Int"];
+            saves: components["schemas"]["Int"];
+            engagement: components["schemas"]["Int"];
+        };
+        PlatformInsights: {
+            posts: components["schemas"]["Int"];
+            deliveries: components["schemas"]["Int"];
+            with_metrics: components["schemas"]["Int"];
+            totals: components["schemas"]["MetricTotals"];
+        };
+        /** @description with_metrics + unreportable + awaiting = deliveries, always. */
+        Coverage: {
+            deliveries: components["schemas"]["Int"];
+            /**
+             * int
+             * @description Deliveries the totals are built from.
+             */
+            with_metrics: number;
+            /**
+             * int
+             * @description No numbers, ever (deleted, expired, or a kind the platform never reports on).
+             */
+            unreportable: number;
+            /**
+             * int
+             * @description Not in yet.
+             */
+            awaiting: number;
+            /**
+             * int
+             * @description The part of unreportable that is a kind the platform never reports on (stories among them).
+             */
+            unsupported: number;
+            /**
+             * int
+             * @description Deliveries that ever went out in this project, ignoring the window and every filter.
+             */
+            ever_delivered: number;
+        };
+        TopPosts: {
+            /** @enum {string} */
+            metric: "engagement" | "views" | "likes" | "comments" | "shares" | "reach" | "saves";
+            since_days: components["schemas"]["Int"];
+            /** @description Highest value first, nulls last, ties newest first. */
+            data: components["schemas"]["TopPost"][];
+        };
+        TopPost: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            post_id: string;
+            /** @description The metric summed over the post's deliveries that report it; null when none does (yet). */
+            value: components["schemas"]["Int"] | null;
+            /** @description When its first delivery in the window went out (UTC). */
+            published_at: string;
+            platforms: ("x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky")[];
+            deliveries: components["schemas"]["Int"];
+        };
+        BestTimes: {
+            /**
+             * @description none: no engagement recorded, the order means nothing; thin: a slot rests on one or two posts; ok: every slot has three or more.
+             * @enum {string}
+             */
+            signal: "none" | "thin" | "ok";
+            since_days: components["schemas"]["Int"];
+            /** @description Slots with at least one sample, highest avg_engagement first. */
+            slots: components["schemas"]["BestTimeSlot"][];
+        };
+        BestTimeSlot: {
+            /** @enum {string} */
+            weekday: "Mon" | "Tue" | "Wed" | "Thu" | "Fri" | "Sat" | "Sun";
+            /**
+             * between(0, 23)
+             * @description a number between 0 and 23
+             */
+            hour_utc: components["schemas"]["Int"];
+            /** @description Mean engagement of the slot's posts, to two decimals. */
+            avg_engagement: number;
+            /**
+             * int
+             * @description Posts published in this weekday and hour (UTC) with engagement recorded.
+             */
+            samples: number;
         };
         /** @description Give url or ticket. */
         MediaJsonBody: {
@@ -2899,6 +3124,370 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConnectionCheckReport"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key lacks the scope named in error. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "analytics.metrics": {
+        parameters: {
+            query: {
+                /** @description a Universally Unique Identifier */
+                post_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PostMetrics */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostMetrics"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key lacks the scope named in error. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description Not found in this key's project; code says what. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "analytics.insights": {
+        parameters: {
+            query?: {
+                /** @description The window: deliveries published in the last 1 to 365 days, default 30. */
+                since_days?: string;
+                /** @description Only this platform's deliveries. */
+                platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
+                format?: "feed" | "reel" | "story";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Insights */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insights"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key lacks the scope named in error. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "analytics.topPosts": {
+        parameters: {
+            query?: {
+                /** @description The metric to rank by, default engagement. */
+                metric?: "engagement" | "views" | "likes" | "comments" | "shares" | "reach" | "saves";
+                /** @description The window: deliveries published in the last 1 to 365 days, default 30. */
+                since_days?: string;
+                /** @description Only this platform's deliveries. */
+                platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
+                format?: "feed" | "reel" | "story";
+                /** @description 1 to 50, default 10. */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TopPosts */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopPosts"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key lacks the scope named in error. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "analytics.bestTimes": {
+        parameters: {
+            query?: {
+                /** @description The window: deliveries published in the last 1 to 365 days, default 90. */
+                since_days?: string;
+                /** @description Only this platform's deliveries. */
+                platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
+                format?: "feed" | "reel" | "story";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description BestTimes */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BestTimes"];
                 };
             };
             /** @description The request is invalid; violations names every invalid field. */

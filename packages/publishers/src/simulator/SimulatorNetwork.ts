@@ -13,7 +13,7 @@ import {
 } from "@herald/core"
 import { Either, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { type PublishBody, type SimError, type SimMetrics, type SimPost, type SimProbe, simulatedPermissions } from "./SimulatorWire.js"
+import { metricsUnsupported, type PublishBody, type SimError, type SimMetrics, type SimPost, type SimProbe, simulatedPermissions } from "./SimulatorWire.js"
 
 export interface SimulatorOptions {
   /** Each answer waits a random time in this range. Default 120 to 600 ms; 0 for benchmarks. */
@@ -114,11 +114,43 @@ const livePost = (platform: Platform, username: string, placement: Placement) =>
 
 const seedOf = (id: string) => [...id].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7)
 
-/** Engagement that grows with the post's age (fast at first, then slower), stable for one post. */
+/** How far each network carries a post, relative to x: deterministic, so every run ranks them alike. */
+const platformReach: Record<Platform, number> = {
+  x: 1,
+  instagram: 1.6,
+  facebook: 1.2,
+  threads: 0.7,
+  pinterest: 0.9,
+  tiktok: 2.2,
+  youtube: 1.8,
+  linkedin: 0.8,
+  bluesky: 0.5
+}
+
+/** Reels travel further than feed posts. */
+const placementReach: Record<Placement, number> = { timeline: 1, reels: 1.7, stories: 0 }
+
+/** Audiences by UTC weekday (Sunday first): midweek best, weekends quiet. */
+const weekdayReach = [0.7, 1, 1.2, 1.25, 1.15, 0.95, 0.75]
+
+/** Audiences by UTC hour: peaking mid-afternoon, never below 0.4. */
+const hourReach = (hour: number) => 0.4 + 0.6 * Math.exp(-((hour - 15) ** 2) / 18)
+
+/**
+ * Engagement that starts with a first burst (a tenth of its audience sees it at once, so a
+ * post synced moments after publishing has numbers) and grows with its age (fast in its first day,
+ * then levelling off); it depends on the network, the placement and the weekday and hour it went out (UTC): the same post
+ * id gives the same numbers at the same age, so tests and the demo see stable rankings and
+ * best-times slots.
+ */
 const metricsAt = (post: StoredPost, nowMs: number): SimMetrics => {
-  const ageSeconds = Math.max(0, (nowMs - post.createdAtMs) / 1000)
+  const ageHours = Math.max(0, (nowMs - post.createdAtMs) / 3_600_000)
   const seed = seedOf(post.view.id)
-  const views = Math.floor((1 + (seed % 7)) * Math.sqrt(ageSeconds) * 3)
+  const platform = post.view.platform as Platform
+  const created = new Date(post.createdAtMs)
+  const audience = (2000 + (seed % 2000)) * platformReach[platform] * placementReach[post.view.placement as Placement] *
+    weekdayReach[created.getUTCDay()]! * hourReach(created.getUTCHours())
+  const views = Math.floor(audience * (0.1 + 0.9 * (1 - Math.exp(-ageHours / 18))))
   const ratios: Record<keyof SimMetrics, number> = {
     views: 1,
     reach: 0.7,
@@ -127,8 +159,7 @@ const metricsAt = (post: StoredPost, nowMs: number): SimMetrics => {
     shares: 0.008,
     saves: 0.01
   }
-  const value = (metric: keyof SimMetrics) =>
-    platformRegistry[post.view.platform as Platform].metrics.includes(metric) ? Math.floor(views * ratios[metric]) : null
+  const value = (metric: keyof SimMetrics) => platformRegistry[platform].metrics.includes(metric) ? Math.floor(views * ratios[metric]) : null
   return {
     views: value("views"),
     likes: value("likes"),
@@ -259,6 +290,9 @@ export class SimulatorNetwork {
     const post = this.posts.get(id)
     if (post === undefined || post.view.platform !== platform || post.deletedAtMs !== null) {
       return error(404, "not_found", `${platform} has no live post ${id}`)
+    }
+    if (post.view.placement === "stories") {
+      return error(400, metricsUnsupported, `${platform} reports no metrics on stories`)
     }
     return { status: 200, body: metricsAt(post, nowMs) }
   }

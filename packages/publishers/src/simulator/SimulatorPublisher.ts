@@ -21,7 +21,7 @@ import {
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import { registry } from "../Registry.js"
 import { type JsonAnswer, makeJsonHttp, type TransportError } from "./JsonHttp.js"
-import { SimError, SimMetrics, SimPost, SimProbe, simulatedPermissions } from "./SimulatorWire.js"
+import { metricsUnsupported, SimError, SimMetrics, SimPost, SimProbe, simulatedPermissions } from "./SimulatorWire.js"
 
 export interface SimulatorPublisherOptions {
   /** Where the simulator listens, e.g. http://127.0.0.1:4010 (HERALD_SIMULATOR_URL). */
@@ -231,14 +231,21 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
 
 export type SimulatorPublisher = Effect.Effect.Success<ReturnType<typeof makeSimulatorPublisher>>
 
-/** The simulator client as a MetricsSource: a post the network no longer holds has no numbers, ever. */
+/**
+ * The simulator client as a MetricsSource: a post the network no longer holds has no numbers,
+ * ever, and neither has a story (the network reports nothing on them).
+ */
 const metricsSource = (simulator: SimulatorPublisher): MetricsSource => ({
   fetch: ({ account, platformPostId }) =>
     simulator.metrics(account, platformPostId).pipe(
       Effect.map((metrics) => MetricsReading.Reported({ metrics })),
       Effect.catchIf(
-        (failure) => failure.error.category === "not_found",
-        (failure) => Effect.succeed(MetricsReading.Unreportable({ reason: "deleted", detail: failure.error.message }))
+        (failure) => failure.error.category === "not_found" || failure.error.code === metricsUnsupported,
+        (failure) =>
+          Effect.succeed(MetricsReading.Unreportable({
+            reason: failure.error.code === metricsUnsupported ? "unsupported" : "deleted",
+            detail: failure.error.message
+          }))
       )
     )
 })

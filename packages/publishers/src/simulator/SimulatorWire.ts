@@ -41,6 +41,9 @@ export const SimError = Schema.Struct({
 })
 export type SimError = typeof SimError.Type
 
+/** The error code (HTTP 400) of a metrics read on a kind of post the network never reports on: stories. */
+export const metricsUnsupported = "metrics_unsupported"
+
 /** Engagement so far; null: the platform does not report that metric. */
 export const SimMetrics = Schema.Struct({
   views: Schema.NullOr(Schema.Int),

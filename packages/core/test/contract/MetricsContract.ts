@@ -1,0 +1,254 @@
+// The storage contract of MetricsStore: which deliveries are due a sync (under leases), what a
+// sync writes, and the analytics roll-ups over what was written.
+import { describe, expect } from "@effect/vitest"
+import {
+  AccountId,
+  Delivery,
+  DeliveryId,
+  type DeliveryStatus,
+  MetricsStore,
+  type NewPost,
+  type Placement,
+  type Platform,
+  Post,
+  PostId,
+  type ProjectId,
+  PostStore,
+  type ReportedCounts,
+  SyncOutcome,
+  type SyncSchedule
+} from "@herald/core"
+import { DateTime, Duration, Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Cases } from "./StorageContract.js"
+import { newKeyId, newProject, t0 } from "./StorageFixtures.js"
+
+export const schedule: SyncSchedule = { firstAfter: Duration.minutes(15), every: Duration.hours(6), lastAfter: Duration.days(30) }
+
+export interface WentOut {
+  readonly platform: Platform
+  readonly placement?: Placement
+  readonly status?: DeliveryStatus
+  readonly publishedAt: DateTime.Utc
+}
+
+/** One post whose deliveries went out (success unless said), one per entry, each published at its time. */
+export const publishedPost = (projectId: ProjectId, entries: ReadonlyArray<WentOut>): NewPost => {
+  const postId = PostId.make(randomUUID())
+  const createdAt = entries.reduce((first, entry) => DateTime.min(first, entry.publishedAt), entries[0]!.publishedAt)
+  const accountIds = entries.map(() => AccountId.make(randomUUID()))
+  const configurations: Record<string, { placement: Placement }> = {}
+  for (const entry of entries) if (entry.placement !== undefined) configurations[entry.platform] = { placement: entry.placement }
+  const post = new Post({
+    id: postId,
+    projectId,
+    version: 1,
+    status: "posted",
+    caption: "Numbers please",
+    signature: "",
+    skipSignature: true,
+    accountIds,
+    mediaIds: [],
+    scheduledAt: null,
+    platformConfigurations: configurations,
+    author: { keyId: newKeyId(), kind: "human" },
+    decision: null,
+    supersedes: null,
+    supersededBy: null,
+    idempotencyKey: null,
+    createdAt,
+    updatedAt: createdAt
+  })
+  const deliveries = entries.map((entry, index) => {
+    const platformPostId = `${entry.platform}-${randomUUID()}`
+    return new Delivery({
+      id: DeliveryId.make(randomUUID()),
+      postId,
+      projectId,
+      accountId: accountIds[index]!,
+      platform: entry.platform,
+      username: `acct${index}`,
+      status: entry.status ?? "success",
+      dueAt: null,
+      url: `https://${entry.platform}.test/p/${platformPostId}`,
+      platformPostId,
+      error: null,
+      note: null,
+      attempts: [{ number: 1, startedAt: entry.publishedAt, finishedAt: entry.publishedAt, outcome: "success", error: null }],
+      takedown: null,
+      createdAt,
+      updatedAt: entry.publishedAt
+    })
+  })
+  return { record: { post, deliveries }, events: [], idempotency: null, dailyCap: null }
+}
+
+const counts = (values: Partial<ReportedCounts>): ReportedCounts => ({
+  views: null, likes: null, comments: null, shares: null, reach: null, saves: null, ...values
+})
+
+export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
+  describe("MetricsStore", () => {
+    // Each case has its own stretch of time, so leases one case leaves do not meet another's claims.
+    const base = (day: number) => DateTime.add(t0, { days: 1000 + day * 100 })
+
+    it.effect("a delivery that went out is due firstAfter past publishing, then every period, and never past the schedule's end", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const store = yield* MetricsStore
+        const project = newProject()
+        const published = base(1)
+        const input = publishedPost(project.id, [{ platform: "x", publishedAt: published }])
+        yield* posts.create(input)
+        const id = input.record.deliveries[0]!.id
+        const claim = (now: DateTime.Utc, worker = "w1") =>
+          Effect.map(store.claimDue({ now, limit: 1000, leaseMillis: 60_000, worker, schedule }), (claims) => claims.filter((c) => c.deliveryId === id))
+        expect(yield* claim(DateTime.add(published, { minutes: 14 }))).toEqual([])
+        const first = DateTime.add(published, { minutes: 15 })
+        const [claimed] = yield* claim(first)
+        expect(claimed).toMatchObject({ deliveryId: id, projectId: project.id, platform: "x", platformPostId: input.record.deliveries[0]!.platformPostId })
+        expect(DateTime.formatIso(claimed!.publishedAt)).toBe(DateTime.formatIso(published))
+        // Held: not handed out again.
+        expect(yield* claim(first, "w2")).toEqual([])
+        // Only the holder can settle it.
+        expect(yield* store.settle(id, "w2", SyncOutcome.Reported({ counts: counts({ views: 1 }), at: first }), schedule)).toBe(false)
+        expect(yield* store.settle(id, "w1", SyncOutcome.Reported({ counts: counts({ views: 10, likes: 2 }), at: first }), schedule)).toBe(true)
+        expect(yield* claim(DateTime.add(first, { hours: 5 }))).toEqual([])
+        const second = DateTime.add(first, { hours: 6 })
+        expect(yield* claim(second)).toHaveLength(1)
+        yield* store.settle(id, "w1", SyncOutcome.Reported({ counts: counts({ views: 25, likes: 4 }), at: second }), schedule)
+        const history = yield* store.history(id)
+        expect(history.map((snapshot) => [DateTime.formatIso(snapshot.takenAt), snapshot.counts.views, snapshot.counts.likes])).toEqual([
+          [DateTime.formatIso(first), 10, 2],
+          [DateTime.formatIso(second), 25, 4]
+        ])
+        const [row] = yield* store.ofPost(project.id, input.record.post.id)
+        expect(row).toMatchObject({ delivery_id: id, views: 25, likes: 4, comments: null, engagement: 4, unreportable: null, synced_at: DateTime.formatIso(second) })
+        // A sync whose next one would fall past lastAfter is the last.
+        const late = DateTime.add(published, { days: 29, hours: 20 })
+        expect(yield* claim(late)).toHaveLength(1)
+        yield* store.settle(id, "w1", SyncOutcome.Reported({ counts: counts({ views: 30 }), at: late }), schedule)
+        expect(yield* claim(DateTime.add(published, { days: 31 }))).toEqual([])
+      }))
+
+    it.effect("two workers claiming the same due set take each delivery exactly once", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const store = yield* MetricsStore
+        const project = newProject()
+        const published = base(2)
+        const inputs = Array.from({ length: 10 }, () =>
+          publishedPost(project.id, [{ platform: "x", publishedAt: published }, { platform: "bluesky", publishedAt: published }]))
+        yield* Effect.forEach(inputs, (input) => posts.create(input))
+        const now = DateTime.add(published, { hours: 1 })
+        const claim = (worker: string) => store.claimDue({ now, limit: 1000, leaseMillis: 60_000, worker, schedule })
+        const [a, b] = yield* Effect.all([claim("a"), claim("b")], { concurrency: "unbounded" })
+        const mine = (claimed: typeof a) => claimed.filter((c) => c.projectId === project.id).map((c) => c.deliveryId)
+        const all = [...mine(a), ...mine(b)]
+        expect(all).toHaveLength(20)
+        expect(new Set(all).size).toBe(20)
+        expect(mine(yield* claim("c"))).toEqual([])
+        // A lease that lapsed (its worker died) is claimed again.
+        expect(mine(yield* store.claimDue({ now: DateTime.add(now, { minutes: 2 }), limit: 1000, leaseMillis: 60_000, worker: "d", schedule }))).toHaveLength(20)
+      }))
+
+    it.effect("a paused platform is not claimed until its pause ends; an unreportable delivery is never claimed again", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const store = yield* MetricsStore
+        const project = newProject()
+        const published = base(3)
+        const input = publishedPost(project.id, [{ platform: "threads", publishedAt: published }, { platform: "linkedin", publishedAt: published }])
+        yield* posts.create(input)
+        const [threads, linkedin] = input.record.deliveries.map((delivery) => delivery.id)
+        const now = DateTime.add(published, { hours: 1 })
+        yield* store.pausePlatform("threads", DateTime.add(now, { minutes: 10 }))
+        const claim = (at: DateTime.Utc) =>
+          Effect.map(store.claimDue({ now: at, limit: 1000, leaseMillis: 60_000, worker: "w", schedule }), (claims) =>
+            claims.filter((c) => c.projectId === project.id).map((c) => c.deliveryId))
+        expect(yield* claim(now)).toEqual([linkedin])
+        yield* store.settle(linkedin!, "w", SyncOutcome.Unreportable({ reason: "expired", detail: "too old", at: now }), schedule)
+        expect(yield* claim(DateTime.add(now, { minutes: 11 }))).toEqual([threads])
+        // threads' lease lapsed unsettled, so it is due again; linkedin never is.
+        expect(yield* claim(DateTime.add(now, { days: 3 }))).toEqual([threads])
+        const rows = yield* store.ofPost(project.id, input.record.post.id)
+        expect(rows.map((row) => [row.platform, row.unreportable, row.views])).toEqual([["linkedin", "expired", null]])
+      }))
+
+    it.effect("insights, top posts and best times over what the syncs wrote, per the contract's rules", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const store = yield* MetricsStore
+        const project = newProject()
+        const now = base(4)
+        // Tuesday 2030-... whatever weekday: slots are read back from the publishing times below.
+        const atA = DateTime.subtract(now, { days: 2, hours: 3 })
+        const atB = DateTime.subtract(now, { days: 1 })
+        const a = publishedPost(project.id, [{ platform: "x", publishedAt: atA }, { platform: "instagram", placement: "stories", publishedAt: atA }])
+        const b = publishedPost(project.id, [{ platform: "facebook", placement: "reels", publishedAt: atB }])
+        const c = publishedPost(project.id, [{ platform: "x", publishedAt: DateTime.subtract(now, { hours: 10 }) }])
+        const d = publishedPost(project.id, [{ platform: "x", status: "taken_down", publishedAt: DateTime.subtract(now, { hours: 9 }) }])
+        const old = publishedPost(project.id, [{ platform: "x", publishedAt: DateTime.subtract(now, { days: 40 }) }])
+        for (const input of [a, b, c, d, old]) yield* posts.create(input)
+        const claims = yield* store.claimDue({ now: DateTime.subtract(now, { hours: 1 }), limit: 1000, leaseMillis: 60_000, worker: "w", schedule })
+        const ours = new Set(claims.filter((claim) => claim.projectId === project.id).map((claim) => claim.deliveryId))
+        const [xA, storyA] = a.record.deliveries.map((delivery) => delivery.id)
+        const [fbB] = b.record.deliveries.map((delivery) => delivery.id)
+        // c is claimed too and left awaiting (its lease lapses); the old one is past the schedule.
+        expect(ours).toEqual(new Set([xA, storyA, fbB, c.record.deliveries[0]!.id]))
+        const syncedAt = DateTime.subtract(now, { hours: 1 })
+        yield* store.settle(xA!, "w", SyncOutcome.Reported({ counts: counts({ views: 100, likes: 10, comments: 2, shares: 1 }), at: syncedAt }), schedule)
+        yield* store.settle(storyA!, "w", SyncOutcome.Unreportable({ reason: "unsupported", detail: "stories", at: syncedAt }), schedule)
+        yield* store.settle(fbB!, "w", SyncOutcome.Reported({ counts: counts({ views: 50, likes: 5, comments: 0, shares: 0, reach: 40 }), at: syncedAt }), schedule)
+
+        const window = { since: DateTime.subtract(now, { days: 30 }), platform: null, format: null }
+        expect(yield* store.insights(project.id, window)).toEqual({
+          posts: 4,
+          deliveries: 5,
+          totals: { views: 150, likes: 15, comments: 2, shares: 1, reach: 40, saves: 0, engagement: 18 },
+          by_platform: {
+            facebook: { posts: 1, deliveries: 1, with_metrics: 1, totals: { views: 50, likes: 5, comments: 0, shares: 0, reach: 40, saves: 0, engagement: 5 } },
+            instagram: { posts: 1, deliveries: 1, with_metrics: 0, totals: { views: 0, likes: 0, comments: 0, shares: 0, reach: 0, saves: 0, engagement: 0 } },
+            x: { posts: 3, deliveries: 3, with_metrics: 1, totals: { views: 100, likes: 10, comments: 2, shares: 1, reach: 0, saves: 0, engagement: 13 } }
+          },
+          coverage: { deliveries: 5, with_metrics: 2, unreportable: 2, awaiting: 1, unsupported: 1, ever_delivered: 6 }
+        })
+        const stories = yield* store.insights(project.id, { ...window, format: "story" })
+        expect(stories.totals).toEqual({ views: 0, likes: 0, comments: 0, shares: 0, reach: 0, saves: 0, engagement: 0 })
+        expect(stories.coverage).toEqual({ deliveries: 1, with_metrics: 0, unreportable: 1, awaiting: 0, unsupported: 1, ever_delivered: 6 })
+        const empty = yield* store.insights(project.id, { ...window, platform: "pinterest" })
+        expect(empty.coverage).toEqual({ deliveries: 0, with_metrics: 0, unreportable: 0, awaiting: 0, unsupported: 0, ever_delivered: 6 })
+
+        const top = yield* store.topPosts(project.id, { ...window, metric: "engagement", limit: 10 })
+        expect(top.map((row) => [row.post_id, row.value])).toEqual([
+          [a.record.post.id, 13],
+          [b.record.post.id, 5],
+          [d.record.post.id, null],
+          [c.record.post.id, null]
+        ])
+        expect(top[0]).toMatchObject({ platforms: ["instagram", "x"], deliveries: 2, published_at: DateTime.formatIso(atA) })
+        const byReach = yield* store.topPosts(project.id, { ...window, metric: "reach", limit: 1 })
+        expect(byReach.map((row) => [row.post_id, row.value])).toEqual([[b.record.post.id, 40]])
+
+        const best = yield* store.bestTimes(project.id, window)
+        const slotOf = (at: DateTime.Utc) => {
+          const parts = DateTime.toParts(at)
+          return { weekday: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][parts.weekDay], hour_utc: parts.hours }
+        }
+        expect(best).toEqual({
+          signal: "thin",
+          slots: [{ ...slotOf(atA), avg_engagement: 13, samples: 1 }, { ...slotOf(atB), avg_engagement: 5, samples: 1 }]
+        })
+        expect(yield* store.bestTimes(project.id, { ...window, format: "story" })).toEqual({ signal: "none", slots: [] })
+
+        const rows = yield* store.ofPost(project.id, a.record.post.id)
+        expect(rows.map((row) => [row.platform, row.format, row.engagement, row.unreportable])).toEqual([
+          ["x", "feed", 13, null],
+          ["instagram", "story", null, "unsupported"]
+        ])
+        expect(yield* store.ofPost(project.id, c.record.post.id)).toEqual([])
+        // Another project sees none of it.
+        expect(yield* store.ofPost(newProject().id, a.record.post.id)).toEqual([])
+      }))
+  })
+}
