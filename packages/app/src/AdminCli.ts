@@ -136,14 +136,32 @@ export const adminCommands: Readonly<Record<string, Command>> = {
     build: (input) => inProject(input, (p) => `/projects/${p}/accounts`)
   },
   "accounts connect": {
-    usage: "accounts connect --platform <platform> --username <name> [--route simulator] [--project <id>]",
+    usage: "accounts connect --platform <platform> [--username <name> (simulator)] [--route simulator|direct] [--project <id>]",
     flags: ["platform", "username", "route"],
     positionals: [],
+    // A simulator account is connected by name; a direct one through the platform's consent page,
+    // whose URL the reply carries (authorize_url) for the person to open.
     build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}/accounts`, "POST"),
-        fields(input, [["platform", "platform", text], ["username", "username", text], ["route", "route", text]])
+      Option.isSome(input.flag("username")) || Option.contains(input.flag("route"), "simulator")
+        ? withBody(
+          inProject(input, (p) => `/projects/${p}/accounts`, "POST"),
+          fields(input, [["platform", "platform", text], ["username", "username", text], ["route", "route", text]])
+        )
+        : withBody(inProject(input, (p) => `/projects/${p}/accounts/oauth`, "POST"), fields(input, [["platform", "platform", text]]))
+  },
+  "accounts login": {
+    usage: "accounts login --platform bluesky --identifier <handle> [--project <id>]   (the app password from HERALD_APP_PASSWORD)",
+    flags: ["platform", "identifier"],
+    positionals: [],
+    build: (input) => {
+      // Read from the environment, never a flag: a command line is visible to every user of the machine.
+      const password = process.env.HERALD_APP_PASSWORD ?? ""
+      if (password === "") return Either.left("set HERALD_APP_PASSWORD to the account's app password")
+      return withBody(
+        inProject(input, (p) => `/projects/${p}/accounts/login`, "POST"),
+        Either.map(fields(input, [["platform", "platform", text], ["identifier", "identifier", text]]), (body) => ({ ...body, password }))
       )
+    }
   },
   "accounts set-status": {
     usage: "accounts set-status <account id> active|needs_reconnect|disconnected [--project <id>]",

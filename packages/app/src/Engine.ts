@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto"
-import { ClassifiersUnavailable, type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck } from "@herald/core"
+import { ClassifiersUnavailable, type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck, type RouteAdapters } from "@herald/core"
 import { HttpApiConfig, NodeSecretMint } from "@herald/http-api"
 import { type MediaConfig, MediaLive } from "@herald/media"
 import { OutboundGuard } from "@herald/outbound"
-import { Simulator, SimulatorPublishers } from "@herald/publishers"
+import { Kit, Simulator, SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
 import { WebhookDestinationsLive } from "@herald/webhooks"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
+import { DirectAdapters, directRoutes, directRoutesLayer } from "./DirectRoutes.js"
 import { mediaFromEnv } from "./MediaConfig.js"
 import { workerName } from "./workers/PublishingDispatcher.js"
 
@@ -29,21 +30,24 @@ export interface EngineOptions {
   readonly env?: "development" | "production"
   /** How POST /connection-issues probes (its timeouts and leases); the checker worker takes its own. */
   readonly connectionChecks?: Partial<ConnectionCheckPolicy>
+  /** The direct routes to serve; by default every one this build has (DirectRoutes.ts). */
+  readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
 }
 
 /**
  * The simulator route's publishers, pointed at HERALD_SIMULATOR_URL or at a simulator started in
  * this process (every process of a deployment then has its own simulated networks).
  */
-export const simulatorPublishers = (simulatorUrl: Option.Option<string>) =>
+export const simulatorPublishers = (simulatorUrl: Option.Option<string>, others: ReadonlyArray<RouteAdapters> = []) =>
   Option.match(simulatorUrl, {
-    onNone: () => Simulator.inProcess(),
-    onSome: (baseUrl) => SimulatorPublishers.layer({ baseUrl })
+    onNone: () => Simulator.inProcess({}, others),
+    onSome: (baseUrl) => SimulatorPublishers.layer({ baseUrl }, others)
   })
 
 /**
  * Everything the use cases, the REST and admin APIs and the workers need, without HTTP: storage
- * (migrated), admin tokens, ids, new keys and webhook secrets, the simulator's publishers, classifiers reported unavailable
+ * (migrated), admin tokens, ids, new keys and webhook secrets, the simulator's publishers and the
+ * direct routes' (with their account connection and token refresh), classifiers reported unavailable
  * (guardrails skip the topic and tone rules), media (fails to start without ffprobe) with
  * people_tags handles confirmed through each account's publisher, and the outbound guard with the
  * webhook URL check.
@@ -55,19 +59,24 @@ export const engineLayer = (options: EngineOptions) => {
     allowLoopback: options.outboundAllowLoopback ?? false,
     production: options.env === "production"
   })
+  const media = (options.media === undefined ? mediaFromEnv(options.dataDir) : MediaLive(options.media)).pipe(
+    Layer.provide(RandomIds)
+  )
+  const publishers = Layer.unwrapEffect(
+    Effect.map(DirectAdapters, (direct) => simulatorPublishers(options.simulatorUrl, direct))
+  )
   return Layer.mergeAll(
     PostgresAdminTokens,
     RandomIds,
     NodeSecretMint,
     ClassifiersUnavailable,
-    (options.media === undefined ? mediaFromEnv(options.dataDir) : MediaLive(options.media)).pipe(
-      Layer.provide(RandomIds)
-    ),
     WebhookDestinationsLive,
     PeopleTagCheck.throughPublishers,
     ConnectionCheckRuns.layer(workerName(), { ...defaultConnectionCheckPolicy, ...options.connectionChecks })
   ).pipe(
-    Layer.provideMerge(simulatorPublishers(options.simulatorUrl)),
+    Layer.provideMerge(publishers),
+    Layer.provideMerge(directRoutesLayer(options.directRoutes ?? directRoutes).pipe(Layer.provide(RandomIds))),
+    Layer.provideMerge(Layer.merge(media, Kit.PlatformHttpLive)),
     Layer.provideMerge(outbound),
     Layer.provideMerge(StorageLive.layer(options))
   )

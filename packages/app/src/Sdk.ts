@@ -18,22 +18,26 @@ import {
   type Insights,
   insights,
   listPosts,
+  loginConnection,
   makeAuthenticator,
   metricsOfPost,
+  Platform,
   PostId,
   type PostMetricsReply,
-  type PostView,
   PostStatus,
+  type PostView,
   ProjectId,
   refuseStoredText,
   retryAuthFailures,
+  type SocialAccount,
+  startConnection,
   topPosts,
   type TopPosts,
   TopPostsInput,
   topPostsRequestOf
 } from "@herald/core"
 import { AdminApiLive, hashApiKey, HmacApprovalLinks, HttpApiLive } from "@herald/http-api"
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
+import { Cause, DateTime, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Schema } from "effect"
 import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
 import { engineLayer, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
@@ -97,6 +101,24 @@ export interface Herald {
       postId: string,
       decision: DecisionBody
     ) => Promise<{ readonly id: string; readonly status: PostStatus }>
+  }
+  /**
+   * Connecting direct accounts, as the admin API does (the host is the admin: no key). Failures
+   * reject with the core's tagged errors (PlatformNotConfigured naming the variables to set,
+   * DirectRouteUnavailable, ConnectionMethodMismatch, ConnectionRefused, ProjectNotFound).
+   */
+  readonly accounts: {
+    /** The consent URL to open; the platform returns to `handler`'s /oauth/callback/{platform}, which connects the account. */
+    readonly startOAuth: (
+      projectId: string,
+      platform: Platform
+    ) => Promise<{ readonly authorize_url: string; readonly expires_at: string; readonly redirect_uri: string }>
+    /** Connects with an app password (Bluesky); the password is sent to the platform once and never kept. */
+    readonly login: (
+      projectId: string,
+      platform: Platform,
+      credentials: { readonly identifier: string; readonly password: string }
+    ) => Promise<SocialAccount>
   }
   /**
    * The analytics use cases called directly with an API key, their parameters named and checked as
@@ -211,6 +233,23 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
           const principal = yield* principalOf(apiKey)
           const record = yield* decidePost(principal, yield* decode(PostId, postId, ["post_id"]), yield* decode(DecisionBody, decision))
           return { id: record.post.id, status: record.post.status }
+        }))
+    },
+    accounts: {
+      startOAuth: (projectId, platform) =>
+        run(Effect.gen(function*() {
+          const started = yield* startConnection(yield* decode(ProjectId, projectId, ["project_id"]), yield* decode(Platform, platform, ["platform"]), {
+            caller: "sdk",
+            publicUrl: options.publicUrl
+          })
+          return { authorize_url: started.authorizeUrl, expires_at: DateTime.formatIso(started.expiresAt), redirect_uri: started.redirectUri }
+        })),
+      login: (projectId, platform, credentials) =>
+        run(Effect.gen(function*() {
+          return yield* loginConnection(yield* decode(ProjectId, projectId, ["project_id"]), yield* decode(Platform, platform, ["platform"]), {
+            identifier: credentials.identifier.trim(),
+            password: Redacted.make(credentials.password)
+          })
         }))
     },
     analytics: {

@@ -5,7 +5,7 @@ import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
-import { engineLayer } from "./Engine.js"
+import { engineLayer, type EngineOptions } from "./Engine.js"
 import { HealthLive } from "./Health.js"
 import { workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
@@ -39,8 +39,8 @@ const backgroundWorkers = (config: HeraldConfig) =>
  * admin API, GET /health and, unless HERALD_WORKERS is false, the background workers, over
  * node:http (provided, to read its address).
  */
-export const serverLayer = (config: HeraldConfig, secrets: Secrets) => {
-  const engine = engineLayer({ ...config, credentialsKey: secrets.credentialsKey })
+export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pick<EngineOptions, "directRoutes"> = {}) => {
+  const engine = engineLayer({ ...config, ...options, credentialsKey: secrets.credentialsKey })
   const firstStart = Layer.effectDiscard(
     Effect.flatMap(bootstrapDemo, Option.match({
       onNone: () => Effect.void,

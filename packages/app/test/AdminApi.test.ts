@@ -195,7 +195,7 @@ describe("social accounts", () => {
     const account = await json(connected)
     expect(account).toMatchObject({ platform: "bluesky", username: "second", route: "simulator", status: "active" })
 
-    const direct = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "x", username: "real", route: "direct" } })
+    const direct = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "pinterest", username: "real", route: "direct" } })
     expect(direct.status).toBe(400)
     expect(await json(direct)).toMatchObject({ code: "route_not_supported" })
 

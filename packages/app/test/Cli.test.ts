@@ -94,9 +94,13 @@ describe("herald admin against a running server", () => {
   })
 
   it("prints the server's refusal and exits 1; a usage error exits 2", async () => {
-    const refused = await cli(["admin", "accounts", "connect", "--platform", "x", "--username", "a", "--route", "direct", ...flags()])
+    // A platform without a direct publisher, by name and through the consent flow alike.
+    const refused = await cli(["admin", "accounts", "connect", "--platform", "pinterest", "--username", "a", "--route", "direct", ...flags()])
     expect(refused.code).toBe(1)
-    expect(refused.err).toContain("400: route direct cannot be connected yet")
+    expect(refused.err).toContain("400: pinterest cannot be connected through the direct route yet")
+    const consent = await cli(["admin", "accounts", "connect", "--platform", "pinterest", ...flags()])
+    expect(consent.code).toBe(1)
+    expect(consent.err).toContain("400: pinterest cannot be connected through the direct route yet")
     const wrongToken = await cli(["admin", "projects", "list", "--token", "hk_admin_" + "B".repeat(43), ...flags()])
     expect(wrongToken.code).toBe(1)
     expect(wrongToken.err).toContain("401")

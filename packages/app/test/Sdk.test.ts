@@ -60,6 +60,16 @@ describe("createHerald(): text that cannot be stored", () => {
   })
 })
 
+describe("createHerald(): accounts", () => {
+  it("startOAuth and login refuse, naming why, a platform this build cannot connect directly; a bad project id names the field", async () => {
+    const projectId = herald.demoCredentials!.project_id
+    await expect(herald.accounts.startOAuth(projectId, "pinterest")).rejects.toMatchObject({ _tag: "DirectRouteUnavailable", platform: "pinterest" })
+    const login = herald.accounts.login(projectId, "pinterest", { identifier: "acme", password: "app-password-1" })
+    await expect(login).rejects.toMatchObject({ _tag: "DirectRouteUnavailable" })
+    await expect(herald.accounts.startOAuth("not-a-uuid", "x")).rejects.toMatchObject({ _tag: "ParseError" })
+  })
+})
+
 describe("createHerald(): analytics", () => {
   it("answers as REST does, with REST's defaults, and refuses a parameter out of range", async () => {
     const insights = await herald.analytics.insights(humanKey)

@@ -3,6 +3,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
 import { defaultConnectionCheckPolicy } from "@herald/core"
+import type { Kit } from "@herald/publishers"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
@@ -31,6 +32,8 @@ export const startHerald = async (
     readonly workers?: boolean
     readonly databaseUrl?: string
     readonly simulatorUrl?: string
+    /** Direct routes in place of the build's (a test's own, pointed at its fakes, which the guard then reaches on loopback). */
+    readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
     readonly metrics?: Pick<HeraldConfig, "metricsSchedule" | "metricsPollInterval">
   } = {}
 ) => {
@@ -45,7 +48,7 @@ export const startHerald = async (
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
-    outboundAllowLoopback: false,
+    outboundAllowLoopback: options.directRoutes !== undefined,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
     connectionChecks: {
@@ -58,7 +61,9 @@ export const startHerald = async (
     ...options.metrics
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
-  const runtime = ManagedRuntime.make(serverLayer(config, secrets))
+  const runtime = ManagedRuntime.make(
+    serverLayer(config, secrets, options.directRoutes === undefined ? {} : { directRoutes: options.directRoutes })
+  )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
   const origin = `http://127.0.0.1:${address.port}`

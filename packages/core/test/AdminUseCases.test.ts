@@ -14,6 +14,7 @@ import {
   listWebhookEndpoints,
   makeAuthenticator,
   noGuardrails,
+  OAuthProviders,
   ProjectId,
   removeWebhookEndpoint,
   revokeApiKey,
@@ -46,7 +47,8 @@ const admin = () => {
     inMemoryRateLimits(),
     sequentialIds(),
     sequentialSecrets(),
-    webhookDestinationsRefusing(["10.0.0.1"])
+    webhookDestinationsRefusing(["10.0.0.1"]),
+    OAuthProviders.none
   )
 }
 
@@ -120,7 +122,9 @@ describe("admin use cases: accounts", () => {
       const account = yield* connectAccount(project.id, { platform: "bluesky", username: "@acme", route: "simulator" })
       expect(account).toMatchObject({ projectId: project.id, platform: "bluesky", username: "acme", status: "active" })
       expect(yield* Effect.flip(connectAccount(project.id, { platform: "x", username: "acme", route: "direct" })))
-        .toMatchObject({ _tag: "AccountRouteNotSupported", route: "direct" })
+        .toMatchObject({ _tag: "DirectRouteUnavailable", platform: "x" })
+      expect(yield* Effect.flip(connectAccount(project.id, { platform: "x", username: "acme", route: "aggregator" })))
+        .toMatchObject({ _tag: "AccountRouteNotSupported", route: "aggregator" })
       const paused = yield* setAccountStatus(project.id, account.id, "disconnected")
       expect(paused.status).toBe("disconnected")
       expect(yield* listAccounts(project.id)).toEqual([paused])

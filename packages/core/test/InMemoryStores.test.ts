@@ -1,7 +1,7 @@
 import { layer } from "@effect/vitest"
 import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryAdmin, makeInMemoryStores } from "@herald/core/memory"
 import { Effect, Layer } from "effect"
-import { accountCases, apiKeyCases, connectionCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
+import { accountCases, apiKeyCases, connectionCases, connectionCheckCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
 
 const data = new InMemoryData()
 const keys = new InMemoryApiKeys()
@@ -34,8 +34,8 @@ const storedRows = Layer.succeed(StoredRows, StoredRows.of({
     })
 }))
 
-// No in-memory adapter exists of DeliveryQueue or OutboxQueue (the workers and webhooks run on a
-// database), so their cases run on PGlite and PostgreSQL only.
+// No in-memory adapter exists of DeliveryQueue, OutboxQueue or WebhookEndpoints (the workers and
+// webhooks run on a database), so their cases run on PGlite and PostgreSQL only.
 layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(), storedRows))("in-memory stores", (it) => {
   postStoreCases(it)
   projectCases(it)
@@ -44,7 +44,8 @@ layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(),
   metricsStoreCases(it)
 })
 
-layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRows))("in-memory accounts and connection checks", (it) => {
+layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRows))("in-memory admin ports", (it) => {
   accountCases(it)
   connectionCases(it)
+  connectionCheckCases(it)
 })

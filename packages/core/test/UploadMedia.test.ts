@@ -73,6 +73,7 @@ const makeMediaFakes = () => {
   const storage = MediaStorage.of({
     keep: (key, file) => Effect.sync(() => void kept.set(key, staged.get(file.location)!)),
     remove: (key) => Effect.sync(() => void kept.delete(key)),
+    read: (key) => Effect.sync(() => Option.fromNullable(kept.get(key))),
     configured: true,
     uploadForm: (slot) => Effect.succeed(Option.some({ url: "https://bucket.test/", fields: { key: slot.key } })),
     takeUpload: (slot) => {

@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto"
 import { type ActorKind, ApiKeyHash, SecretMint } from "@herald/core"
 import { Effect, Layer, Redacted } from "effect"
 
@@ -51,6 +51,15 @@ export const NodeSecretMint = Layer.succeed(
         const key = generateApiKey(kind)
         return { key: Redacted.make(key), hash: hashApiKey(key), prefix: displayPrefix(key) }
       }),
-    webhookSecret: Effect.sync(() => Redacted.make(generateWebhookSecret()))
+    webhookSecret: Effect.sync(() => Redacted.make(generateWebhookSecret())),
+    // RFC 7636: a 43-character verifier from 32 random bytes, its challenge BASE64URL(SHA-256(verifier)).
+    oauthState: Effect.sync(() => {
+      const codeVerifier = randomBytes(32).toString("base64url")
+      return {
+        state: randomBytes(24).toString("base64url"),
+        codeVerifier: Redacted.make(codeVerifier),
+        codeChallenge: createHash("sha256").update(codeVerifier).digest("base64url")
+      }
+    })
   })
 )

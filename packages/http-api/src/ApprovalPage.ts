@@ -35,7 +35,8 @@ const page = (title: string, body: string, status = 200) =>
     { status, contentType: "text/html; charset=utf-8", headers: { "cache-control": "no-store", "x-frame-options": "DENY" } }
   )
 
-const message = (title: string, text: string, status: number) =>
+/** A page with one sentence (the approval page and the OAuth callback answer with these). */
+export const message = (title: string, text: string, status: number) =>
   page(title, `<h1>${escapeHtml(title)}</h1><p class="outcome">${escapeHtml(text)}</p>`, status)
 
 const invalidLink = message("Link not valid", "This approval link is not valid. Ask for a new one.", 404)

@@ -152,9 +152,13 @@ export const domainReplies = {
 // The admin API's own replies: its codes appear in its document only.
 
 export class AdminRefused extends Schema.Class<AdminRefused>("AdminRefused")({
-  ...body("webhook_url_refused", "route_not_supported"),
+  ...body("webhook_url_refused", "route_not_supported", "platform_not_configured", "connection_method_mismatch", "connection_refused"),
   violations: Schema.Array(Violation)
-}, HttpApiSchema.annotations({ status: 400, description: "A webhook URL that is not public https, or an account route without a publisher." })) {}
+}, HttpApiSchema.annotations({
+  status: 400,
+  description: "A webhook URL that is not public https, an account route without a publisher, a platform whose OAuth client is " +
+    "not configured, a direct account connected the wrong way, or a login the platform refused."
+})) {}
 
 export class AdminUnauthorized extends Schema.Class<AdminUnauthorized>("AdminUnauthorized")(
   body("missing_admin_token", "invalid_admin_token"),

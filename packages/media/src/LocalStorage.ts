@@ -33,6 +33,13 @@ export const localMediaStorage = (dir: string) =>
             await move(file.location, target)
           }).pipe(inSpan("MediaStorage.keep")),
         remove: (key) => Effect.promise(() => fs.rm(pathOf(key), { force: true })).pipe(inSpan("MediaStorage.remove")),
+        read: (key) =>
+          Effect.promise(() =>
+            fs.readFile(pathOf(key)).then(
+              (bytes) => Option.some(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+              (error: NodeJS.ErrnoException) => error.code === "ENOENT" ? Option.none() : Promise.reject(error)
+            )
+          ).pipe(inSpan("MediaStorage.read")),
         configured: true,
         uploadForm: () => Effect.succeed(Option.none()),
         takeUpload: () => Effect.succeed(Option.none())

@@ -64,6 +64,17 @@ export const s3MediaStorage = (config: BucketConfig) =>
             )
           ).pipe(Effect.asVoid, inSpan("MediaStorage.keep")),
         remove,
+        read: (key) =>
+          Effect.tryPromise({
+            try: () => client.send(new GetObjectCommand({ Bucket, Key: key })),
+            catch: (error) => error
+          }).pipe(
+            Effect.flatMap((found) => Effect.promise(() => found.Body!.transformToByteArray())),
+            Effect.map(Option.some),
+            Effect.catchIf(isMissing, () => Effect.succeed(Option.none())),
+            Effect.orDie,
+            inSpan("MediaStorage.read")
+          ),
         configured: true,
         uploadForm: (slot) =>
           Effect.gen(function*() {

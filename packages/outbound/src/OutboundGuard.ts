@@ -99,11 +99,13 @@ interface RequestBase {
 }
 
 /**
- * A POST never follows redirects: a 3xx comes back as the response. A GET follows at most
- * `followRedirects` hops, each re-validated like the first; one more is TooManyRedirects.
+ * A request other than GET never follows redirects: a 3xx comes back as the response. A GET
+ * follows at most `followRedirects` hops, each re-validated like the first; one more is
+ * TooManyRedirects.
  */
 export type OutboundRequest =
   | RequestBase & { readonly method: "POST"; readonly body: string | Uint8Array }
+  | RequestBase & { readonly method: "PUT" | "PATCH" | "DELETE"; readonly body?: string | Uint8Array }
   | RequestBase & { readonly method: "GET"; readonly followRedirects: number }
 
 export interface OutboundResponse {
@@ -238,7 +240,7 @@ export class OutboundGuard extends Context.Tag("@herald/outbound/OutboundGuard")
     }
 
     const exchange = Effect.fnUntraced(function*(url: URL, init: {
-      readonly method: "GET" | "POST"
+      readonly method: OutboundRequest["method"]
       readonly headers: Readonly<Record<string, string>> | undefined
       readonly body: string | Uint8Array | undefined
       readonly signal: AbortSignal
@@ -298,7 +300,7 @@ export class OutboundGuard extends Context.Tag("@herald/outbound/OutboundGuard")
           method: outbound.method,
           // Caller headers (credentials, say) never follow a redirect to another origin.
           headers: sameOrigin ? outbound.headers : undefined,
-          body: outbound.method === "POST" ? outbound.body : undefined,
+          body: outbound.method === "GET" ? undefined : outbound.body,
           signal: deadline.signal,
           timedOut
         })

@@ -1,3 +1,5 @@
+export { blueskyLogin } from "./bluesky/BlueskyLogin.js"
+export { blueskyDirectRoute, blueskyRoute } from "./bluesky/BlueskyRoute.js"
 export { registry } from "./Registry.js"
 export * as Simulator from "./simulator/Simulator.js"
 export {
@@ -17,3 +19,4 @@ export {
 } from "./simulator/SimulatorPublisher.js"
 export { type RunningSimulator, SimulatorServer, type SimulatorServerOptions, startSimulator } from "./simulator/SimulatorServer.js"
 export * as SimulatorWire from "./simulator/SimulatorWire.js"
+export * as Kit from "./kit/index.js"

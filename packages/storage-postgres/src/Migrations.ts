@@ -10,6 +10,7 @@ import rateLimitGrants from "./migrations/0007_rate_limit_grants.js"
 import claimInIndexOrder from "./migrations/0008_claim_in_index_order.js"
 import adminTokens from "./migrations/0009_admin_tokens.js"
 import deliveryErrorCategories from "./migrations/0011_delivery_error_categories.js"
+import accountConnections from "./migrations/0012_account_connections.js"
 import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
 import connectionHealth from "./migrations/0015_connection_health.js"
 
@@ -28,6 +29,7 @@ export const migrate = run({
     "0008_claim_in_index_order": claimInIndexOrder,
     "0009_admin_tokens": adminTokens,
     "0011_delivery_error_categories": deliveryErrorCategories,
+    "0012_account_connections": accountConnections,
     "0014_delivery_metrics": deliveryMetrics,
     "0015_connection_health": connectionHealth
   }),

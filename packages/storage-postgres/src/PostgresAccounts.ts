@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { AccountAdmin, AccountNotFound, AccountStore, Credentials, inSpan, type SocialAccount, traced } from "@herald/core"
+import { AccountAdmin, AccountNotFound, AccountStore, Credentials, inSpan, SocialAccount, traced } from "@herald/core"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { ChangeNotices } from "./ChangeNotices.js"
 import { CredentialsCipher } from "./CredentialsCipher.js"
@@ -30,6 +30,8 @@ const make = Effect.gen(function*() {
       )
   })
 
+  const readCredentials = (id: string, sealed: string) => orDieInfra(decodeCredentials(cipher.open(sealed, id)))
+
   const admin = AccountAdmin.of({
     connect: traced("AccountAdmin.connect")((account, credentials) => {
       const sealed = cipher.seal(JSON.stringify(credentials), account.id)
@@ -55,9 +57,52 @@ const make = Effect.gen(function*() {
       )
       return yield* Option.match(Arr.head(rows), {
         onNone: () => Effect.succeedNone,
-        onSome: (row) => Effect.asSome(orDieInfra(decodeCredentials(cipher.open(row.credentials, id))))
+        onSome: (row) => Effect.asSome(readCredentials(id, row.credentials))
       })
-    })
+    }),
+    connectPlatformAccount: traced("AccountAdmin.connectPlatformAccount")(function*(account, credentials, platformAccountId) {
+      // Credentials are sealed to their row's id, so the row (new or existing) is settled first.
+      const upsert = Effect.gen(function*() {
+        const existing = yield* sql<{ readonly id: string }>`
+          SELECT id FROM social_accounts
+          WHERE project_id = ${account.projectId} AND platform = ${account.platform} AND route = ${account.route}
+            AND platform_account_id = ${platformAccountId}
+          FOR UPDATE`
+        if (existing.length > 0) {
+          const id = existing[0]!.id
+          yield* sql`
+            UPDATE social_accounts SET username = ${account.username}, status = ${account.status},
+              credentials = ${cipher.seal(JSON.stringify(credentials), id)}
+            WHERE id = ${id}`
+          return id
+        }
+        const inserted = yield* sql<{ readonly id: string }>`
+          INSERT INTO social_accounts (id, project_id, platform, username, route, status, credentials, platform_account_id)
+          VALUES (${account.id}, ${account.projectId}, ${account.platform}, ${account.username}, ${account.route},
+            ${account.status}, ${cipher.seal(JSON.stringify(credentials), account.id)}, ${platformAccountId})
+          ON CONFLICT (project_id, platform, route, platform_account_id) WHERE platform_account_id IS NOT NULL DO NOTHING
+          RETURNING id`
+        return inserted[0]?.id
+      })
+      // A concurrent first connect of the same platform account may win the insert: then update its row.
+      const id = (yield* orDieInfra(sql.withTransaction(upsert))) ?? (yield* orDieInfra(sql.withTransaction(upsert)))
+      if (id === undefined) return yield* Effect.dieMessage(`the platform account ${platformAccountId} could not be connected`)
+      notices.changed("accounts", account.projectId)
+      return new SocialAccount({ ...account, id: id as SocialAccount["id"] })
+    }),
+    renewCredentials: (id, renew) =>
+      orDieInfra(sql.withTransaction(Effect.gen(function*() {
+        // The row lock holds every other renewer (in any process) until this one commits, and
+        // they then read what it stored.
+        const rows = yield* sql<{ readonly credentials: string }>`
+          SELECT credentials FROM social_accounts WHERE id = ${id} FOR UPDATE`
+        if (rows.length === 0) return Option.none()
+        const current = yield* readCredentials(id, rows[0]!.credentials)
+        const renewed = yield* renew(current)
+        if (Option.isNone(renewed)) return Option.some(current)
+        yield* sql`UPDATE social_accounts SET credentials = ${cipher.seal(JSON.stringify(renewed.value), id)} WHERE id = ${id}`
+        return renewed
+      }))).pipe(inSpan("AccountAdmin.renewCredentials"))
   })
 
   return Layer.succeed(AccountStore, store).pipe(Layer.merge(Layer.succeed(AccountAdmin, admin)))

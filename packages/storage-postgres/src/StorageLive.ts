@@ -7,6 +7,7 @@ import * as PgLiteServer from "./PgLiteServer.js"
 import { PostgresAccountConnections } from "./PostgresAccountConnections.js"
 import { PostgresAccounts } from "./PostgresAccounts.js"
 import { PostgresConnectionChecks } from "./PostgresConnectionChecks.js"
+import { PostgresConnectionStates } from "./PostgresConnectionStates.js"
 import { PostgresApiKeyStore } from "./PostgresApiKeyStore.js"
 import { PostgresDeliveryQueue } from "./PostgresDeliveryQueue.js"
 import { PostgresMedia } from "./PostgresMedia.js"
@@ -54,6 +55,7 @@ export const repositories = Layer.mergeAll(
   PostgresAccounts,
   PostgresAccountConnections,
   PostgresConnectionChecks,
+  PostgresConnectionStates,
   PostgresMedia,
   PostListCache.pipe(Layer.provide(PostgresPostStore)),
   PostgresApiKeyStore,

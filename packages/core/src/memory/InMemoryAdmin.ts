@@ -1,7 +1,9 @@
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { SocialAccount } from "../Account.js"
 import { AccountAdmin, AccountNotFound } from "../ports/AccountAdmin.js"
+import { AccountConnections } from "../ports/AccountConnections.js"
 import { ApiKeyHash } from "../ports/ApiKeyStore.js"
+import { ConnectionStates } from "../ports/ConnectionStates.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { SecretMint } from "../ports/SecretMint.js"
 import { WebhookDestinationRefused, WebhookDestinations } from "../ports/WebhookDestinations.js"
@@ -14,6 +16,14 @@ import type { InMemoryData } from "./InMemoryStores.js"
  * semantics, and the connection ports a reconnect reaches (makeInMemoryConnections).
  */
 export const makeInMemoryAdmin = (data: InMemoryData) => {
+  const semaphores = new Map<string, Effect.Semaphore>()
+  const renewals = (id: string) => {
+    const existing = semaphores.get(id)
+    if (existing !== undefined) return existing
+    const made = Effect.unsafeMakeSemaphore(1)
+    semaphores.set(id, made)
+    return made
+  }
   const webhooks = new Map<string, { endpoint: WebhookEndpoint; readonly secret: Redacted.Redacted<string> }>()
   const ownedWebhook = (projectId: string, id: string) => {
     const stored = webhooks.get(id)
@@ -30,7 +40,11 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
       list: Effect.sync(() => [...data.projects.values()])
     })),
     Layer.succeed(AccountAdmin, AccountAdmin.of({
-      connect: (account) => Effect.sync(() => void data.accounts.set(account.id, account)),
+      connect: (account, credentials) =>
+        Effect.sync(() => {
+          data.accounts.set(account.id, account)
+          data.credentials.set(account.id, credentials)
+        }),
       setStatus: (id, status) =>
         Effect.suspend(() => {
           const account = data.accounts.get(id)
@@ -38,7 +52,46 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
             ? Effect.fail(new AccountNotFound({ accountId: id }))
             : Effect.sync(() => void data.accounts.set(id, new SocialAccount({ ...account, status })))
         }),
-      credentialsFor: () => Effect.dieMessage("the in-memory AccountAdmin keeps no credentials")
+      credentialsFor: (id) => Effect.sync(() => Option.fromNullable(data.credentials.get(id))),
+      connectPlatformAccount: (account, credentials, platformAccountId) =>
+        Effect.sync(() => {
+          const key = `${account.projectId} ${account.platform} ${account.route} ${platformAccountId}`
+          const existing = data.platformAccounts.get(key)
+          const connected = new SocialAccount({ ...account, id: existing ?? account.id })
+          data.platformAccounts.set(key, connected.id)
+          data.accounts.set(connected.id, connected)
+          data.credentials.set(connected.id, credentials)
+          return connected
+        }),
+      renewCredentials: (id, renew) =>
+        // One semaphore per account: renewers of one account run one after the other, as across processes on PostgreSQL.
+        renewals(id).withPermits(1)(Effect.suspend(() => {
+          const current = data.credentials.get(id)
+          if (current === undefined) return Effect.succeed(Option.none())
+          return Effect.map(renew(current), (renewed) => {
+            if (Option.isSome(renewed)) data.credentials.set(id, renewed.value)
+            return Option.some(Option.getOrElse(renewed, () => current))
+          })
+        }))
+    })),
+    Layer.succeed(AccountConnections, AccountConnections.of({
+      markNeedsReconnect: (accountId, event) =>
+        Effect.sync(() => {
+          const account = data.accounts.get(accountId)
+          if (account === undefined || account.status !== "active") return false
+          data.accounts.set(accountId, new SocialAccount({ ...account, status: "needs_reconnect" }))
+          data.outbox.push(event)
+          return true
+        })
+    })),
+    Layer.succeed(ConnectionStates, ConnectionStates.of({
+      save: (pending) => Effect.sync(() => void data.connectionStates.set(pending.state, pending)),
+      take: (state) =>
+        Effect.sync(() => {
+          const pending = data.connectionStates.get(state)
+          data.connectionStates.delete(state)
+          return Option.fromNullable(pending)
+        })
     })),
     Layer.succeed(WebhookEndpoints, WebhookEndpoints.of({
       create: (endpoint, secret) => Effect.sync(() => void webhooks.set(endpoint.id, { endpoint, secret })),
@@ -73,7 +126,13 @@ export const sequentialSecrets = (): Layer.Layer<SecretMint> => {
         const key = `hk_${kind}_${String(n).padStart(40, "0")}`
         return { key: Redacted.make(key), hash: ApiKeyHash.make(n.toString(16).padStart(64, "0")), prefix: key.slice(0, kind.length + 8) }
       }),
-    webhookSecret: Effect.sync(() => Redacted.make(`whsec_${++next}`))
+    webhookSecret: Effect.sync(() => Redacted.make(`whsec_${++next}`)),
+    // A fixed verifier and its S256 challenge (BASE64URL(SHA-256(verifier))).
+    oauthState: Effect.sync(() => ({
+      state: `state_${++next}`,
+      codeVerifier: Redacted.make("dBjftJeZ4CVP-mJ92K9hAJRb3Bw3Wq3L9YZ1dZ1vY5c"),
+      codeChallenge: "4Ydo1AdrSbg-bpoGaAMZgwjalH58BJ9R4IgT_xezNmc"
+    }))
   }))
 }
 

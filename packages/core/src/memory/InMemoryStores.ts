@@ -2,9 +2,11 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import type { SocialAccount } from "../Account.js"
 import { DailyCapReached, IdempotencyKeyReused, StaleWrite } from "../Errors.js"
 import type { OutboxEvent } from "../Event.js"
-import type { ApiKeyId, PostId, ProjectId } from "../Ids.js"
+import type { AccountId, ApiKeyId, PostId, ProjectId } from "../Ids.js"
 import type { Media } from "../Media.js"
+import type { Credentials } from "../ports/AccountAdmin.js"
 import { AccountStore } from "../ports/AccountStore.js"
+import type { PendingConnection } from "../ports/ConnectionStates.js"
 import { inMemoryMetricsStore } from "./InMemoryMetrics.js"
 import { MediaAdmin } from "../ports/MediaAdmin.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
@@ -29,6 +31,11 @@ export class InMemoryData {
   /** Every creation, kept when the post is removed: the daily cap counts them. */
   readonly ledger: Array<{ readonly postId: PostId; readonly projectId: ProjectId; readonly keyId: ApiKeyId; readonly at: DateTime.Utc }> = []
   readonly outbox: Array<OutboxEvent> = []
+  /** The accounts' credentials (AccountAdmin), by account id. */
+  readonly credentials = new Map<string, Credentials>()
+  /** Account ids by project, platform, route and the platform's account id. */
+  readonly platformAccounts = new Map<string, AccountId>()
+  readonly connectionStates = new Map<string, PendingConnection>()
 
   remember(record: PostRecord): void {
     this.posts.set(record.post.id, record)

@@ -23,4 +23,24 @@ export class AccountAdmin extends Context.Tag("@herald/core/AccountAdmin")<Accou
   readonly connect: (account: SocialAccount, credentials: Credentials) => Effect.Effect<void>
   readonly setStatus: (id: AccountId, status: AccountStatus) => Effect.Effect<void, AccountNotFound>
   readonly credentialsFor: (id: AccountId) => Effect.Effect<Option.Option<Credentials>>
+  /**
+   * Connects the platform account `platformAccountId` to the account's project and route, or,
+   * when that project already holds it there, reconnects that account (its id kept; username,
+   * credentials and status from `account`). Returns the account as stored.
+   */
+  readonly connectPlatformAccount: (
+    account: SocialAccount,
+    credentials: Credentials,
+    platformAccountId: string
+  ) => Effect.Effect<SocialAccount>
+  /**
+   * Renews an account's credentials one caller at a time, across processes: `renew` runs while
+   * the account is held, with its credentials read after the hold was taken (another caller may
+   * have just renewed them), and answers the ones to store, or none to keep them. Returns the
+   * credentials stored when it ends; none when the account has none.
+   */
+  readonly renewCredentials: <E>(
+    id: AccountId,
+    renew: (current: Credentials) => Effect.Effect<Option.Option<Credentials>, E>
+  ) => Effect.Effect<Option.Option<Credentials>, E>
 }>() {}

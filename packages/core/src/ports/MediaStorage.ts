@@ -65,6 +65,8 @@ export class MediaStorage extends Context.Tag("@herald/core/MediaStorage")<Media
   /** Makes a staged file the stored bytes of `key`. */
   readonly keep: (key: string, file: StagedFile) => Effect.Effect<void, MediaStorageUnavailable>
   readonly remove: (key: string) => Effect.Effect<void>
+  /** The stored bytes of `key` (a publisher uploading them to a platform); none when nothing is stored there. */
+  readonly read: (key: string) => Effect.Effect<Option.Option<Uint8Array>>
   /** False when neither a local directory nor a bucket is configured: uploads answer 503. */
   readonly configured: boolean
   /** A presigned form for a direct upload to the slot; none when the bytes live on local disk. */
@@ -79,6 +81,7 @@ export class MediaStorage extends Context.Tag("@herald/core/MediaStorage")<Media
   static readonly unconfigured: Layer.Layer<MediaStorage> = Layer.succeed(MediaStorage, MediaStorage.of({
     keep: () => Effect.fail(new MediaStorageUnavailable()),
     remove: () => Effect.void,
+    read: () => Effect.succeed(Option.none()),
     configured: false,
     uploadForm: () => Effect.succeed(Option.none()),
     takeUpload: () => Effect.succeed(Option.none())

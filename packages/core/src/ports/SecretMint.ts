@@ -17,4 +17,13 @@ export class SecretMint extends Context.Tag("@herald/core/SecretMint")<SecretMin
   readonly apiKey: (kind: ActorKind) => Effect.Effect<MintedApiKey>
   /** A webhook endpoint's signing secret. */
   readonly webhookSecret: Effect.Effect<Redacted.Redacted<string>>
+  /**
+   * A consent page's one-time `state` and PKCE pair: the verifier (kept until the callback) and
+   * its S256 challenge (sent in the consent URL).
+   */
+  readonly oauthState: Effect.Effect<{
+    readonly state: string
+    readonly codeVerifier: Redacted.Redacted<string>
+    readonly codeChallenge: string
+  }>
 }>() {}

@@ -224,13 +224,16 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
     }), now)
     return "unknown" as const
   }
-  if (error.transient && attempt < policy.maxAttempts) {
+  // Only a passing failure is tried again, whatever a publisher says: a refused text, medium or
+  // token fails as it would the next time.
+  const retryable = error.transient && (error.error.category === "transient" || error.error.category === "rate_limited")
+  if (retryable && attempt < policy.maxAttempts) {
     const delay = retryDelay(policy, attempt, error.retryAfterMs, yield* Random.next)
     yield* finish(AttemptResult.Failed({ error: error.error, retryAt: DateTime.addDuration(now, delay) }), now)
     return "retrying" as const
   }
   if (error.error.category === "auth_expired") yield* markNeedsReconnect(request.account, error.error)
-  yield* finish(AttemptResult.Failed({ error: error.transient ? giveUp(error.error, attempt) : error.error, retryAt: null }), now)
+  yield* finish(AttemptResult.Failed({ error: retryable ? giveUp(error.error, attempt) : error.error, retryAt: null }), now)
   return "failed" as const
 })
 

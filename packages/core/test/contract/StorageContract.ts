@@ -11,6 +11,8 @@ import {
   deadLogin,
   expiringToken,
   ApiKeyHash,
+  ConnectionStates,
+  type Credentials,
   ApiKeyStore,
   CreateOutcome,
   DeliveryQueue,
@@ -27,6 +29,7 @@ import {
   RateLimitStore,
   OutboxSendOutcome,
   Project,
+  SocialAccount,
   WebhookEndpoints
 } from "@herald/core"
 import { Context, DateTime, Effect, Exit, Fiber, Option, Redacted, Stream, TestServices } from "effect"
@@ -510,7 +513,7 @@ export const accountCases: Cases<AccountAdmin | AccountStore | AccountConnection
 }
 
 /** ConnectionChecks: leases, the throttle, and one incident per (account, kind) shared with AccountConnections. */
-export const connectionCases: Cases<AccountAdmin | AccountStore | AccountConnections | ConnectionChecks | ProjectAdmin | StoredRows> = (it) => {
+export const connectionCheckCases: Cases<AccountAdmin | AccountStore | AccountConnections | ConnectionChecks | ProjectAdmin | StoredRows> = (it) => {
   const setUp = (usernames: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       const project = newProject()
@@ -616,6 +619,82 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | AccountConnect
   })
 }
 
+/**
+ * Connecting direct accounts: one account per platform account (reconnects keep its id), states
+ * taken once, and credentials renewed by one caller at a time.
+ */
+export const connectionCases: Cases<AccountAdmin | AccountStore | ConnectionStates | ProjectAdmin> = (it) => {
+  describe("AccountAdmin.connectPlatformAccount and renewCredentials, ConnectionStates", () => {
+    it.effect("a platform account connected twice (even at once) is one account, reconnected with the last credentials", () =>
+      Effect.gen(function*() {
+        const admin = yield* AccountAdmin
+        const accounts = yield* AccountStore
+        const project = newProject()
+        yield* Effect.flatMap(ProjectAdmin, (projects) => projects.create(project))
+        const direct = (username: string) => new SocialAccount({ ...newAccount(project.id, username), route: "direct" })
+        const [a, b] = yield* Effect.all([
+          admin.connectPlatformAccount(direct("acme"), { access_token: "a" }, "p-1"),
+          admin.connectPlatformAccount(direct("acme"), { access_token: "b" }, "p-1")
+        ], { concurrency: 2 })
+        expect(a!.id).toBe(b!.id)
+        yield* admin.setStatus(a!.id, "needs_reconnect")
+        const again = yield* admin.connectPlatformAccount(direct("acme_renamed"), { access_token: "c" }, "p-1")
+        expect(again).toMatchObject({ id: a!.id, username: "acme_renamed", status: "active" })
+        expect(Option.getOrThrow(yield* admin.credentialsFor(a!.id))).toEqual({ access_token: "c" })
+        // Another platform account is another account.
+        const other = yield* admin.connectPlatformAccount(direct("acme"), { access_token: "d" }, "p-2")
+        expect(other.id).not.toBe(a!.id)
+        expect((yield* accounts.list(project.id)).map((account) => account.id).sort()).toEqual([a!.id, other.id].sort())
+      }))
+
+    it.effect("renewCredentials runs one renewer at a time per account; the second sees what the first stored", () =>
+      Effect.gen(function*() {
+        const admin = yield* AccountAdmin
+        const project = newProject()
+        yield* Effect.flatMap(ProjectAdmin, (projects) => projects.create(project))
+        const account = newAccount(project.id)
+        yield* admin.connect(account, { access_token: "old" })
+        let renewals = 0
+        const renew = (current: Credentials) =>
+          current.access_token === "old"
+            ? Effect.zipRight(Effect.sleep("50 millis"), Effect.sync(() => Option.some({ access_token: `new${++renewals}` })))
+            : Effect.succeed(Option.none())
+        const results = yield* Effect.all([admin.renewCredentials(account.id, renew), admin.renewCredentials(account.id, renew)], {
+          concurrency: 2
+        }).pipe(TestServices.provideLive)
+        expect(results.map(Option.getOrThrow)).toEqual([{ access_token: "new1" }, { access_token: "new1" }])
+        expect(renewals).toBe(1)
+        // A renewer that fails stores nothing.
+        const failed = yield* Effect.exit(admin.renewCredentials(account.id, () => Effect.fail("refused")))
+        expect(Exit.isFailure(failed)).toBe(true)
+        expect(Option.getOrThrow(yield* admin.credentialsFor(account.id))).toEqual({ access_token: "new1" })
+      }))
+
+    it.effect("a state is taken once, with its verifier", () =>
+      Effect.gen(function*() {
+        const states = yield* ConnectionStates
+        const project = newProject()
+        yield* Effect.flatMap(ProjectAdmin, (projects) => projects.create(project))
+        const state = `state-${randomUUID()}`
+        yield* states.save({
+          state,
+          projectId: project.id,
+          platform: "x",
+          caller: "admin",
+          codeVerifier: Redacted.make("verifier"),
+          redirectUri: "https://herald.test/oauth/callback/x",
+          expiresAt: DateTime.add(t0, { minutes: 10 })
+        })
+        const [first, second] = yield* Effect.all([states.take(state, t0), states.take(state, t0)], { concurrency: 2 })
+        const taken = [first!, second!].filter(Option.isSome)
+        expect(taken).toHaveLength(1)
+        expect(Redacted.value(taken[0]!.value.codeVerifier)).toBe("verifier")
+        expect(taken[0]!.value).toMatchObject({ projectId: project.id, platform: "x", caller: "admin", expiresAt: DateTime.add(t0, { minutes: 10 }) })
+        expect(yield* states.take(`state-${randomUUID()}`, t0)).toEqual(Option.none())
+      }))
+  })
+}
+
 /** ProjectAdmin writes what ProjectStore reads. */
 export const projectCases: Cases<ProjectAdmin | ProjectStore> = (it) => {
   describe("ProjectAdmin and ProjectStore", () => {
@@ -703,6 +782,7 @@ export type Storage =
   | AccountAdmin
   | AccountConnections
   | ConnectionChecks
+  | ConnectionStates
   | ApiKeyStore
   | RateLimitStore
   | DeliveryQueue
@@ -718,6 +798,7 @@ export const storageCases: Cases<Storage> = (it) => {
   outboxQueueCases(it)
   accountCases(it)
   connectionCases(it)
+  connectionCheckCases(it)
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)

@@ -230,6 +230,27 @@ export const ConnectAccountBody = request(
 
 export const AccountStatusBody = request(Schema.Struct({ status: AccountStatus }), "AccountStatusBody")
 
+export const StartOAuthBody = request(Schema.Struct({ platform: Platform }), "StartOAuthBody")
+
+export const OAuthStartView = Schema.Struct({
+  authorize_url: Schema.String.annotations({ description: "Open it in a browser signed in to the platform account to connect." }),
+  expires_at: Schema.String.annotations({ description: "The consent must be given before this instant (10 minutes)." }),
+  redirect_uri: Schema.String.annotations({ description: "Herald's callback the platform returns to; register it with the platform's OAuth app." })
+}).annotations({ identifier: "AdminOAuthStart" })
+
+export const LoginAccountBody = request(
+  Schema.Struct({
+    platform: Platform,
+    identifier: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
+      description: "The account's handle, email or DID, as the platform's login takes it."
+    }),
+    password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
+      description: "An app password: sent to the platform once, never stored, logged or echoed."
+    })
+  }),
+  "LoginAccountBody"
+)
+
 export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
   .add(
     HttpApiEndpoint.get("list", "/projects/:project_id/accounts")
@@ -245,7 +266,25 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
       .addSuccess(AdminSocialAccount, { status: 201 })
       .addError(AdminNotFound)
       .addError(AdminRefused)
-      .annotate(OpenApi.Summary, "Connect a social account (simulator route only, for now)")
+      .annotate(OpenApi.Summary, "Connect a simulator account (direct accounts connect through accounts/oauth or accounts/login)")
+  )
+  .add(
+    HttpApiEndpoint.post("startOAuth", "/projects/:project_id/accounts/oauth")
+      .setPath(projectPath)
+      .setPayload(StartOAuthBody)
+      .addSuccess(OAuthStartView, { status: 201 })
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
+      .annotate(OpenApi.Summary, "Start connecting a direct account: the platform's consent URL to open")
+  )
+  .add(
+    HttpApiEndpoint.post("login", "/projects/:project_id/accounts/login")
+      .setPath(projectPath)
+      .setPayload(LoginAccountBody)
+      .addSuccess(AdminSocialAccount, { status: 201 })
+      .addError(AdminNotFound)
+      .addError(AdminRefused)
+      .annotate(OpenApi.Summary, "Connect (or reconnect) a direct account with an app password (Bluesky)")
   )
   .add(
     HttpApiEndpoint.patch("setStatus", "/projects/:project_id/accounts/:account_id")

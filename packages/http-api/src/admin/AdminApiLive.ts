@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { OAuthCallbackLive } from "../OAuthCallback.js"
 import { AdminAccountsLive, AdminKeysLive, AdminProjectsLive, AdminSpecLive, AdminWebhooksLive } from "./AdminHandlers.js"
 import { AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive } from "./AdminMiddleware.js"
 import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
@@ -9,7 +10,9 @@ import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
  * failure shaping (FailuresLive: each class's status, a 400 for a request that does not decode, a
  * bare 500 for a defect) covers them as it does the public API's.
  * Needs ProjectAdmin, ProjectStore, ApiKeyStore, AccountStore, AccountAdmin, WebhookEndpoints,
- * WebhookDeliveryLog, WebhookDestinations, IdGenerator, SecretMint and AdminTokens.
+ * WebhookDeliveryLog, WebhookDestinations, IdGenerator, SecretMint, AdminTokens, OAuthProviders,
+ * ConnectionStates and HttpApiConfig. The public OAuth callback (GET /oauth/callback/{platform})
+ * comes with them: it finishes what the admin API's accounts/oauth starts.
  */
 export const AdminApiLive = Layer.mergeAll(
   AdminProjectsLive,
@@ -17,5 +20,6 @@ export const AdminApiLive = Layer.mergeAll(
   AdminAccountsLive,
   AdminWebhooksLive,
   AdminWebhookDeliveriesLive,
-  AdminSpecLive
+  AdminSpecLive,
+  OAuthCallbackLive
 ).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive]))

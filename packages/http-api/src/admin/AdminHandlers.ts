@@ -9,15 +9,22 @@ import {
   type ApiKeySummary,
   ConnectionChecks,
   connectAccount,
+  type ConnectionMethodMismatch,
+  type ConnectionRefused,
+  ConnectionStates,
   createApiKey,
   createProject,
   createWebhookEndpoint,
+  type DirectRouteUnavailable,
   getProject,
   IdGenerator,
   listAccounts,
   listApiKeys,
   listProjects,
   listWebhookEndpoints,
+  loginConnection,
+  OAuthProviders,
+  type PlatformNotConfigured,
   type Project,
   ProjectAdmin,
   type ProjectNotFound,
@@ -30,6 +37,7 @@ import {
   setAccountStatus,
   setWebhookEndpointEnabled,
   type SocialAccount,
+  startConnection,
   updateProject,
   type WebhookDestinationRefused,
   WebhookDestinations,
@@ -39,6 +47,7 @@ import {
 } from "@herald/core"
 import { DateTime, Effect, Redacted } from "effect"
 import { AdminNotFound, AdminRefused } from "../HttpErrors.js"
+import { HttpApiConfig } from "../ApprovalLinks.js"
 import { groupContext } from "../RequestPath.js"
 import {
   AdminAuthentication,
@@ -60,14 +69,21 @@ const ApiKeyNotFound404 = (e: ApiKeyNotFound) => Effect.fail(notFound("api_key",
 const AccountNotFound404 = (e: AccountNotFound) => Effect.fail(notFound("account", e.accountId))
 const WebhookEndpointNotFound404 = (e: WebhookEndpointNotFound) => Effect.fail(notFound("webhook_endpoint", e.endpointId))
 
-const routeNotSupported = (e: AccountRouteNotSupported) =>
-  Effect.fail(
-    new AdminRefused({
-      error: e.message,
-      code: "route_not_supported",
-      violations: [{ field: "route", account: null, message: "only simulator is supported for now" }]
-    })
-  )
+/** Why a direct account cannot be connected the way asked: a 400 naming the field at fault. */
+const connectionRefusal = (
+  e: AccountRouteNotSupported | ConnectionMethodMismatch | PlatformNotConfigured | DirectRouteUnavailable | ConnectionRefused
+) => {
+  const [code, field]: readonly [AdminRefused["code"], string] = e._tag === "AccountRouteNotSupported"
+    ? ["route_not_supported", "route"]
+    : e._tag === "DirectRouteUnavailable"
+    ? ["route_not_supported", "platform"]
+    : e._tag === "ConnectionMethodMismatch"
+    ? ["connection_method_mismatch", "platform"]
+    : e._tag === "PlatformNotConfigured"
+    ? ["platform_not_configured", "platform"]
+    : ["connection_refused", "identifier"]
+  return Effect.fail(new AdminRefused({ error: e.message, code, violations: [{ field, account: null, message: e.message }] }))
+}
 
 const webhookUrlRefused = (refused: WebhookDestinationRefused) =>
   Effect.fail(
@@ -169,7 +185,42 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
     .handle("connect", ({ path, payload }) =>
       connectAccount(path.project_id, payload).pipe(
         Effect.map(adminSocialAccount),
-        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, AccountRouteNotSupported: routeNotSupported })
+        Effect.catchTags({
+          ProjectNotFound: ProjectNotFound404,
+          AccountRouteNotSupported: connectionRefusal,
+          ConnectionMethodMismatch: connectionRefusal,
+          PlatformNotConfigured: connectionRefusal,
+          DirectRouteUnavailable: connectionRefusal
+        })
+      ))
+    .handle("startOAuth", ({ path, payload }) =>
+      Effect.flatMap(HttpApiConfig, (config) =>
+        startConnection(path.project_id, payload.platform, { caller: "admin", publicUrl: config.baseUrl })).pipe(
+        Effect.map((started) => ({
+          authorize_url: started.authorizeUrl,
+          expires_at: DateTime.formatIso(started.expiresAt),
+          redirect_uri: started.redirectUri
+        })),
+        Effect.catchTags({
+          ProjectNotFound: ProjectNotFound404,
+          ConnectionMethodMismatch: connectionRefusal,
+          PlatformNotConfigured: connectionRefusal,
+          DirectRouteUnavailable: connectionRefusal
+        })
+      ))
+    .handle("login", ({ path, payload }) =>
+      loginConnection(path.project_id, payload.platform, {
+        identifier: payload.identifier,
+        password: Redacted.make(payload.password)
+      }).pipe(
+        Effect.map(adminSocialAccount),
+        Effect.catchTags({
+          ProjectNotFound: ProjectNotFound404,
+          ConnectionMethodMismatch: connectionRefusal,
+          PlatformNotConfigured: connectionRefusal,
+          DirectRouteUnavailable: connectionRefusal,
+          ConnectionRefused: connectionRefusal
+        })
       ))
     .handle("setStatus", ({ path, payload }) =>
       setAccountStatus(path.project_id, path.account_id, payload.status).pipe(
@@ -180,7 +231,21 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
       retryAuthFailures(path.project_id, path.account_id).pipe(
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, AccountNotFound: AccountNotFound404 })
       ))
-).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, AccountAdmin, AccountStore, ProjectStore, IdGenerator, ConnectionChecks, PostStore))
+).pipe(groupContext(
+  AdminAuthentication,
+  AdminBodyGuard,
+  AdminUrlGuard,
+  AccountAdmin,
+  AccountStore,
+  ProjectStore,
+  IdGenerator,
+  OAuthProviders,
+  ConnectionStates,
+  SecretMint,
+  HttpApiConfig,
+  ConnectionChecks,
+  PostStore
+))
 
 export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks", (handlers) =>
   handlers

@@ -269,10 +269,13 @@ export const simulatorAdapters = (simulator: SimulatorPublisher): ReadonlyArray<
 }
 
 /**
- * Publishers, MetricsSources and ConnectionProbes for the simulator route on all nine platforms
- * (other routes are refused); their connections close with the layer.
+ * Publishers, MetricsSources and ConnectionProbes for the simulator route on all nine platforms,
+ * and the routes in `others` (the direct ones the app builds); any other route is refused. Their
+ * connections close with the layer.
  */
 export const SimulatorPublishers = {
-  layer: (options: SimulatorPublisherOptions) =>
-    Layer.unwrapScoped(Effect.map(makeSimulatorPublisher(options), (simulator) => registry(simulatorAdapters(simulator))))
+  layer: (options: SimulatorPublisherOptions, others: ReadonlyArray<RouteAdapters> = []) =>
+    Layer.unwrapScoped(
+      Effect.map(makeSimulatorPublisher(options), (simulator) => registry([...simulatorAdapters(simulator), ...others]))
+    )
 }

@@ -7,14 +7,15 @@ import { AccountStore } from "../../ports/AccountStore.js"
 import { ConnectionChecks } from "../../ports/ConnectionChecks.js"
 import { requeueFailed } from "../RetryDelivery.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
+import { directConnectionRefusal } from "./Connections.js"
 import { getProject } from "./Projects.js"
 
-/** Only simulator accounts can be connected until the real networks' publishers exist. */
+/** The aggregator routes cannot be connected until an aggregator's adapter exists. */
 export class AccountRouteNotSupported extends Schema.TaggedError<AccountRouteNotSupported>()("AccountRouteNotSupported", {
   route: Schema.String
 }) {
   override get message(): string {
-    return `route ${this.route} cannot be connected yet: only simulator accounts can be connected for now`
+    return `route ${this.route} cannot be connected yet: connect simulator accounts here, and direct ones through accounts/oauth or accounts/login`
   }
 }
 
@@ -30,6 +31,8 @@ export const listAccounts = (projectId: ProjectId) =>
 
 export const connectAccount = Effect.fnUntraced(function*(projectId: ProjectId, connection: AccountToConnect) {
   yield* getProject(projectId)
+  // A direct account is connected with the platform's consent (or a login), never by name alone.
+  if (connection.route === "direct") return yield* directConnectionRefusal(connection.platform)
   if (connection.route !== "simulator") return yield* Effect.fail(new AccountRouteNotSupported({ route: connection.route }))
   const account = new SocialAccount({
     id: AccountId.make(yield* Effect.flatMap(IdGenerator, (ids) => ids.uuid)),

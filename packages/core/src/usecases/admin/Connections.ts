@@ -1,0 +1,225 @@
+import { DateTime, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { SocialAccount } from "../../Account.js"
+import { AccountId, type ProjectId } from "../../Ids.js"
+import type { Platform } from "../../Platform.js"
+import { AccountAdmin, type Credentials } from "../../ports/AccountAdmin.js"
+import { ConnectionStates } from "../../ports/ConnectionStates.js"
+import { IdGenerator } from "../../ports/IdGenerator.js"
+import { oauthCallbackPath, type OAuthProvider, OAuthProviders, type PasswordLogin, type PlatformIdentity, type TokenGrant } from "../../ports/OAuthProviders.js"
+import type { PlatformCallFailed } from "../../ports/RouteAdapters.js"
+import { SecretMint } from "../../ports/SecretMint.js"
+import { getProject } from "./Projects.js"
+
+/** How long a consent page may take before its state is refused. */
+export const connectionStateLifetime = Duration.minutes(10)
+
+/** The platform has a direct publisher, but its OAuth client is not configured on this instance. */
+export class PlatformNotConfigured extends Schema.TaggedError<PlatformNotConfigured>()("PlatformNotConfigured", {
+  platform: Schema.String,
+  variables: Schema.Array(Schema.String)
+}) {
+  override get message(): string {
+    return `${this.platform} is not configured on this instance: set ${this.variables.join(" and ")} (docs/configuration.md)`
+  }
+}
+
+/** This build has no direct publisher for the platform, so its accounts cannot be connected directly. */
+export class DirectRouteUnavailable extends Schema.TaggedError<DirectRouteUnavailable>()("DirectRouteUnavailable", {
+  platform: Schema.String
+}) {
+  override get message(): string {
+    return `${this.platform} cannot be connected through the direct route yet: this build has no direct ${this.platform} publisher`
+  }
+}
+
+/** The platform is connected the other way (a consent page, or a login), named in `use`. */
+export class ConnectionMethodMismatch extends Schema.TaggedError<ConnectionMethodMismatch>()("ConnectionMethodMismatch", {
+  platform: Schema.String,
+  use: Schema.Literal("oauth", "login")
+}) {
+  override get message(): string {
+    return this.use === "oauth"
+      ? `${this.platform} accounts are connected through the platform's consent page: start with accounts/oauth`
+      : `${this.platform} accounts are connected with a login (an app password): use accounts/login`
+  }
+}
+
+/**
+ * The callback's state is unknown, used already, expired, or was issued for another platform:
+ * nothing is connected.
+ */
+export class ConnectionStateInvalid extends Schema.TaggedError<ConnectionStateInvalid>()("ConnectionStateInvalid", {
+  reason: Schema.Literal("unknown", "expired", "foreign")
+}) {
+  override get message(): string {
+    return this.reason === "expired"
+      ? "this consent link expired (they last 10 minutes); start the connection again"
+      : this.reason === "foreign"
+      ? "this consent answer was meant for another platform's callback; start the connection again"
+      : "this consent answer is unknown or was used already; start the connection again"
+  }
+}
+
+/** The platform refused the connection (the person declined, a code or login was refused). */
+export class ConnectionRefused extends Schema.TaggedError<ConnectionRefused>()("ConnectionRefused", {
+  platform: Schema.String,
+  code: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `${this.platform} refused the connection (${this.code}): ${this.detail}`
+  }
+}
+
+export interface StartedConnection {
+  readonly authorizeUrl: string
+  readonly expiresAt: DateTime.Utc
+  readonly redirectUri: string
+}
+
+const methodOf = (platform: Platform) => Effect.map(OAuthProviders, (providers) => providers.method(platform))
+
+const oauthProvider = Effect.fnUntraced(function*(platform: Platform) {
+  const method = yield* methodOf(platform)
+  switch (method._tag) {
+    case "OAuth":
+      return method.provider
+    case "Password":
+      return yield* new ConnectionMethodMismatch({ platform, use: "login" })
+    case "Unconfigured":
+      return yield* new PlatformNotConfigured({ platform, variables: method.variables })
+    case "Unavailable":
+      return yield* new DirectRouteUnavailable({ platform })
+  }
+})
+
+const passwordLogin = Effect.fnUntraced(function*(platform: Platform) {
+  const method = yield* methodOf(platform)
+  switch (method._tag) {
+    case "Password":
+      return method.login
+    case "OAuth":
+      return yield* new ConnectionMethodMismatch({ platform, use: "oauth" })
+    case "Unconfigured":
+      return yield* new PlatformNotConfigured({ platform, variables: method.variables })
+    case "Unavailable":
+      return yield* new DirectRouteUnavailable({ platform })
+  }
+})
+
+/** Why a direct account cannot be connected by name: which way it is connected, or why it cannot be. */
+export const directConnectionRefusal = Effect.fnUntraced(function*(platform: Platform) {
+  const method = yield* methodOf(platform)
+  switch (method._tag) {
+    case "OAuth":
+      return yield* new ConnectionMethodMismatch({ platform, use: "oauth" })
+    case "Password":
+      return yield* new ConnectionMethodMismatch({ platform, use: "login" })
+    case "Unconfigured":
+      return yield* new PlatformNotConfigured({ platform, variables: method.variables })
+    case "Unavailable":
+      return yield* new DirectRouteUnavailable({ platform })
+  }
+})
+
+/**
+ * Starts connecting a platform account to the project: a one-time state (bound to the project,
+ * the platform and the caller, good for 10 minutes) and a PKCE pair; the answer is the consent
+ * URL to open.
+ */
+export const startConnection = Effect.fnUntraced(function*(
+  projectId: ProjectId,
+  platform: Platform,
+  from: {
+    /** Who asks (the admin API, the SDK host), kept with the state. */
+    readonly caller: string
+    /** Herald's public base URL, where the platform sends the browser back. */
+    readonly publicUrl: string
+  }
+) {
+  yield* getProject(projectId)
+  const provider = yield* oauthProvider(platform)
+  const { codeChallenge, codeVerifier, state } = yield* Effect.flatMap(SecretMint, (mint) => mint.oauthState)
+  const caller = from.caller
+  const redirectUri = `${from.publicUrl.replace(/\/+$/, "")}${oauthCallbackPath(platform)}`
+  const expiresAt = DateTime.addDuration(yield* DateTime.now, connectionStateLifetime)
+  yield* Effect.flatMap(ConnectionStates, (states) =>
+    states.save({ state, projectId, platform, caller, codeVerifier, redirectUri, expiresAt }))
+  return { authorizeUrl: provider.authorizeUrl({ state, codeChallenge, redirectUri }), expiresAt, redirectUri } satisfies StartedConnection
+})
+
+const refused = (platform: Platform) => (failure: PlatformCallFailed) =>
+  new ConnectionRefused({ platform, code: failure.error.code, detail: failure.error.message })
+
+/** The credentials to store from a grant: the platform's, with the expiry in AccountTokens' convention. */
+export const grantCredentials = (grant: TokenGrant): Credentials => ({
+  ...grant.credentials,
+  ...(grant.expiresAt === null ? {} : { expires_at: DateTime.formatIso(grant.expiresAt) })
+})
+
+/** Connects (or reconnects, matched on the platform's account id) the account the grant belongs to. */
+const connectGranted = Effect.fnUntraced(function*(
+  projectId: ProjectId,
+  platform: Platform,
+  grant: TokenGrant,
+  identity: PlatformIdentity
+) {
+  const account = new SocialAccount({
+    id: AccountId.make(yield* Effect.flatMap(IdGenerator, (ids) => ids.uuid)),
+    projectId,
+    platform,
+    username: identity.username.replace(/^@/, ""),
+    route: "direct",
+    status: "active"
+  })
+  return yield* Effect.flatMap(AccountAdmin, (admin) =>
+    admin.connectPlatformAccount(account, grantCredentials(grant), identity.platformAccountId))
+})
+
+/**
+ * The consent page's answer: the state is taken (once), the code exchanged with its PKCE
+ * verifier, the account identified and connected to the project that started it. `denied` is the
+ * platform's `error` parameter when the person declined.
+ */
+export const completeConnection = Effect.fnUntraced(function*(
+  platform: Platform,
+  answer: { readonly state: string; readonly code: Option.Option<string>; readonly denied: Option.Option<string> }
+) {
+  const now = yield* DateTime.now
+  const pending = yield* Effect.flatMap(ConnectionStates, (states) => states.take(answer.state, now))
+  if (Option.isNone(pending)) return yield* new ConnectionStateInvalid({ reason: "unknown" })
+  const started = pending.value
+  if (DateTime.lessThanOrEqualTo(started.expiresAt, now)) return yield* new ConnectionStateInvalid({ reason: "expired" })
+  if (started.platform !== platform) return yield* new ConnectionStateInvalid({ reason: "foreign" })
+  const provider: OAuthProvider = yield* oauthProvider(platform)
+  if (Option.isSome(answer.denied) || Option.isNone(answer.code)) {
+    return yield* new ConnectionRefused({
+      platform,
+      code: Option.getOrElse(answer.denied, () => "no_code"),
+      detail: "the consent page returned no authorization code"
+    })
+  }
+  const grant = yield* provider.exchange({
+    code: answer.code.value,
+    codeVerifier: Redacted.value(started.codeVerifier),
+    redirectUri: started.redirectUri
+  }).pipe(Effect.mapError(refused(platform)))
+  const identity = yield* provider.identify(grantCredentials(grant)).pipe(Effect.mapError(refused(platform)))
+  return yield* connectGranted(started.projectId, platform, grant, identity)
+})
+
+/**
+ * Connects an account with a login (Bluesky's app passwords): the password goes to the platform
+ * once and is never kept; only the session's tokens are stored.
+ */
+export const loginConnection = Effect.fnUntraced(function*(
+  projectId: ProjectId,
+  platform: Platform,
+  credentials: { readonly identifier: string; readonly password: Redacted.Redacted<string> }
+) {
+  yield* getProject(projectId)
+  const login: PasswordLogin = yield* passwordLogin(platform)
+  const session = yield* login.login(credentials).pipe(Effect.mapError(refused(platform)))
+  return yield* connectGranted(projectId, platform, session, session)
+})
+

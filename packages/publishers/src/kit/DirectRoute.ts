@@ -1,0 +1,24 @@
+import type { HttpClient } from "@effect/platform"
+import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, Platform, RouteAdapters } from "@herald/core"
+import type { Effect } from "effect"
+import type { PlatformEndpoints } from "./Config.js"
+
+/** What a platform's direct route gives the app: its adapters, and how its accounts are connected. */
+export interface BuiltRoute {
+  readonly adapters: RouteAdapters
+  /** A consent page (OAuth 2 authorization code). */
+  readonly oauth?: OAuthProvider
+  /** A login (Bluesky's app passwords). */
+  readonly login?: PasswordLogin
+}
+
+/**
+ * One platform's direct route, as app/src/DirectRoutes.ts lists it: the platform's real hosts
+ * (overridden by HERALD_<PLATFORM>_API_URL / _AUTH_URL), and how to build the route from its
+ * endpoints over the guarded HttpClient, the account tokens and the stored media.
+ */
+export interface DirectRoute {
+  readonly platform: Platform
+  readonly defaults: { readonly apiBaseUrl: string; readonly authBaseUrl: string }
+  readonly build: (endpoints: PlatformEndpoints) => Effect.Effect<BuiltRoute, never, HttpClient.HttpClient | AccountTokens | MediaStorage>
+}

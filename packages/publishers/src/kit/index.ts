@@ -1,0 +1,6 @@
+export * from "./Authorized.js"
+export * from "./Config.js"
+export * from "./Failures.js"
+export * from "./PlatformHttp.js"
+export * from "./DirectRoute.js"
+export * from "./OAuth2.js"

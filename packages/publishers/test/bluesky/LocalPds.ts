@@ -1,0 +1,163 @@
+/**
+ * A real atproto PDS (@atproto/pds, SQLite) with an in-process PLC directory, both bound to
+ * 127.0.0.1 only. The configuration copies @atproto/dev-env's TestPds; dev-env itself is not used
+ * because it listens on every interface and pulls the AppView.
+ */
+import { createHmac, randomBytes } from "node:crypto"
+import { mkdtemp, rm } from "node:fs/promises"
+import type { Server } from "node:http"
+import { createServer, type AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Secp256k1Keypair } from "@atproto/crypto"
+import * as pds from "@atproto/pds"
+import { Database as PlcDatabase, PlcServer } from "@did-plc/server"
+
+export interface LocalAccount {
+  readonly did: string
+  readonly handle: string
+  /** The account's main password. */
+  readonly password: string
+}
+
+export interface LocalPds {
+  /** The PDS's canonical URL, http://localhost:PORT (what the PDS calls itself). */
+  readonly url: string
+  readonly port: number
+  readonly createAccount: (name: string) => Promise<LocalAccount>
+  /** A new app password of the account (what people give third-party apps such as Herald). */
+  readonly createAppPassword: (account: LocalAccount, name: string) => Promise<string>
+  /** Revokes the app password: the PDS then refuses to refresh any session opened with it. */
+  readonly revokeAppPassword: (account: LocalAccount, name: string) => Promise<void>
+  /** The owner deactivates the account (com.atproto.server.deactivateAccount). */
+  readonly deactivate: (account: LocalAccount) => Promise<void>
+  /**
+   * An access token the PDS itself judges expired: the claims of `accessJwt` with an expiry in the
+   * past, signed with this PDS's JWT secret, as the PDS would see the real token two hours on.
+   */
+  readonly expiredCopy: (accessJwt: string) => string
+  readonly close: () => Promise<void>
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+
+const listenLoopback = (app: { listen: (port: number, host: string) => Server }, port: number): Promise<Server> =>
+  new Promise((resolve, reject) => {
+    const server = app.listen(port, "127.0.0.1")
+    server.once("listening", () => resolve(server))
+    server.once("error", reject)
+  })
+
+const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
+
+const base64url = (value: string | Buffer): string => Buffer.from(value).toString("base64url")
+
+export interface LocalPdsOptions {
+  /** The AppView the PDS proxies app.bsky.* queries to; none answers when absent. */
+  readonly appView?: { readonly url: string; readonly did: string }
+}
+
+export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<LocalPds> => {
+  const plc = PlcServer.create({ db: PlcDatabase.mock() })
+  const plcServer = await listenLoopback(plc.app, 0)
+  const plcUrl = `http://127.0.0.1:${(plcServer.address() as AddressInfo).port}`
+
+  const port = await freePort()
+  const url = `http://localhost:${port}`
+  const directory = await mkdtemp(join(tmpdir(), "herald-pds-"))
+  const jwtSecret = randomBytes(16).toString("hex")
+  const rotationKey = await Secp256k1Keypair.create({ exportable: true })
+  const env: pds.ServerEnvironment = {
+    devMode: true,
+    port,
+    hostname: "localhost",
+    dataDirectory: directory,
+    blobstoreDiskLocation: join(directory, "blobs"),
+    recoveryDidKey: (await Secp256k1Keypair.create()).did(),
+    adminPassword: randomBytes(16).toString("hex"),
+    jwtSecret,
+    didPlcUrl: plcUrl,
+    serviceHandleDomains: [".test"],
+    bskyAppViewUrl: options.appView?.url ?? "https://appview.invalid",
+    bskyAppViewDid: options.appView?.did ?? "did:example:invalid",
+    modServiceUrl: "https://moderator.invalid",
+    modServiceDid: "did:example:invalid",
+    plcRotationKeyK256PrivateKeyHex: Buffer.from(await rotationKey.export()).toString("hex"),
+    inviteRequired: false,
+    disableSsrfProtection: true,
+    serviceName: "Herald test PDS"
+  }
+  const server = await pds.PDS.create(pds.envToCfg(env), pds.envToSecrets(env))
+  await server.ctx.sequencer.start()
+  const pdsServer = await listenLoopback(server.app, port)
+
+  const createAccount = async (name: string): Promise<LocalAccount> => {
+    const handle = `${name}.test`
+    const password = randomBytes(12).toString("hex")
+    const response = await fetch(`http://127.0.0.1:${port}/xrpc/com.atproto.server.createAccount`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ handle, email: `${name}@example.test`, password })
+    })
+    if (!response.ok) throw new Error(`createAccount ${handle}: ${response.status} ${await response.text()}`)
+    const created = (await response.json()) as { did: string }
+    return { did: created.did, handle, password }
+  }
+
+  const xrpc = async (nsid: string, body: unknown, token?: string): Promise<unknown> => {
+    const response = await fetch(`http://127.0.0.1:${port}/xrpc/${nsid}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body)
+    })
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${nsid}: ${response.status} ${text}`)
+    return text === "" ? null : JSON.parse(text)
+  }
+  /** The owner's own session, opened with the main password (app-password management needs it). */
+  const ownerSession = async (account: LocalAccount) =>
+    ((await xrpc("com.atproto.server.createSession", { identifier: account.handle, password: account.password })) as { accessJwt: string })
+      .accessJwt
+
+  const expiredCopy = (accessJwt: string): string => {
+    const [header, payload] = accessJwt.split(".")
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>
+    const now = Math.floor(Date.now() / 1000)
+    const signed = `${header}.${base64url(JSON.stringify({ ...claims, iat: now - 7300, exp: now - 100 }))}`
+    return `${signed}.${createHmac("sha256", jwtSecret).update(signed).digest("base64url")}`
+  }
+
+  return {
+    url,
+    port,
+    createAccount,
+    createAppPassword: async (account, name) =>
+      ((await xrpc("com.atproto.server.createAppPassword", { name }, await ownerSession(account))) as { password: string }).password,
+    revokeAppPassword: async (account, name) => {
+      await xrpc("com.atproto.server.revokeAppPassword", { name }, await ownerSession(account))
+    },
+    deactivate: async (account) => {
+      await xrpc("com.atproto.server.deactivateAccount", {}, await ownerSession(account))
+    },
+    expiredCopy,
+    close: async () => {
+      await closeServer(pdsServer)
+      await server.destroy()
+      await closeServer(plcServer)
+      await plc.destroy()
+      await rm(directory, { recursive: true, force: true })
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from "./FakeRoute.js"
+export * from "./OAuthFake.js"
+export * from "./publisherContract.js"
