@@ -1,7 +1,6 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SocialAccount } from "../Account.js"
 import { AccountAdmin, AccountNotFound } from "../ports/AccountAdmin.js"
-import { AccountConnections } from "../ports/AccountConnections.js"
 import { ApiKeyHash } from "../ports/ApiKeyStore.js"
 import { ConnectionStates } from "../ports/ConnectionStates.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
@@ -73,16 +72,6 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
             return Option.some(Option.getOrElse(renewed, () => current))
           })
         }))
-    })),
-    Layer.succeed(AccountConnections, AccountConnections.of({
-      markNeedsReconnect: (accountId, event) =>
-        Effect.sync(() => {
-          const account = data.accounts.get(accountId)
-          if (account === undefined || account.status !== "active") return false
-          data.accounts.set(accountId, new SocialAccount({ ...account, status: "needs_reconnect" }))
-          data.outbox.push(event)
-          return true
-        })
     })),
     Layer.succeed(ConnectionStates, ConnectionStates.of({
       save: (pending) => Effect.sync(() => void data.connectionStates.set(pending.state, pending)),
