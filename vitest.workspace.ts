@@ -8,6 +8,7 @@ export const packages = [
   "publishers",
   "webhooks",
   "http-api",
+  "mcp",
   "app"
 ] as const
 

@@ -16,11 +16,10 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
+import { type Figures, load as loadAt, seconds } from "./Load.js"
 
 const connections = 32
-const seconds = Number(process.env.BENCH_SECONDS ?? 8)
 const root = Path.resolve(import.meta.dirname, "..")
 
 interface Server {
@@ -80,32 +79,7 @@ const server = http.createServer((req, res) => {
 server.listen(0, "127.0.0.1", () => console.log("bare listening on " + server.address().port))
 `
 
-interface Figures {
-  readonly rps: number
-  readonly p50: number
-  readonly p99: number
-  readonly non2xx: number
-  readonly errors: number
-}
-
-/**
- * Seconds of the same load sent first and not measured, to every server alike: a process's first
- * second runs well below its steady rate while the JIT compiles the hot paths, which says nothing
- * about either server once it runs (bench/README.md, HTTP).
- */
-const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
-
-const load = async (url: string, options: { readonly method: "GET" | "POST"; readonly headers: Record<string, string>; readonly body?: string }) => {
-  if (warmupSeconds > 0) await autocannon({ url, connections, duration: warmupSeconds, ...options })
-  const result = await autocannon({ url, connections, duration: seconds, ...options })
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts
-  } satisfies Figures
-}
+const load = (url: string, options: Parameters<typeof loadAt>[2]) => loadAt(url, connections, options)
 
 const call = async (origin: string, path: string, token: string, body?: unknown, method?: string) => {
   const response = await fetch(`${origin}${path}`, {

@@ -1,6 +1,16 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { AdminApiLive, createNodeServer, HttpApiConfig, HttpApiLive, serveApi } from "@herald/http-api"
+import {
+  AdminApiLive,
+  apiKeyPattern,
+  createNodeServer,
+  hashApiKey,
+  HmacApprovalLinks,
+  HttpApiConfig,
+  HttpApiLive,
+  serveApi
+} from "@herald/http-api"
+import { McpLive } from "@herald/mcp"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
@@ -30,13 +40,19 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
     ""
   ].join("\n"))
 
+/** The MCP connector at /api/mcp, on the REST server's key rule and approval links. */
+const mcp = McpLive({
+  keyHash: (key) => apiKeyPattern.test(key) ? hashApiKey(key) : null,
+  version: "1.0"
+}).pipe(Layer.provide(HmacApprovalLinks))
+
 /** The background workers: publishing what is due, syncing metrics, and sending webhooks. */
 const backgroundWorkers = (config: HeraldConfig) =>
   Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer())
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
- * admin API, GET /health and, unless HERALD_WORKERS is false, the background workers, over
+ * admin API, the MCP connector, GET /health and, unless HERALD_WORKERS is false, the background workers, over
  * node:http (provided, to read its address).
  */
 export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pick<EngineOptions, "directRoutes"> = {}) => {
@@ -54,7 +70,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
       HttpApiConfig.of({ baseUrl: baseUrlOf(config, server.address), approvalSecret: secrets.approvalSecret }))
   )
   const http = serveApi.pipe(
-    Layer.provide(Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive)),
+    Layer.provide(Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, mcp)),
     Layer.provide(apiConfig)
   )
   const listening = Layer.effectDiscard(

@@ -1,6 +1,6 @@
 import { fakeDirectRoute, fakePlatform, OAuthFake } from "@herald/publishers/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { json, startHerald, type TestHerald } from "./TestHerald.js"
+import { json, publishAndWait, receiptWhen, startHerald, type TestHerald } from "./TestHerald.js"
 
 /**
  * The connection flow end to end: the admin API's consent URL followed with a real HTTP client
@@ -54,26 +54,9 @@ const consent = async (): Promise<string> => {
 const directAccounts = async () =>
   (await json(await admin("/accounts"))).data.filter((account: { route: string }) => account.route === "direct")
 
-const receiptOf = async (postId: string, until: (receipt: { post_status: string }) => boolean) => {
-  const read = async () => json(await herald.call(`/api/v1/post-results?post_id=${postId}`, { token: herald.credentials.human_key }))
-  let receipt = await read()
-  for (let tries = 0; !until(receipt) && tries < 100; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    receipt = await read()
-  }
-  return receipt
-}
+const receiptOf = (postId: string, until: (receipt: { post_status: string }) => boolean) => receiptWhen(herald, postId, until)
 
-const publish = async (caption: string) => {
-  const created = await herald.call("/api/v1/posts", {
-    method: "POST",
-    token: herald.credentials.human_key,
-    json: { caption, social_accounts: [`${fakePlatform}:acme`] }
-  })
-  expect(created.status).toBe(201)
-  const post = await json(created)
-  return receiptOf(post.id, (receipt) => ["posted", "failed", "partially_failed"].includes(receipt.post_status))
-}
+const publish = (caption: string) => publishAndWait(herald, caption, [`${fakePlatform}:acme`])
 
 describe("connecting a direct account through OAuth", () => {
   it("connects once per consent; the state is single-use and bound to its platform; a second consent reconnects", async () => {

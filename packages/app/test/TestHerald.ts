@@ -109,3 +109,22 @@ export const onEachDatabase = (name: string, suite: (start: () => Promise<TestHe
     })
   })
 }
+
+/** The post's receipt once `until` holds of it (read every 200 ms, 20 s at most), else the last one read. */
+export const receiptWhen = async (herald: TestHerald, postId: string, until: (receipt: { post_status: string }) => boolean) => {
+  const read = async () => json(await herald.call(`/api/v1/post-results?post_id=${postId}`, { token: herald.credentials.human_key }))
+  let receipt = await read()
+  for (let tries = 0; !until(receipt) && tries < 100; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    receipt = await read()
+  }
+  return receipt
+}
+
+/** Creates a post with the human key for `accounts` and waits for its outcome: the receipt. */
+export const publishAndWait = async (herald: TestHerald, caption: string, accounts: ReadonlyArray<string>) => {
+  const created = await herald.call("/api/v1/posts", { method: "POST", token: herald.credentials.human_key, json: { caption, social_accounts: accounts } })
+  if (created.status !== 201) throw new Error(`POST /posts answered ${created.status}: ${await created.text()}`)
+  const post = await json(created)
+  return receiptWhen(herald, post.id, (receipt) => ["posted", "failed", "partially_failed"].includes(receipt.post_status))
+}

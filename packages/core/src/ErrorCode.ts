@@ -1,5 +1,8 @@
+import { DateTime, Effect } from "effect"
 import type {
   AgentCannotApprove,
+  GuardrailViolation,
+  Violation,
   DailyCapReached,
   DeliveryNotFound,
   GuardrailBlocked,
@@ -56,3 +59,30 @@ export type ErrorCodeOf<E extends DomainError> = E extends StateConflict ? State
 
 export const errorCode = <E extends DomainError>(error: E): ErrorCodeOf<E> =>
   (error._tag === "StateConflict" ? error.code : errorCodes[error._tag]) as ErrorCodeOf<E>
+
+/**
+ * A domain error as its reply body, the same on REST (with the status its class gives) and MCP (a
+ * tool error): error (a sentence), code, and the violations or the seconds until the daily cap resets.
+ */
+export interface ErrorBody<Code extends string = string> {
+  readonly error: string
+  readonly code: Code
+  readonly violations?: ReadonlyArray<Violation | GuardrailViolation>
+  readonly retry_after?: number
+}
+
+export const errorBody = <E extends DomainError>(error: E): Effect.Effect<ErrorBody<ErrorCodeOf<E>>> => {
+  const base = { error: error.message, code: errorCode(error) }
+  switch (error._tag) {
+    case "ValidationFailed":
+    case "GuardrailBlocked":
+      return Effect.succeed({ ...base, violations: error.violations })
+    case "DailyCapReached":
+      return Effect.map(
+        DateTime.now,
+        (now) => ({ ...base, retry_after: Math.max(Math.ceil(DateTime.distance(now, error.resetAt) / 1000), 1) })
+      )
+    default:
+      return Effect.succeed(base)
+  }
+}

@@ -32,14 +32,30 @@ export const ScheduledAtInput = Schema.String.pipe(
 
 /** The body of POST /posts. */
 export const CreatePostBody = Schema.Struct({
-  caption: Schema.optional(Schema.String.pipe(Schema.maxLength(10000))),
-  social_accounts: Schema.Array(Schema.String).pipe(Schema.minItems(1)),
-  media_ids: Schema.optional(Schema.Array(Schema.UUID)),
-  scheduled_at: Schema.optional(ScheduledAtInput),
-  is_draft: Schema.optional(Schema.Boolean),
+  // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
+  caption: Schema.optional(Schema.String.pipe(Schema.maxLength(10000))).annotations({
+    description: "The text, up to 10000 characters (each account's limits.caption_chars_available is its own ceiling). " +
+      "Required unless every destination can publish media without words (x, instagram, linkedin) or it is a story."
+  }),
+  social_accounts: Schema.propertySignature(Schema.Array(Schema.String).pipe(Schema.minItems(1)).annotations({
+    examples: [["x:herald", "linkedin:herald"]]
+  })).annotations({
+    description: "Where to post: account refs as GET /social-accounts gives them (platform:username), or account ids. " +
+      "Every one must resolve, or nothing is created."
+  }),
+  media_ids: Schema.optional(Schema.Array(Schema.UUID)).annotations({
+    description: "Ids from POST /media, in carousel order (the first leads)."
+  }),
+  scheduled_at: Schema.optional(ScheduledAtInput.annotations({ examples: ["2026-12-01T09:30:00Z"] })).annotations({
+    description: "When to publish: ISO 8601 with Z or an offset (a bare date-time is read on the project's timezone). " +
+      "Omit to publish now (after approval in copilot mode); more than 2 minutes in the past is refused."
+  }),
+  is_draft: Schema.optional(Schema.Boolean).annotations({ description: "Save without publishing (default false)." }),
   platform_configurations: Schema.optional(PlatformConfigurations),
-  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))),
-  skip_signature: Schema.optional(Schema.Boolean)
+  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
+    description: "Your own id for this create (1 to 255 characters): sending it again returns the first post (repeated true)."
+  }),
+  skip_signature: Schema.optional(Schema.Boolean).annotations({ description: "Leave the project signature off this post (default false)." })
 })
 export type CreatePostBody = typeof CreatePostBody.Type
 

@@ -71,9 +71,9 @@ describe("capabilitiesFor", () => {
     expect(routes.map((route) => capabilitiesFor("instagram", route).people_tags)).toEqual([false, false, true, true])
   })
 
-  it("gives documents to linkedin routes that hold the Documents API", () => {
+  it("gives documents to every linkedin route (each holds the Documents API) and to no other platform", () => {
     const routes: ReadonlyArray<ConnectionRoute> = ["direct", "aggregator", "aggregator_login", "simulator"]
-    expect(routes.map((route) => capabilitiesFor("linkedin", route).documents)).toEqual([false, true, true, true])
+    expect(routes.map((route) => capabilitiesFor("linkedin", route).documents)).toEqual([true, true, true, true])
     expect(capabilitiesFor("x", "simulator").documents).toBe(false)
   })
 

@@ -136,7 +136,7 @@ describe("validateDraft", () => {
     ["pinterest: board ids are not empty", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { board_ids: ["b1", " "] } } }), one("platform_configurations.pinterest.board_ids[1]", "pinterest:acme")],
     // linkedin documents
     ["linkedin: a document through the aggregator", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document")] }), []],
-    ["linkedin: a document needs a route that supports documents", draft({ accounts: [account("linkedin", "direct")], media: [media("document")] }), one("media_ids[0]", "linkedin:acme")],
+    ["linkedin: a document through the direct route", draft({ accounts: [account("linkedin", "direct")], media: [media("document")] }), []],
     ["a document aimed at another platform names that account", draft({ accounts: [account("linkedin", "aggregator"), x()], media: [media("document")] }), one("media_ids[0]", "x:acme")],
     ["a document travels alone", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document"), media("image")] }), one("media_ids", null)],
     ["one document per post", draft({ accounts: [account("linkedin", "aggregator")], media: [media("document"), media("document")] }), one("media_ids", null)],

@@ -57,9 +57,10 @@ describe("postingRulesFor", () => {
     expect(firstComment).toMatchObject({ kind: "textarea", max_length: 2200, except_placement: ["stories"] })
   })
 
-  it("leaves out linkedin's document_title where documents are not supported", () => {
-    expect(keysOf("linkedin", "direct")).toEqual(["caption"])
+  it("shows linkedin's document_title on its routes, and on no other platform's", () => {
+    expect(keysOf("linkedin", "direct")).toEqual(["caption", "document_title"])
     expect(keysOf("linkedin", "aggregator")).toEqual(["caption", "document_title"])
+    expect(keysOf("x", "direct")).not.toContain("document_title")
   })
 
   it("limits placement to the route's placements and gates the caption off stories", () => {

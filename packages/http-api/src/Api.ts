@@ -13,13 +13,15 @@ import {
   ConnectionIssueAction,
   ConnectionIssueKind,
   ConnectionIssueSeverity,
-  AccountView,
+  AccountListReply,
   BestTimes,
   BulkBody,
   ContentFormat,
   BulkResult,
+  createdPostFields,
   CreatePostBody,
   DecisionBody,
+  defaultPostListLimit,
   defaultBestTimesDays,
   defaultInsightsDays,
   defaultTopPostsLimit,
@@ -31,8 +33,8 @@ import {
   PatchPostBody,
   Platform,
   PostId,
+  PostListReply,
   PostMetricsReply,
-  PostView,
   PostStatus,
   RankingMetric,
   Receipt,
@@ -127,8 +129,8 @@ const StatusFilter = Schema.compose(Schema.split(","), Schema.Array(PostStatus))
   description: "One status or a comma-separated list of statuses."
 })
 
-/** GET /posts's limit when the query names none. */
-export const defaultListLimit = 50
+/** GET /posts's limit when the query names none (core's). */
+export const defaultListLimit = defaultPostListLimit
 
 export const ListPostsParams = queryStruct(
   Schema.Struct({
@@ -141,28 +143,13 @@ export const ListPostsParams = queryStruct(
   })
 )
 
-// "PostRow" and "AccountRow" are the published document's schema names; the code calls them views
-// ("Row" in code is a storage table row), the document keeps its names for its clients.
-export const PostList = Schema.Struct({
-  data: Schema.Array(PostView.annotations({ identifier: "PostRow" })),
-  filter: Schema.Struct({
-    status: Schema.NullOr(Schema.Array(PostStatus)),
-    limit: Schema.Int
-  }).annotations({ description: "The filter that actually applied (status null: every status)." })
-}).annotations({ identifier: "PostList" })
+export const PostList = PostListReply.annotations({ identifier: "PostList" })
 
-const createdFields = {
-  id: Schema.UUID,
-  status: PostStatus,
-  message: Schema.String.annotations({ description: "Why the post is in this status (a held post says why it waits)." }),
-  approval_url: Schema.optional(Schema.String.annotations({ description: "The signed approval page, on a post held for approval." }))
-}
-
-export const CreatedPost = Schema.Struct({ ...createdFields, repeated: Schema.Literal(false) }).annotations({
+export const CreatedPost = Schema.Struct({ ...createdPostFields, repeated: Schema.Literal(false) }).annotations({
   identifier: "CreatedPost",
   description: "A new post."
 })
-export const RepeatedPost = Schema.Struct({ ...createdFields, repeated: Schema.Literal(true) }).annotations({
+export const RepeatedPost = Schema.Struct({ ...createdPostFields, repeated: Schema.Literal(true) }).annotations({
   identifier: "RepeatedPost",
   description: "idempotency_key matched an earlier create: the post it made; nothing new was written."
 })
@@ -338,8 +325,7 @@ export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
 // Accounts, project, guardrails
 // ---------------------------------------------------------------------------------------------
 
-export const AccountList = Schema.Struct({ data: Schema.Array(AccountView.annotations({ identifier: "AccountRow" })) })
-  .annotations({ identifier: "AccountList" })
+export const AccountList = AccountListReply.annotations({ identifier: "AccountList" })
 
 export const PostingRulesList = Schema.Struct({
   data: Schema.Array(AccountPostingRules.annotations({ identifier: "AccountPostingRules" }))

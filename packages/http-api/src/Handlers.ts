@@ -10,6 +10,8 @@ import {
   ConnectionCheckRuns,
   ConnectionChecks,
   ConnectionProbes,
+  createdPostReply,
+  CreatedPostReply,
   createPost,
   decidePost,
   deletePost,
@@ -19,9 +21,9 @@ import {
   defaultInsightsDays,
   IdGenerator,
   listConnectionIssues,
+  listSocialAccounts,
   insights,
   listPosts,
-  loadProject,
   MediaIngest,
   MediaLibrary,
   metricsOfPost,
@@ -35,12 +37,12 @@ import {
   type Principal,
   ProjectStore,
   Publishers,
+  readProject,
   requireScope,
   resolveAccountRefs,
   retryDelivery,
   statusMessage,
   takedownDelivery,
-  toAccountView,
   ToneClassifier,
   TopicClassifier,
   topPosts,
@@ -49,11 +51,9 @@ import {
 import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
 import {
   Authentication,
-  CreatedPost,
   defaultListLimit,
   HeraldApi,
   PostList,
-  RepeatedPost,
   RequestBodyGuard,
   RequestUrlGuard
 } from "./Api.js"
@@ -129,18 +129,10 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       ))
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
-        const created = yield* asCaller((principal) => createPost(principal, payload))
-        const reply = {
-          id: created.record.post.id,
-          status: created.record.post.status,
-          message: created.message,
-          ...(created.record.post.status === "pending_approval" && created.approvalUrl !== null
-            ? { approval_url: created.approvalUrl }
-            : {})
-        }
-        return created.repeated
-          ? replyAsIs(RepeatedPost, { ...reply, repeated: true })
-          : replyAsIs(CreatedPost, { ...reply, repeated: false }, 201)
+        const reply = createdPostReply(yield* asCaller((principal) => createPost(principal, payload)))
+        // One reply schema for both statuses: matching the reply against the union of CreatedPost
+        // and RepeatedPost to find its status code cost more than writing the post.
+        return replyAsIs(CreatedPostReply, reply, reply.repeated ? 200 : 201)
       }))
     .handleRaw("bulk", ({ request }) =>
       Effect.gen(function*() {
@@ -212,25 +204,16 @@ export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (han
       ))
 ).pipe(groupContext(Authentication, RequestUrlGuard, ApprovalLinks, PostStore, ProjectStore, AccountStore, Publishers))
 
-/** The caller's project and all its accounts, for the read endpoints that have no use case of their own. */
-const readProject = (principal: Principal) =>
-  requireScope(principal, "posts:read").pipe(
-    Effect.zipRight(Effect.all([loadProject(principal), AccountStore.pipe(Effect.flatMap((store) => store.list(principal.projectId)))])),
-    Effect.catchAll(failWith)
-  )
+const readProjectOf = (principal: Principal) => readProject(principal).pipe(Effect.catchAll(failWith))
 
 const splitIds = (value: string) => value.split(",").map((ref) => ref.trim()).filter((ref) => ref !== "")
 
 export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
   handlers
-    .handle("socialAccounts", () =>
-      Effect.gen(function*() {
-        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
-        return { data: accounts.map((account) => toAccountView(account, accounts, project.signature)) }
-      }))
+    .handle("socialAccounts", () => asCaller(listSocialAccounts))
     .handle("postingRules", ({ urlParams }) =>
       Effect.gen(function*() {
-        const [project, accounts] = yield* readProject(yield* CurrentPrincipal)
+        const [project, accounts] = yield* readProjectOf(yield* CurrentPrincipal)
         const refs = urlParams.account_ids === undefined ? [] : splitIds(urlParams.account_ids)
         const chosen = refs.length === 0 ? Either.right(accounts) : resolveAccountRefs(refs, accounts)
         if (Either.isLeft(chosen)) {
@@ -249,7 +232,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
     .handle("project", () =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const [project] = yield* readProject(principal)
+        const [project] = yield* readProjectOf(principal)
         return {
           id: project.id,
           name: project.name,

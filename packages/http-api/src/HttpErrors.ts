@@ -1,18 +1,17 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { HttpApiSchema } from "@effect/platform"
 import {
-  describeViolation,
   type DomainError,
-  errorCode,
+  errorBody,
   type ErrorCodeOf,
   errorCodes,
-  excerpt,
-  fieldPath,
+  issueViolations,
   GuardrailViolation,
+  refusedFieldsBody,
   StateConflictCode,
   Violation
 } from "@herald/core"
-import { DateTime, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 
 /**
  * The error replies of the REST API. Every body is { error, code }: error is a sentence for a
@@ -203,76 +202,20 @@ export const retryAfter = (seconds: number) =>
     Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(seconds)))
   )
 
-const secondsUntil = (instant: DateTime.Utc) =>
-  Effect.map(DateTime.now, (now) => Math.max(Math.ceil(DateTime.distance(now, instant) / 1000), 1))
-
 /** The reply of a domain error of type E, as a type: handlers declare exactly the replies they can answer. */
 export type HttpErrorOf<E extends DomainError> = InstanceType<typeof domainReplies[E["_tag"]]>
 
-/** What a reply carries beside { error, code }: the violations, or the seconds until the daily cap resets. */
-const extraFields = (error: DomainError) => {
-  switch (error._tag) {
-    case "ValidationFailed":
-    case "GuardrailBlocked":
-      return Effect.succeed({ violations: error.violations })
-    case "DailyCapReached":
-      return secondsUntil(error.resetAt).pipe(Effect.tap(retryAfter), Effect.map((seconds) => ({ retry_after: seconds })))
-    default:
-      return Effect.succeed({})
-  }
-}
-
-/** A domain error as its reply (domainReplies): status and code by its kind, its own message. */
+/** A domain error as its reply (domainReplies): status and code by its kind, its body core's errorBody. */
 export const failWith = <E extends DomainError>(error: E): Effect.Effect<never, HttpErrorOf<E>> =>
-  Effect.flatMap(extraFields(error), (extra) => {
+  Effect.flatMap(errorBody(error), (body) => {
     const Reply = domainReplies[error._tag] as unknown as new(fields: object) => HttpErrorOf<E>
-    return Effect.fail(new Reply({ error: error.message, code: errorCode(error), ...extra }))
+    const fail = Effect.fail(new Reply(body))
+    return body.retry_after === undefined ? fail : Effect.zipRight(retryAfter(body.retry_after), fail)
   })
 
-/** Characters of a value a schema message may repeat (longer ones are described, not echoed). */
-const maxActual = 80
-/** Characters of the `error` sentence of a 400 (violations keeps every one). */
-const maxSentence = 1000
-
-/**
- * A schema message that never repeats a long value: Effect writes `Expected <what>, actual <value>`
- * with the whole value in it, so a long one becomes its length (a string) or its start.
- */
-const capMessage = (message: string): string => {
-  const split = message.indexOf(", actual ")
-  if (split < 0) return excerpt(message, maxSentence)
-  const actual = message.slice(split + ", actual ".length)
-  if (actual.length <= maxActual) return excerpt(message, maxSentence)
-  const text = actual.startsWith("\"") ? stringLength(actual) : null
-  const described = text === null ? excerpt(actual, maxActual) : `a string of ${text} characters`
-  return excerpt(`${message.slice(0, split)}, actual ${described}`, maxSentence)
-}
-
-const stringLength = (quoted: string): number | null => {
-  try {
-    const text: unknown = JSON.parse(quoted)
-    return typeof text === "string" ? text.length : null
-  } catch {
-    return null
-  }
-}
-
-/** The error sentence of a 400 listing its violations, as many as fit. */
-const sentence = (violations: ReadonlyArray<Violation>): string => {
-  let text = "invalid request: "
-  for (const [index, violation] of violations.entries()) {
-    const part = `${index === 0 ? "" : "; "}${describeViolation(violation)}`
-    if (text.length + part.length > maxSentence) return `${text}; and ${violations.length - index} more (see violations)`
-    text += part
-  }
-  return text
-}
-
-/** A 400 naming each field at fault (messages capped); `invalid_request` unless told. */
-export const refusedFields = (violations: ReadonlyArray<Violation>, code: BadRequest["code"] = "invalid_request"): BadRequest => {
-  const capped = violations.map((violation) => ({ ...violation, message: capMessage(violation.message) }))
-  return new BadRequest({ error: sentence(capped), code, violations: capped })
-}
+/** A 400 naming each field at fault (core's refusedFieldsBody); `invalid_request` unless told. */
+export const refusedFields = (violations: ReadonlyArray<Violation>, code: BadRequest["code"] = "invalid_request"): BadRequest =>
+  new BadRequest({ ...refusedFieldsBody(violations), code })
 
 /** A 400 for a body that cannot be read as its type: bytes that are not UTF-8, JSON or a multipart form. */
 export const malformedBody = (error: string) => new BadRequest({ error, code: "malformed_body" })
@@ -281,14 +224,7 @@ export const malformedBody = (error: string) => new BadRequest({ error, code: "m
 export const invalidRequest = (
   issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>,
   code: BadRequest["code"] = "invalid_request"
-): BadRequest => {
-  const all = issues.map((issue) => ({ field: fieldPath(issue.path), account: null, message: issue.message }))
-  // An optional field that fails reports its undefined alternative too; that one says nothing.
-  return refusedFields(
-    all.filter((v) => !(v.message.startsWith("Expected undefined,") && all.some((other) => other !== v && other.field === v.field))),
-    code
-  )
-}
+): BadRequest => refusedFields(issueViolations(issues), code)
 
 /**
  * The reply of an error. Written here rather than by HttpApi's error encoder because these

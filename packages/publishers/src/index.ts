@@ -1,6 +1,6 @@
-export { blueskyLogin } from "./bluesky/BlueskyLogin.js"
-export { blueskyDirectRoute, blueskyRoute } from "./bluesky/BlueskyRoute.js"
+export * as Bluesky from "./bluesky/index.js"
 export { registry } from "./Registry.js"
+export * as X from "./x/index.js"
 export * as Simulator from "./simulator/Simulator.js"
 export {
   type PublishRecord,
@@ -20,3 +20,4 @@ export {
 export { type RunningSimulator, SimulatorServer, type SimulatorServerOptions, startSimulator } from "./simulator/SimulatorServer.js"
 export * as SimulatorWire from "./simulator/SimulatorWire.js"
 export * as Kit from "./kit/index.js"
+export * as Linkedin from "./linkedin/index.js"

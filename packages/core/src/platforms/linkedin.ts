@@ -1,5 +1,5 @@
 import { textLength } from "../CaptionSignature.js"
-import { configurationSchema, mediaRules, type PlatformModule, text } from "./PlatformModule.js"
+import { configurationSchema, everyRoute, mediaRules, type PlatformModule, text } from "./PlatformModule.js"
 
 const options = {
   document_title: text("Names a PDF document post; defaults to the file name.", {
@@ -24,9 +24,9 @@ export const linkedin: PlatformModule = {
     videoSeconds: 1800
   }),
   placements: [],
-  // Documents: the Documents API belongs to LinkedIn's Community Management product, which a
-  // direct "Share on LinkedIn" connection does not have; aggregators hold it.
-  routes: { direct: [], aggregator: ["documents"], aggregator_login: ["documents"], simulator: ["documents"] },
+  // Documents: the Documents API takes the same w_member_social / w_organization_social grant as
+  // posting, so a direct connection that may post may post a PDF too (docs/networks/linkedin.md).
+  routes: everyRoute(["documents"]),
   options,
   rules: [],
   metrics: ["views", "likes", "comments", "shares", "reach"],

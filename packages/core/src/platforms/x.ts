@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 import type { Violation } from "../Errors.js"
-import { textLength } from "../CaptionSignature.js"
 import {
   configurationSchema,
   everyRoute,
@@ -12,6 +11,95 @@ import {
   select,
   textarea
 } from "./PlatformModule.js"
+import { xTopLevelDomains } from "./xTopLevelDomains.js"
+
+/**
+ * X's weighted length (docs.x.com "Counting characters", twitter-text 3.1.0's parseTweet, checked
+ * against it in test/platforms/XLength.test.ts): the text NFC-normalised; a link costs 23 whatever
+ * its length (t.co); an emoji, with its modifiers and joiners, costs 2; any other code point costs 1
+ * in the ranges below and 2 elsewhere (CJK, most other scripts, astral characters).
+ */
+const weights = {
+  link: 23,
+  emoji: 2,
+  light: 1,
+  heavy: 2,
+  lightRanges: [[0x0000, 0x10FF], [0x2000, 0x200D], [0x2010, 0x201F], [0x2032, 0x2037]] as const
+}
+
+/** Latin letters with accents, which X takes in domains and paths alike (twitter-text's latinAccentChars). */
+const accented = String.raw`\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff\u0100-\u024f\u0253\u0254\u0256\u0257\u0259\u025b\u0263\u0268\u026f\u0272\u0289\u028b\u02bb\u0300-\u036f\u1e00-\u1eff`
+// Paths also take Cyrillic letters.
+const pathChar = String.raw`[a-z0-9!*';:=+,.$/%#\[\]\-\u2013_~|&@${accented}\u0400-\u04ff]`
+const pathEnd = String.raw`[+\-a-z0-9=_#/${accented}\u0400-\u04ff]`
+// Longest first, so that `.community` is not read as `.com`.
+const topLevelDomain = [...xTopLevelDomains].sort((a, b) => b.length - a.length).join("|")
+const parens = String.raw`\((?:${pathChar}+|\(${pathChar}+\))\)`
+const tldEnd = String.raw`(?:${topLevelDomain}|xn--[a-z0-9-]+)(?![0-9a-z@+-])`
+/** What may make up a domain label: anything but ASCII punctuation, spaces and invisible marks. */
+const domainChar = String.raw`[^!-/:-@\[-\u0060{-~\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufffe\ufeff\uffff\u202a-\u202e\u200e\u200f\u061c\u2066-\u2069]`
+/**
+ * A link as X finds one: an optional http(s) scheme, dotted labels ending in a top-level domain X
+ * knows, then a port, path and query that stop before trailing punctuation; never right after a
+ * letter, digit, @, $ or #, nor, without a scheme, after - _ . or /.
+ */
+const linkPattern = new RegExp(
+  String.raw`(^|[^a-z0-9@$#\uff20\uff03\u202a-\u202e])(https?://)?((?:(?:${domainChar}(?:[_-]|${domainChar})*)?${domainChar}\.)*(?:${domainChar}(?:-|${domainChar})*)?${domainChar}\.${tldEnd})` +
+    String.raw`(?::\d+)?(/(?:(?:${pathChar}*(?:${parens}${pathChar}*)*(?:${pathEnd}|${parens}))|@${pathChar}+/)*)?` +
+    String.raw`(?:\?[a-z0-9!?*'();:&=+$/%#\[\]\-_.,~|@]*[a-z0-9\-_&=#/])?`,
+  "gi"
+)
+/** Without a scheme, only the ASCII (and accented Latin) domains inside what looked like one are links. */
+const bareDomain = new RegExp(String.raw`(?:[-a-z0-9${accented}]+\.)+${tldEnd}`, "gi")
+
+/** Where the links of a text are, as [start, end) ranges in order. */
+const links = (text: string): ReadonlyArray<readonly [number, number]> =>
+  Array.from(text.matchAll(linkPattern)).flatMap((match): ReadonlyArray<readonly [number, number]> => {
+    // The character before a link is part of the match, as in X's own pattern: a link cannot
+    // start right where the previous one ended. Like X's, the pattern reads UTF-16 units (no u
+    // flag), so half of an astral character can stand before a link or inside a domain.
+    const [whole, before, scheme, domain, path] = match
+    const start = match.index + before!.length
+    const end = match.index + whole.length
+    if (scheme !== undefined) return [[start, end]]
+    if (/[-_./]/.test(before!)) return []
+    const found = Array.from(domain!.matchAll(bareDomain), (inner): [number, number] => [start + inner.index, start + inner.index + inner[0].length])
+    // A path (and the query after it) belongs to the last domain found; a query alone does not.
+    if (found.length > 0 && path !== undefined) found[found.length - 1]![1] = end
+    return found
+  })
+
+const emoji = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[0-9#*]\ufe0f?\u20e3)/u
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" })
+
+const plainWeight = (text: string): number => {
+  let total = 0
+  for (const { segment } of graphemes.segment(text)) {
+    const chars = Array.from(segment)
+    // An emoji sequence costs 2 in all; a lone code point weighs what its range says (a bare © is 1).
+    if (chars.length > 1 && emoji.test(segment)) {
+      total += weights.emoji
+      continue
+    }
+    for (const char of chars) {
+      const code = char.codePointAt(0)!
+      total += weights.lightRanges.some(([from, to]) => code >= from && code <= to) ? weights.light : weights.heavy
+    }
+  }
+  return total
+}
+
+/** The length X counts a text at against its 280. */
+export const xWeightedLength = (raw: string): number => {
+  const text = raw.normalize("NFC")
+  let total = 0
+  let from = 0
+  for (const [start, end] of links(text)) {
+    total += plainWeight(text.slice(from, start)) + weights.link
+    from = end
+  }
+  return total + plainWeight(text.slice(from))
+}
 
 /** 280: the contract's own figure; also the ceiling of a first comment and of each follow-up tweet. */
 const ceiling = 280
@@ -62,7 +150,7 @@ export const XConfiguration = configurationSchema(options)
 
 export const x: PlatformModule = {
   look: { name: "X", color: "#000000" },
-  caption: { ceiling, length: textLength, optional: true },
+  caption: { ceiling, length: xWeightedLength, optional: true },
   media: mediaRules({
     max: maxMedia,
     required: false,

@@ -11,11 +11,18 @@ import { traced } from "../Tracing.js"
 
 /** One row of POST /posts/bulk (JSON form; CSV rows decode to the same shape). */
 export const BulkRow = Schema.Struct({
-  caption: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)),
-  accounts: Schema.Array(Schema.String).pipe(Schema.minItems(1)),
-  scheduled_at: Schema.optional(ScheduledAtInput),
-  media_urls: Schema.optional(Schema.Array(Schema.String)),
-  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+  // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
+  caption: Schema.propertySignature(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000))).annotations({
+    description: "The text, 1 to 10000 characters."
+  }),
+  accounts: Schema.propertySignature(Schema.Array(Schema.String).pipe(Schema.minItems(1))).annotations({
+    description: "Account refs (platform:username), ids, or a username that names one account only."
+  }),
+  scheduled_at: Schema.optional(ScheduledAtInput).annotations({ description: "ISO 8601; omit to post now." }),
+  media_urls: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Public https URLs, fetched for this row." }),
+  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
+    description: "Your own id for this row: sending it again answers repeated instead of writing another post."
+  })
 })
 export type BulkRow = typeof BulkRow.Type
 

@@ -1,10 +1,10 @@
-import { DateTime, Effect, Either, Option } from "effect"
+import { DateTime, Effect, Either, Option, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
 import { IdempotencyKeyReused, PlanInactive } from "../Errors.js"
 import { canonicalJson } from "../Idempotency.js"
 import { PostId } from "../Ids.js"
 import { LifecycleEvent, transition } from "../Lifecycle.js"
-import { type CreatePostBody, Post, type PostStatus } from "../Post.js"
+import { type CreatePostBody, Post, PostStatus } from "../Post.js"
 import { deliveryState, newDeliveries, planPost } from "../PostPlan.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
@@ -20,6 +20,32 @@ export interface CreatePostResult {
   /** The signed approval page, for posts held for a person. */
   readonly approvalUrl: string | null
 }
+
+/** The fields of POST /posts's reply (and MCP create_post's result), beside `repeated`. */
+export const createdPostFields = {
+  id: Schema.UUID,
+  status: PostStatus,
+  message: Schema.String.annotations({ description: "Why the post is in this status (a held post says why it waits)." }),
+  approval_url: Schema.optional(Schema.String.annotations({ description: "The signed approval page, on a post held for approval." }))
+}
+
+/** POST /posts's reply: 201 when new, 200 with repeated true when idempotency_key matched. */
+export const CreatedPostReply = Schema.Struct({
+  ...createdPostFields,
+  repeated: Schema.Boolean.annotations({ description: "true: idempotency_key matched an earlier create; nothing new was written." })
+})
+export type CreatedPostReply = typeof CreatedPostReply.Type
+
+/** A create's outcome as POST /posts answers it. */
+export const createdPostReply = (created: CreatePostResult): CreatedPostReply => ({
+  id: created.record.post.id,
+  status: created.record.post.status,
+  message: created.message,
+  ...(created.record.post.status === "pending_approval" && created.approvalUrl !== null
+    ? { approval_url: created.approvalUrl }
+    : {}),
+  repeated: created.repeated
+})
 
 export const statusMessage = (record: PostRecord): string => {
   const { post } = record

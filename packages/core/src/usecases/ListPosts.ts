@@ -1,7 +1,7 @@
-import { Context, Effect } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
-import type { PostStatus } from "../Post.js"
-import { type PostView, toPostView } from "../PostView.js"
+import { PostStatus } from "../Post.js"
+import { PostView, toPostView } from "../PostView.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { type PostRecord, PostStore } from "../ports/PostStore.js"
@@ -12,6 +12,21 @@ export interface PostFilter {
   readonly statuses: ReadonlyArray<PostStatus> | null
   readonly limit: number
 }
+
+/** GET /posts's limit when the caller names none. */
+export const defaultPostListLimit = 50
+
+/**
+ * GET /posts's reply. "PostRow" is the published document's schema name; the code calls it a view
+ * ("Row" in code is a storage table row), the document keeps its name for its clients.
+ */
+export const PostListReply = Schema.Struct({
+  data: Schema.Array(PostView.annotations({ identifier: "PostRow" })),
+  filter: Schema.Struct({
+    status: Schema.NullOr(Schema.Array(PostStatus)),
+    limit: Schema.Int
+  }).annotations({ description: "The filter that actually applied (status null: every status)." })
+})
 
 /**
  * Rows are a function of the records and the links alone, and a store that caches its lists hands

@@ -1,6 +1,7 @@
 import { Data, DateTime, Effect, Layer, Option, Schema } from "effect"
 import type { SocialAccount } from "../Account.js"
 import { requireScope } from "../Authorization.js"
+import { errorCode } from "../ErrorCode.js"
 import type { MissingScope } from "../Errors.js"
 import { MediaId, type ProjectId } from "../Ids.js"
 import { Media, type MediaKind, maxMediaBytes } from "../Media.js"
@@ -120,6 +121,46 @@ export type UploadMediaError =
   | PeopleTagsUnconfirmed
   | PeopleTagsNeedImage
   | ThumbnailOutOfRange
+
+/** The machine-readable code of each refusal of an upload, the same on REST and MCP (docs/api.md). */
+export const uploadErrorCodes = {
+  MediaRejected: "media_unfetchable",
+  UnsupportedMedia: "media_unsupported",
+  ThumbnailOutOfRange: "invalid_request",
+  TicketExpired: "ticket_expired",
+  PeopleTagsNeedImage: "people_tags_need_image",
+  PeopleTagsUnavailable: "people_tags_unavailable",
+  MediaTooLarge: "media_too_large",
+  PeopleTagsUnconfirmed: "people_tags_unconfirmed",
+  MediaStorageUnavailable: "media_storage_unavailable",
+  TicketNotFound: { unknown: "ticket_not_found", empty: "ticket_empty", claimed: "ticket_claimed" }
+} as const satisfies Record<Exclude<UploadMediaError, MissingScope>["_tag"], unknown>
+
+/**
+ * A refusal of an upload as its reply body: error, code and what the refusal names (the field at
+ * fault, the stored id of a file kept without its tags, the handles instagram could not confirm).
+ */
+export const uploadErrorBody = (error: UploadMediaError) => {
+  const error_ = error.message
+  switch (error._tag) {
+    case "MissingScope":
+      return { error: error_, code: errorCode(error) }
+    case "TicketNotFound":
+      return { error: error_, code: uploadErrorCodes.TicketNotFound[error.reason] }
+    case "ThumbnailOutOfRange":
+      return {
+        error: error_,
+        code: uploadErrorCodes.ThumbnailOutOfRange,
+        violations: [{ field: "thumbnail_timestamp_ms", account: null, message: error_ }]
+      }
+    case "PeopleTagsNeedImage":
+      return { error: error_, code: uploadErrorCodes.PeopleTagsNeedImage, id: error.mediaId }
+    case "PeopleTagsUnconfirmed":
+      return { error: error_, code: uploadErrorCodes.PeopleTagsUnconfirmed, unknown: error.unknown }
+    default:
+      return { error: error_, code: uploadErrorCodes[error._tag] }
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // People tags

@@ -22,6 +22,7 @@ import {
   type TicketExpired,
   type TicketNotFound,
   type UnsupportedMedia,
+  uploadErrorBody,
   uploadMedia,
   type UploadMediaError,
   UploadTickets
@@ -63,36 +64,30 @@ type MediaReply =
   | SharedClass
   | PeopleTagsRefused | TagsNeedImage | ServiceUnavailable
 
-/** The reply each media refusal gets (the contract's media status table). */
+/** The reply each media refusal gets (the contract's media status table); its body is core's uploadErrorBody. */
 const replyOf = (error: UploadMediaError): MediaReply => {
-  const error_ = error.message
+  const body = uploadErrorBody(error)
   switch (error._tag) {
     case "MissingScope":
-      return new MissingScopeError({ error: error_, code: errorCode(error) })
+      return new MissingScopeError({ error: body.error, code: errorCode(error) })
     case "MediaRejected":
-      return new MediaRefused({ error: error_, code: "media_unfetchable" })
     case "UnsupportedMedia":
-      return new MediaRefused({ error: error_, code: "media_unsupported" })
-    case "ThumbnailOutOfRange":
-      return new BadRequest({
-        error: error_,
-        code: "invalid_request",
-        violations: [{ field: "thumbnail_timestamp_ms", account: null, message: error_ }]
-      })
     case "TicketExpired":
-      return new MediaRefused({ error: error_, code: "ticket_expired" })
+      return new MediaRefused(body as MediaRefused)
+    case "ThumbnailOutOfRange":
+      return new BadRequest(body as BadRequest)
     case "PeopleTagsNeedImage":
-      return new TagsNeedImage({ error: error_, code: "people_tags_need_image", id: error.mediaId })
+      return new TagsNeedImage(body as TagsNeedImage)
     case "TicketNotFound":
-      return new NotFound({ error: error_, code: `ticket_${error.reason === "unknown" ? "not_found" : error.reason}` })
+      return new NotFound(body as NotFound)
     case "PeopleTagsUnavailable":
-      return new Conflict({ error: error_, code: "people_tags_unavailable" })
+      return new Conflict(body as Conflict)
     case "MediaTooLarge":
-      return new MediaTooLargeError({ error: error_, code: "media_too_large" })
+      return new MediaTooLargeError(body as MediaTooLargeError)
     case "PeopleTagsUnconfirmed":
-      return new PeopleTagsRefused({ error: error_, code: "people_tags_unconfirmed", unknown: error.unknown })
+      return new PeopleTagsRefused(body as PeopleTagsRefused)
     case "MediaStorageUnavailable":
-      return new ServiceUnavailable({ error: error_, code: "media_storage_unavailable" })
+      return new ServiceUnavailable(body as ServiceUnavailable)
   }
 }
 

@@ -635,17 +635,26 @@ export interface components {
         CreatePostBody: {
             /**
              * maxLength(10000)
-             * @description a string at most 10000 character(s) long
+             * @description The text, up to 10000 characters (each account's limits.caption_chars_available is its own ceiling). Required unless every destination can publish media without words (x, instagram, linkedin) or it is a story.
              */
             caption?: string;
             /**
              * minItems(1)
-             * @description an array of at least 1 item(s)
+             * @description Where to post: account refs as GET /social-accounts gives them (platform:username), or account ids. Every one must resolve, or nothing is created.
+             * @example [
+             *       "x:herald",
+             *       "linkedin:herald"
+             *     ]
              */
             social_accounts: string[];
+            /** @description Ids from POST /media, in carousel order (the first leads). */
             media_ids?: components["schemas"]["UUID"][];
-            /** @description a string matching the pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$ */
+            /**
+             * @description When to publish: ISO 8601 with Z or an offset (a bare date-time is read on the project's timezone). Omit to publish now (after approval in copilot mode); more than 2 minutes in the past is refused.
+             * @example 2026-12-01T09:30:00Z
+             */
             scheduled_at?: string;
+            /** @description Save without publishing (default false). */
             is_draft?: boolean;
             platform_configurations?: {
                 x?: {
@@ -747,9 +756,10 @@ export interface components {
             };
             /**
              * maxLength(255)
-             * @description a string at most 255 character(s) long
+             * @description Your own id for this create (1 to 255 characters): sending it again returns the first post (repeated true).
              */
             idempotency_key?: string;
+            /** @description Leave the project signature off this post (default false). */
             skip_signature?: boolean;
         };
         /** @description idempotency_key matched an earlier create: the post it made; nothing new was written. */
@@ -829,20 +839,21 @@ export interface components {
             rows: {
                 /**
                  * maxLength(10000)
-                 * @description a string at most 10000 character(s) long
+                 * @description The text, 1 to 10000 characters.
                  */
                 caption: string;
                 /**
                  * minItems(1)
-                 * @description an array of at least 1 item(s)
+                 * @description Account refs (platform:username), ids, or a username that names one account only.
                  */
                 accounts: string[];
-                /** @description a string matching the pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$ */
+                /** @description ISO 8601; omit to post now. */
                 scheduled_at?: string;
+                /** @description Public https URLs, fetched for this row. */
                 media_urls?: string[];
                 /**
                  * maxLength(255)
-                 * @description a string at most 255 character(s) long
+                 * @description Your own id for this row: sending it again answers repeated instead of writing another post.
                  */
                 idempotency_key?: string;
             }[];

@@ -1,0 +1,193 @@
+import { HttpApiBuilder, HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as McpTool
+} from "@modelcontextprotocol/sdk/types.js"
+import { type ApiKeyHash, type ApiKeyStore, makeAuthenticator, type Principal, type RateLimited, type RateLimitStore } from "@herald/core"
+import { Cause, Effect, Exit, Option, Runtime } from "effect"
+import { type AnyTool, decodeArguments, jsonSchemaOf, type Refusal, type ToolServices } from "./Tool.js"
+import { tools } from "./Tools.js"
+
+/** What the connector needs from its host beside the core's ports. */
+export interface McpOptions {
+  /** The stored hash of a presented key, or null when the text cannot be a key (the REST server's rule). */
+  readonly keyHash: (key: string) => ApiKeyHash | null
+  /** The version this server reports in initialize. */
+  readonly version: string
+}
+
+export type McpServices = ToolServices<typeof tools[number]> | ApiKeyStore | RateLimitStore
+
+/** The MCP path; a key may follow it as one more segment for clients that cannot set headers. */
+export const mcpPath = "/api/mcp" as const
+const keyedPath = `${mcpPath}/:key` as const
+
+/** Room for upload_media's 5 MB in base64 and the JSON-RPC around it. */
+const maxBodyBytes = 8 * 1024 * 1024
+
+const listed: ReadonlyArray<McpTool> = tools.map((tool: AnyTool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: jsonSchemaOf(tool.input),
+  outputSchema: jsonSchemaOf(tool.output),
+  annotations: { title: tool.title, ...tool.hints }
+}))
+const byName = new Map<string, AnyTool>(tools.map((tool: AnyTool) => [tool.name, tool]))
+
+const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers })
+
+/** 401 in the REST shape; it never repeats the key (which may have come in the URL). */
+const unauthorized = (code: "missing_api_key" | "invalid_api_key" | "revoked_api_key", error: string) =>
+  json({ error, code }, 401, { "www-authenticate": "Bearer" })
+
+const rateLimitedBody = (refused: RateLimited) => ({ error: refused.message, code: "rate_limited", retry_after: refused.retryAfterSeconds })
+
+/** A domain refusal: a tool result flagged isError whose text is the REST error body. */
+const toolError = (body: Refusal): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(body) }], isError: true })
+
+const jsonRpcError = (code: number, message: string, status: number) =>
+  json({ jsonrpc: "2.0", id: null, error: { code, message } }, status)
+
+const isToolCall = (body: unknown) =>
+  typeof body === "object" && body !== null && (body as { readonly method?: unknown }).method === "tools/call"
+
+/** The key a request presents: the path's, else the Authorization header's Bearer. */
+const presentedKey = (pathKey: string | undefined, authorization: string | undefined) => {
+  if (pathKey !== undefined) return pathKey
+  const [scheme = "", key = "", ...rest] = (authorization ?? "").trim().split(/\s+/)
+  return scheme.toLowerCase() === "bearer" && rest.length === 0 ? key : ""
+}
+
+/**
+ * The connector: Streamable HTTP, stateless (no session is kept, so any API process answers any
+ * request), JSON replies. Each POST is authenticated and counted against the key's rate limit as a
+ * REST request is, then answered by a server made for it, whose tools run core's use cases as the
+ * principal. A rate-limited tools/call is a tool error; other rate-limited requests are a 429.
+ */
+export const McpLive = (options: McpOptions) =>
+  HttpApiBuilder.Router.use((router) =>
+    Effect.gen(function*() {
+      const runtime = yield* Effect.runtime<McpServices>()
+      const { authenticate } = yield* makeAuthenticator
+      const runPromiseExit = Runtime.runPromiseExit(runtime)
+
+      const callTool = async (
+        admitted: Principal | RateLimited,
+        name: string,
+        args: unknown
+      ): Promise<CallToolResult> => {
+        const tool = byName.get(name)
+        if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${name}; tools/list names the 11 tools`)
+        if ("_tag" in admitted) return toolError(rateLimitedBody(admitted))
+        const exit = await runPromiseExit(Effect.flatMap(decodeArguments(tool.input, args), (input) => tool.run(admitted, input)))
+        if (Exit.isSuccess(exit)) {
+          return { content: [{ type: "text", text: tool.text(exit.value) }], structuredContent: exit.value as Record<string, unknown> }
+        }
+        const failure = Cause.failureOption(exit.cause)
+        if (Option.isSome(failure)) return toolError(failure.value as Refusal)
+        await runPromiseExit(Effect.logError(`MCP tool ${name} failed inside Herald`, exit.cause))
+        return toolError({ error: "internal error", code: "internal_error" })
+      }
+
+      /**
+       * A protocol server answers one request at a time (it holds one transport), and making one
+       * (its handlers and their schemas) costs about as much as the request: servers are kept
+       * between requests, each reconnected to the next request's transport, as many as are busy at once.
+       */
+      const idle: Array<{ readonly server: Server; admitted: Principal | RateLimited | null }> = []
+      const checkout = () => {
+        const kept = idle.pop()
+        if (kept !== undefined) return kept
+        const made: { readonly server: Server; admitted: Principal | RateLimited | null } = {
+          server: new Server({ name: "herald", version: options.version }, { capabilities: { tools: { listChanged: false } } }),
+          admitted: null
+        }
+        made.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }))
+        made.server.setRequestHandler(CallToolRequestSchema, (call) => {
+          if (made.admitted === null) throw new McpError(ErrorCode.InternalError, "no caller")
+          return callTool(made.admitted, call.params.name, call.params.arguments)
+        })
+        return made
+      }
+
+      const answer = (admitted: Principal | RateLimited, body: unknown, request: HttpServerRequest.HttpServerRequest) =>
+        Effect.promise(async () => {
+          const kept = checkout()
+          kept.admitted = admitted
+          const server = kept.server
+          const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+          await server.connect(transport)
+          try {
+            // The URL is a placeholder: the real one may carry the key, and nothing downstream needs it.
+            const web = new Request(`http://herald.invalid${mcpPath}`, {
+              method: "POST",
+              headers: Object.fromEntries(
+                ["accept", "content-type", "mcp-protocol-version"].flatMap((name) =>
+                  request.headers[name] === undefined ? [] : [[name, request.headers[name]!]])
+              )
+            })
+            const reply = await transport.handleRequest(web, { parsedBody: body })
+            return { status: reply.status, type: reply.headers.get("content-type"), text: await reply.text() }
+          } finally {
+            await server.close()
+            kept.admitted = null
+            idle.push(kept)
+          }
+        }).pipe(Effect.map(({ status, text, type }) =>
+          text === ""
+            ? HttpServerResponse.empty({ status })
+            : HttpServerResponse.text(text, { status, contentType: type ?? "application/json" })))
+
+      const handle = (pathKey: string | undefined) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const key = presentedKey(pathKey, request.headers.authorization)
+          if (key === "") return unauthorized("missing_api_key", `missing API key: send Authorization: Bearer <key>, or use ${mcpPath}/<key>`)
+          const hash = options.keyHash(key)
+          if (hash === null) return unauthorized("invalid_api_key", "invalid API key")
+          const admitted = yield* authenticate(hash).pipe(
+            Effect.map(({ principal }) => principal as Principal | RateLimited),
+            Effect.catchTag("RateLimited", (refused) => Effect.succeed(refused)),
+            Effect.either
+          )
+          if (admitted._tag === "Left") {
+            return unauthorized(admitted.left._tag === "ApiKeyRevoked" ? "revoked_api_key" : "invalid_api_key", admitted.left.message)
+          }
+          const body = yield* request.json.pipe(
+            HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+            Effect.option
+          )
+          if (Option.isNone(body)) return jsonRpcError(ErrorCode.ParseError, "the body is not JSON (or is larger than 8 MB)", 400)
+          if ("_tag" in admitted.right && !isToolCall(body.value)) {
+            return json(rateLimitedBody(admitted.right), 429, { "retry-after": String(admitted.right.retryAfterSeconds) })
+          }
+          return yield* answer(admitted.right, body.value, request)
+        }).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.as(
+              Effect.logError("MCP request failed inside Herald", cause),
+              json({ error: "internal error", code: "internal_error" }, 500)
+            )
+          )
+        )
+
+      // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
+      const notAllowed = Effect.succeed(
+        json({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ConnectionClosed, message: "POST only: this connector is stateless" } }, 405, { allow: "POST" })
+      )
+      yield* router.post(mcpPath, handle(undefined))
+      yield* router.post(keyedPath, Effect.flatMap(HttpRouter.params, (params) => handle(params.key ?? "")))
+      for (const path of [mcpPath, keyedPath]) {
+        yield* router.get(path, notAllowed)
+        yield* router.del(path, notAllowed)
+      }
+    })
+  )

@@ -1,0 +1,3 @@
+export * from "./McpEndpoint.js"
+export * from "./Tool.js"
+export * from "./Tools.js"

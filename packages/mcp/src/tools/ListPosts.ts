@@ -1,0 +1,31 @@
+import { defaultPostListLimit, listPosts, PostListReply, PostStatus } from "@herald/core"
+import { Effect, Schema } from "effect"
+import { refuse, tool } from "../Tool.js"
+
+/** GET /posts. */
+export const listPostsTool = tool({
+  name: "list_posts",
+  title: "List posts",
+  description:
+    "The project's posts, newest first, as GET /posts lists them: each row has status, scheduledAt, publishes " +
+    "(at_time, on_approval, now, or null for a draft or rejected post), approval_url on a held post and rejectionReason on " +
+    "a rejected one. Needs posts:read.",
+  input: Schema.Struct({
+    status: Schema.optional(Schema.Array(PostStatus).pipe(Schema.minItems(1)).annotations({
+      description: "Only posts in these statuses; omit for every status.",
+      examples: [["pending_approval", "scheduled"]]
+    })),
+    limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 100)).annotations({
+      description: `How many rows, 1 to 100 (default ${defaultPostListLimit}).`,
+      examples: [20]
+    }))
+  }),
+  output: PostListReply,
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: (principal, input) =>
+    Effect.catchAll(listPosts(principal, { statuses: input.status ?? null, limit: input.limit ?? defaultPostListLimit }), refuse),
+  text: (reply) =>
+    reply.data.length === 0
+      ? "No posts."
+      : reply.data.map((row) => `${row.id} ${row.status}`).join("\n")
+})

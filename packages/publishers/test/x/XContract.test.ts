@@ -1,0 +1,4 @@
+import { publisherContract } from "../kit/publisherContract.js"
+import { xContractSetup } from "./xContract.js"
+
+publisherContract("x", xContractSetup)
