@@ -20,7 +20,8 @@ import {
   AccountAdmin,
   AccountConnections,
   AccountId,
-  accountData,
+  deadLogin,
+  deadLoginData,
   EventId,
   noGuardrails,
   OutboxEvent,
@@ -183,9 +184,9 @@ const dispatched = Effect.gen(function*() {
       projectId: project.id,
       kind: "account.needs_reconnect",
       createdAt: yield* DateTime.now,
-      data: accountData(account, "bench")
+      data: deadLoginData(account, deadLogin(account, "bench"), yield* DateTime.now)
     })
-    yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event))
+    yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event, { ...deadLogin(account, "bench"), id: randomUUID() }))
   }
   const before = counts.signed
   const started = performance.now()

@@ -173,6 +173,12 @@ export const adminCommands: Readonly<Record<string, Command>> = {
         body: { status: input.positional(1) }
       }))
   },
+  "accounts retry-auth-failures": {
+    usage: "accounts retry-auth-failures <account id> [--project <id>]",
+    flags: [],
+    positionals: ["account id"],
+    build: (input) => inProject(input, (p) => `/projects/${p}/accounts/${id(input, 0)}/retry-auth-failures`, "POST")
+  },
   "webhooks list": {
     usage: "webhooks list [--project <id>]",
     flags: [],

@@ -1,3 +1,4 @@
+import { defaultConnectionCheckPolicy } from "@herald/core"
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
 import { defaultMetricsSchedule, defaultMetricsSyncOptions, defaultPublishingDispatcherOptions } from "./workers/index.js"
 
@@ -33,6 +34,15 @@ export interface HeraldConfig {
   readonly metricsSchedule: { readonly firstAfter: Duration.Duration; readonly every: Duration.Duration; readonly lastAfter: Duration.Duration }
   /** HERALD_METRICS_POLL: how often an idle metrics sync asks for due deliveries. */
   readonly metricsPollInterval: Duration.Duration
+  /** The connection checker's throttle (docs/configuration.md, Connection health). */
+  readonly connectionChecks: {
+    /** HERALD_CONNECTION_CHECK_EVERY: between two probes of a healthy account (default 6 hours). */
+    readonly every: Duration.Duration
+    /** HERALD_CONNECTION_CHECK_EXPIRING_EVERY: once a token is inside the warning window (default 1 hour). */
+    readonly expiringEvery: Duration.Duration
+    /** HERALD_CONNECTION_EXPIRY_WARNING: how early an expiring token is reported (default 7 days). */
+    readonly warningWindow: Duration.Duration
+  }
 }
 
 /** An optional variable; set but empty counts as unset (`DATABASE_URL= npm start`). */
@@ -52,6 +62,16 @@ const optionalUrl = (name: string) =>
             : Either.left(ConfigError.InvalidData([name], `${name} must be an absolute URL, got ${JSON.stringify(text)}`))
       })
     )
+  )
+
+/** A duration such as "6 hours" or "90 minutes"; at least a minute, so the checker cannot spin on a platform. */
+const positiveDuration = (name: string, fallback: Duration.Duration) =>
+  Config.duration(name).pipe(
+    Config.validate({
+      message: `${name} must be a duration of at least 1 minute, such as "6 hours"`,
+      validation: (value) => Duration.greaterThanOrEqualTo(value, Duration.minutes(1))
+    }),
+    Config.withDefault(fallback)
   )
 
 export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
@@ -85,5 +105,10 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
     ),
     lastAfter: Config.duration("HERALD_METRICS_FOR").pipe(Config.withDefault(defaultMetricsSchedule.lastAfter))
   }),
-  metricsPollInterval: Config.duration("HERALD_METRICS_POLL").pipe(Config.withDefault(defaultMetricsSyncOptions().pollInterval))
+  metricsPollInterval: Config.duration("HERALD_METRICS_POLL").pipe(Config.withDefault(defaultMetricsSyncOptions().pollInterval)),
+  connectionChecks: Config.all({
+    every: positiveDuration("HERALD_CONNECTION_CHECK_EVERY", defaultConnectionCheckPolicy.every),
+    expiringEvery: positiveDuration("HERALD_CONNECTION_CHECK_EXPIRING_EVERY", defaultConnectionCheckPolicy.expiringEvery),
+    warningWindow: positiveDuration("HERALD_CONNECTION_EXPIRY_WARNING", defaultConnectionCheckPolicy.warningWindow)
+  })
 })

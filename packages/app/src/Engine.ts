@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { ClassifiersUnavailable, IdGenerator, PeopleTagCheck, type RouteAdapters } from "@herald/core"
+import { ClassifiersUnavailable, type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck, type RouteAdapters } from "@herald/core"
 import { HttpApiConfig, NodeSecretMint } from "@herald/http-api"
 import { type MediaConfig, MediaLive } from "@herald/media"
 import { OutboundGuard } from "@herald/outbound"
@@ -10,6 +10,7 @@ import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
 import { DirectAdapters, directRoutes, directRoutesLayer } from "./DirectRoutes.js"
 import { mediaFromEnv } from "./MediaConfig.js"
+import { workerName } from "./workers/PublishingDispatcher.js"
 
 /** Fresh v4 UUIDs from node:crypto. */
 export const RandomIds = Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) }))
@@ -27,6 +28,8 @@ export interface EngineOptions {
   /** Lets media fetches and webhooks reach loopback http servers (tests, local development only). */
   readonly outboundAllowLoopback?: boolean
   readonly env?: "development" | "production"
+  /** How POST /connection-issues probes (its timeouts and leases); the checker worker takes its own. */
+  readonly connectionChecks?: Partial<ConnectionCheckPolicy>
   /** The direct routes to serve; by default every one this build has (DirectRoutes.ts). */
   readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
 }
@@ -68,7 +71,8 @@ export const engineLayer = (options: EngineOptions) => {
     NodeSecretMint,
     ClassifiersUnavailable,
     WebhookDestinationsLive,
-    PeopleTagCheck.throughPublishers
+    PeopleTagCheck.throughPublishers,
+    ConnectionCheckRuns.layer(workerName(), { ...defaultConnectionCheckPolicy, ...options.connectionChecks })
   ).pipe(
     Layer.provideMerge(publishers),
     Layer.provideMerge(directRoutesLayer(options.directRoutes ?? directRoutes).pipe(Layer.provide(RandomIds))),

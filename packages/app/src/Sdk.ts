@@ -1,5 +1,8 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import {
+  AccountId,
+  checkConnectionsNow,
+  type CheckReport,
   AnalyticsInput,
   analyticsQueryOf,
   bestTimes,
@@ -8,6 +11,8 @@ import {
   createPost,
   decidePost,
   DecisionBody,
+  type IssueView,
+  listConnectionIssues,
   defaultBestTimesDays,
   defaultInsightsDays,
   type Insights,
@@ -23,6 +28,7 @@ import {
   type PostView,
   ProjectId,
   refuseStoredText,
+  retryAuthFailures,
   type SocialAccount,
   startConnection,
   topPosts,
@@ -123,6 +129,17 @@ export interface Herald {
     readonly insights: (apiKey: string, query?: AnalyticsInput) => Promise<Insights>
     readonly topPosts: (apiKey: string, query?: TopPostsInput) => Promise<TopPosts>
     readonly bestTimes: (apiKey: string, query?: AnalyticsInput) => Promise<BestTimes>
+  }
+  /** Connection health, as GET and POST /connection-issues answer it (posts:read). */
+  readonly connections: {
+    readonly issues: (apiKey: string) => Promise<{ readonly data: ReadonlyArray<IssueView> }>
+    /** Probes the key's project's accounts now, bypassing the checker's throttle; joins a check under way. */
+    readonly check: (apiKey: string) => Promise<CheckReport>
+  }
+  /** Operator operations (no API key: the embedding service is the operator), as the admin API has them. */
+  readonly admin: {
+    /** Queues again every delivery of the account that failed auth_expired (after a reconnect); how many. */
+    readonly retryAuthFailures: (projectId: string, accountId: string) => Promise<{ readonly queued: number }>
   }
   /** The demo's credentials when `demo` created them on this start; null otherwise. */
   readonly demoCredentials: DemoCredentials | null
@@ -255,6 +272,20 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
         run(Effect.gen(function*() {
           const principal = yield* principalOf(apiKey)
           return yield* bestTimes(principal, analyticsQueryOf(yield* decode(AnalyticsInput, query), defaultBestTimesDays))
+        }))
+    },
+    connections: {
+      issues: (apiKey) =>
+        run(Effect.map(Effect.flatMap(principalOf(apiKey), listConnectionIssues), (data) => ({ data }))),
+      check: (apiKey) => run(Effect.flatMap(principalOf(apiKey), checkConnectionsNow))
+    },
+    admin: {
+      retryAuthFailures: (projectId, accountId) =>
+        run(Effect.gen(function*() {
+          return yield* retryAuthFailures(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(AccountId, accountId, ["account_id"])
+          )
         }))
     },
     demoCredentials: Option.getOrNull(demo),

@@ -208,6 +208,31 @@ describe("social accounts", () => {
     expect(unknownPlatform.status).toBe(400)
     expect((await admin(`/projects/${project}/accounts/${missingUuid}`, { method: "PATCH", json: { status: "active" } })).status).toBe(404)
   })
+
+  it("retry-auth-failures queues again what failed while the account waited for a reconnect, and answers how many", async () => {
+    const project = herald.credentials.project_id
+    const account = await json(await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "threads", username: "lapsed_login" } }))
+    await admin(`/projects/${project}/accounts/${account.id}`, { method: "PATCH", json: { status: "needs_reconnect" } })
+    const created = await json(await herald.call("/api/v1/posts", { method: "POST", token: herald.credentials.human_key, json: { caption: "after the reconnect", social_accounts: [account.id] } }))
+    const receipt = async () => json(await herald.call(`/api/v1/post-results?post_id=${created.id}`, { token: herald.credentials.human_key }))
+    const until = async (status: string) => {
+      const deadline = Date.now() + 15_000
+      let seen = await receipt()
+      while (seen.post_status !== status && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        seen = await receipt()
+      }
+      return seen
+    }
+    const failed = await until("failed")
+    expect(failed.data[0].error).toMatchObject({ category: "auth_expired", code: "account_needs_reconnect" })
+    await admin(`/projects/${project}/accounts/${account.id}`, { method: "PATCH", json: { status: "active" } })
+    const retried = await admin(`/projects/${project}/accounts/${account.id}/retry-auth-failures`, { method: "POST" })
+    expect(retried.status).toBe(200)
+    expect(await json(retried)).toEqual({ queued: 1 })
+    expect((await until("posted")).data[0]).toMatchObject({ status: "success" })
+    expect((await admin(`/projects/${project}/accounts/${missingUuid}/retry-auth-failures`, { method: "POST" })).status).toBe(404)
+  })
 })
 
 describe("webhook endpoints", () => {
@@ -294,20 +319,20 @@ describe("documents and health", () => {
     expect(["ok", "degraded"]).toContain(body.status)
   })
 
-  it("GET /health shows when each kind of worker last ran: publishing, metrics sync and webhooks", async () => {
+  it("GET /health shows when each kind of worker last ran: publishing, metrics, connection checks and webhooks", async () => {
     // Every loop beats on its first turn; give them a moment after start-up.
     const deadline = Date.now() + 10_000
     let kinds: Array<string> = []
     while (Date.now() < deadline) {
       const body = await json(await herald.call("/health"))
       kinds = [...new Set<string>(body.workers.map((worker: { kind: string }) => worker.kind))].sort()
-      if (kinds.length === 3) {
+      if (kinds.length === 4) {
         expect(body.status).toBe("ok")
         expect(body.workers.every((worker: { last_ran_at: string; stale: boolean }) => !worker.stale && !Number.isNaN(Date.parse(worker.last_ran_at)))).toBe(true)
         break
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
-    expect(kinds).toEqual(["dispatcher", "metrics", "webhooks"])
+    expect(kinds).toEqual(["connection-checker", "dispatcher", "metrics", "webhooks"])
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either } from "effect"
+import { ConfigProvider, Duration, Effect, Either } from "effect"
 import { heraldConfig } from "../src/Config.js"
 import { defaultPublishingDispatcherOptions } from "../src/workers/index.js"
 
@@ -25,6 +25,27 @@ describe("HERALD_DELIVERIES_IN_FLIGHT", () => {
         const config = yield* read({ HERALD_DELIVERIES_IN_FLIGHT: value })
         expect(Either.isLeft(config)).toBe(true)
         if (Either.isLeft(config)) expect(String(config.left)).toContain("HERALD_DELIVERIES_IN_FLIGHT")
+      }
+    }))
+})
+
+describe("the connection checker's throttle", () => {
+  it.effect("defaults to every 6 hours, hourly inside a 7-day expiry warning window", () =>
+    Effect.gen(function*() {
+      const { connectionChecks } = Either.getOrThrow(yield* read({}))
+      expect([connectionChecks.every, connectionChecks.expiringEvery, connectionChecks.warningWindow].map(Duration.toMillis))
+        .toEqual([6 * 3_600_000, 3_600_000, 7 * 86_400_000])
+    }))
+
+  it.effect("takes durations from the environment and refuses one under a minute, naming the variable", () =>
+    Effect.gen(function*() {
+      const config = Either.getOrThrow(yield* read({ HERALD_CONNECTION_CHECK_EVERY: "90 minutes", HERALD_CONNECTION_EXPIRY_WARNING: "3 days" }))
+      expect(Duration.toMillis(config.connectionChecks.every)).toBe(90 * 60_000)
+      expect(Duration.toMillis(config.connectionChecks.warningWindow)).toBe(3 * 86_400_000)
+      for (const value of ["5 seconds", "often"]) {
+        const refused = yield* read({ HERALD_CONNECTION_CHECK_EXPIRING_EVERY: value })
+        expect(Either.isLeft(refused)).toBe(true)
+        if (Either.isLeft(refused)) expect(String(refused.left)).toContain("HERALD_CONNECTION_CHECK_EXPIRING_EVERY")
       }
     }))
 })

@@ -83,3 +83,15 @@ describe("createHerald(): analytics", () => {
     expect(unknown).toMatchObject({ _tag: "PostNotFound" })
   })
 })
+
+describe("createHerald(): connection health", () => {
+  it("connections.check probes the demo's nine simulator accounts; issues lists none; retryAuthFailures refuses an unknown account", async () => {
+    const report = await herald.connections.check(humanKey)
+    expect(report.summary).toEqual({ checked: 9, healthy: 9, issues: {} })
+    expect(report.data).toEqual([])
+    expect(await herald.connections.issues(humanKey)).toEqual({ data: [] })
+    const missing = await herald.admin.retryAuthFailures(herald.demoCredentials!.project_id, "00000000-0000-4000-8000-000000000000")
+      .then(() => null, (failure: unknown) => failure)
+    expect(missing).toMatchObject({ _tag: "AccountNotFound" })
+  })
+})

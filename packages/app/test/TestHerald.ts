@@ -2,6 +2,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
+import { defaultConnectionCheckPolicy } from "@herald/core"
 import type { Kit } from "@herald/publishers"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
@@ -50,6 +51,11 @@ export const startHerald = async (
     outboundAllowLoopback: options.directRoutes !== undefined,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
+    connectionChecks: {
+      every: defaultConnectionCheckPolicy.every,
+      expiringEvery: defaultConnectionCheckPolicy.expiringEvery,
+      warningWindow: defaultConnectionCheckPolicy.warningWindow
+    },
     metricsSchedule: defaultMetricsSchedule,
     metricsPollInterval: defaultMetricsSyncOptions().pollInterval,
     ...options.metrics

@@ -1,5 +1,6 @@
 import { DateTime, Effect } from "effect"
 import type { SocialAccount } from "./Account.js"
+import type { ConnectionFinding } from "./ConnectionIssue.js"
 import { toWireError } from "./DeliveryError.js"
 import { type EventKind, OutboxEvent } from "./Event.js"
 import { EventId, type ProjectId } from "./Ids.js"
@@ -50,9 +51,16 @@ export const decidedData = (record: PostRecord) => {
   }
 }
 
-export const accountData = (account: SocialAccount, reason: string) => ({
+/**
+ * account.needs_reconnect: the account as marked, `reason` (as before) and the incident it opens:
+ * its kind, the detail in plain words and since when.
+ */
+export const deadLoginData = (account: SocialAccount, finding: Pick<ConnectionFinding, "kind" | "detail">, since: DateTime.Utc) => ({
   account: { id: account.id, platform: account.platform, username: account.username, status: account.status },
-  reason
+  reason: finding.detail,
+  kind: finding.kind,
+  detail: finding.detail,
+  since: DateTime.formatIso(since)
 })
 
 /**

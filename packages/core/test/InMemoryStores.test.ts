@@ -1,7 +1,7 @@
 import { layer } from "@effect/vitest"
 import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryAdmin, makeInMemoryStores } from "@herald/core/memory"
 import { Effect, Layer } from "effect"
-import { accountCases, apiKeyCases, connectionCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
+import { accountCases, apiKeyCases, connectionCases, connectionCheckCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
 
 const data = new InMemoryData()
 const keys = new InMemoryApiKeys()
@@ -47,4 +47,5 @@ layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(),
 layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRows))("in-memory admin ports", (it) => {
   accountCases(it)
   connectionCases(it)
+  connectionCheckCases(it)
 })

@@ -10,6 +10,9 @@ import {
 } from "@effect/platform"
 import {
   AccountPostingRules,
+  ConnectionIssueAction,
+  ConnectionIssueKind,
+  ConnectionIssueSeverity,
   AccountListReply,
   BestTimes,
   BulkBody,
@@ -353,6 +356,36 @@ export const ProjectRules = Schema.Struct({
   posts_today: PostsToday
 }).annotations({ identifier: "ProjectRules" })
 
+// The contract leaves the row open; docs/connection-health.md describes it.
+export const ConnectionIssueView = Schema.Struct({
+  id: Schema.UUID,
+  account: Schema.Struct({
+    id: Schema.UUID,
+    platform: Schema.NullOr(Schema.String),
+    username: Schema.NullOr(Schema.String),
+    ref: Schema.String
+  }),
+  kind: ConnectionIssueKind,
+  severity: ConnectionIssueSeverity,
+  detail: Schema.String,
+  action: ConnectionIssueAction.annotations({ identifier: "ConnectionIssueAction" }),
+  opened_at: Schema.String,
+  last_checked_at: Schema.String,
+  resolved_at: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ConnectionIssue" })
+
+export const ConnectionIssueList = Schema.Struct({ data: Schema.Array(ConnectionIssueView) })
+  .annotations({ identifier: "ConnectionIssueList" })
+
+export const ConnectionCheckReport = Schema.Struct({
+  summary: Schema.Struct({
+    checked: Schema.Int,
+    healthy: Schema.Int,
+    issues: Schema.partial(Schema.Record({ key: ConnectionIssueKind, value: Schema.Int }))
+  }).annotations({ identifier: "ConnectionCheckSummary" }),
+  data: Schema.Array(ConnectionIssueView)
+}).annotations({ identifier: "ConnectionCheckReport" })
+
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(
     HttpApiEndpoint.get("socialAccounts", "/social-accounts")
@@ -385,6 +418,21 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       .addError(MissingScopeError)
       .middleware(RequestBodyGuard)
       .annotate(OpenApi.Summary, "Check a caption against the guardrails without creating a post")
+  )
+  .add(
+    HttpApiEndpoint.get("connectionIssues", "/connection-issues")
+      .addSuccess(ConnectionIssueList)
+      .addError(MissingScopeError)
+      .annotate(OpenApi.Summary, "Open connection-health issues: dead logins, expiring tokens, missing permissions, unreachable accounts")
+  )
+  .add(
+    HttpApiEndpoint.post("checkConnections", "/connection-issues")
+      .addSuccess(ConnectionCheckReport)
+      .addError(MissingScopeError)
+      .annotate(
+        OpenApi.Summary,
+        "Check the project's accounts now, bypassing the checker's throttle (not the platforms' rate limits); concurrent calls join one check"
+      )
   )
   .middlewareEndpoints(Authentication)
   .annotate(OpenApi.Description, "Connected accounts, their posting rules, the project's rules and guardrail checks.")

@@ -6,6 +6,10 @@ import {
   BulkBody,
   bulkCreate,
   checkCaption,
+  checkConnectionsNow,
+  ConnectionCheckRuns,
+  ConnectionChecks,
+  ConnectionProbes,
   createdPostReply,
   CreatedPostReply,
   createPost,
@@ -16,6 +20,7 @@ import {
   defaultBestTimesDays,
   defaultInsightsDays,
   IdGenerator,
+  listConnectionIssues,
   listSocialAccounts,
   insights,
   listPosts,
@@ -240,7 +245,22 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
       }))
     .handle("checkGuardrails", ({ payload }) =>
       asCaller((principal) => checkCaption(principal, payload.caption)))
-).pipe(groupContext(Authentication, RequestBodyGuard, RequestUrlGuard, PostStore, ProjectStore, AccountStore, TopicClassifier, ToneClassifier))
+    .handle("connectionIssues", () => Effect.map(asCaller(listConnectionIssues), (data) => ({ data })))
+    .handle("checkConnections", () => asCaller(checkConnectionsNow))
+).pipe(groupContext(
+  Authentication,
+  RequestBodyGuard,
+  RequestUrlGuard,
+  PostStore,
+  ProjectStore,
+  AccountStore,
+  TopicClassifier,
+  ToneClassifier,
+  ConnectionChecks,
+  ConnectionCheckRuns,
+  ConnectionProbes,
+  IdGenerator
+))
 
 export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handlers) =>
   handlers

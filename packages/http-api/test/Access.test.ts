@@ -104,3 +104,26 @@ describe("makeWebHandler", () => {
     await dispose()
   })
 })
+
+describe("connection issues", () => {
+  it("GET and POST /connection-issues need posts:read: 401 without a key, 403 naming the scope without it, 200 with it", async () => {
+    for (const method of ["GET", "POST"]) {
+      const anonymous = await server.call("/api/v1/connection-issues", { method })
+      expect(anonymous.status).toBe(401)
+      const writer = await server.call("/api/v1/connection-issues", { method, key: server.tokens.writer.key })
+      expect(writer.status).toBe(403)
+      const refusal = await writer.json()
+      expect(refusal.code).toBe("missing_scope")
+      expect(refusal.error).toContain("posts:read")
+    }
+    const listed = await server.call("/api/v1/connection-issues", { key: server.tokens.reader.key })
+    expect(listed.status).toBe(200)
+    expect(await listed.json()).toEqual({ data: [] })
+    // No probe serves these accounts' route here: nothing is probed, nothing is found.
+    const checked = await server.call("/api/v1/connection-issues", { method: "POST", key: server.tokens.reader.key })
+    expect(checked.status).toBe(200)
+    const report = await checked.json()
+    expect(report.data).toEqual([])
+    expect(report.summary).toEqual({ checked: 0, healthy: 0, issues: {} })
+  })
+})

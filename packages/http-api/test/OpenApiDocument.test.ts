@@ -36,6 +36,7 @@ describe("the served OpenAPI document", () => {
     expect(operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual([
       "DELETE /api/v1/posts/{id}",
       "GET /api/v1/best-times",
+      "GET /api/v1/connection-issues",
       "GET /api/v1/insights",
       "GET /api/v1/metrics",
       "GET /api/v1/openapi.json",
@@ -46,6 +47,7 @@ describe("the served OpenAPI document", () => {
       "GET /api/v1/social-accounts",
       "GET /api/v1/top-posts",
       "PATCH /api/v1/posts/{id}",
+      "POST /api/v1/connection-issues",
       "POST /api/v1/guardrails/check",
       "POST /api/v1/media",
       "POST /api/v1/media/attach/{ticket}",

@@ -14,7 +14,9 @@ import {
   type Scope,
   SocialAccount,
   ToneClassifier,
-  TopicClassifier
+  TopicClassifier,
+  ConnectionCheckRuns,
+  ConnectionProbes,
 } from "@herald/core"
 import {
   InMemoryApiKeys,
@@ -24,7 +26,8 @@ import {
   noMediaIngest,
   publishersOf,
   RecordingPublisher,
-  sequentialIds
+  sequentialIds,
+  makeInMemoryConnections,
 } from "@herald/core/memory"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "../src/index.js"
@@ -137,6 +140,9 @@ export const startServer = async () => {
     noMediaIngest,
     MediaNotConfigured,
     publishersOf(publisher),
+    makeInMemoryConnections(data),
+    ConnectionProbes.layer([]),
+    ConnectionCheckRuns.layer("test"),
     Layer.succeed(TopicClassifier, TopicClassifier.of({ classify: () => Effect.succeed([]) })),
     Layer.succeed(ToneClassifier, ToneClassifier.of({ assess: () => Effect.succeed(Option.none()) })),
     keys.layer,

@@ -12,6 +12,7 @@ import adminTokens from "./migrations/0009_admin_tokens.js"
 import deliveryErrorCategories from "./migrations/0011_delivery_error_categories.js"
 import accountConnections from "./migrations/0012_account_connections.js"
 import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
+import connectionHealth from "./migrations/0015_connection_health.js"
 
 const run = Migrator.make({})
 
@@ -29,7 +30,8 @@ export const migrate = run({
     "0009_admin_tokens": adminTokens,
     "0011_delivery_error_categories": deliveryErrorCategories,
     "0012_account_connections": accountConnections,
-    "0014_delivery_metrics": deliveryMetrics
+    "0014_delivery_metrics": deliveryMetrics,
+    "0015_connection_health": connectionHealth
   }),
   table: "herald_migrations"
 })

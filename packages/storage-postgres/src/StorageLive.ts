@@ -6,6 +6,7 @@ import { MigrationsLive } from "./Migrations.js"
 import * as PgLiteServer from "./PgLiteServer.js"
 import { PostgresAccountConnections } from "./PostgresAccountConnections.js"
 import { PostgresAccounts } from "./PostgresAccounts.js"
+import { PostgresConnectionChecks } from "./PostgresConnectionChecks.js"
 import { PostgresConnectionStates } from "./PostgresConnectionStates.js"
 import { PostgresApiKeyStore } from "./PostgresApiKeyStore.js"
 import { PostgresDeliveryQueue } from "./PostgresDeliveryQueue.js"
@@ -53,6 +54,7 @@ export const repositories = Layer.mergeAll(
   PostgresProjects,
   PostgresAccounts,
   PostgresAccountConnections,
+  PostgresConnectionChecks,
   PostgresConnectionStates,
   PostgresMedia,
   PostListCache.pipe(Layer.provide(PostgresPostStore)),

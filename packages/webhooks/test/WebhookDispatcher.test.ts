@@ -8,7 +8,8 @@ import {
   AccountAdmin,
   AccountConnections,
   AccountId,
-  accountData,
+  deadLogin,
+  deadLoginData,
   EventId,
   type EventKind,
   noGuardrails,
@@ -127,9 +128,10 @@ const raise = (project: Project) =>
       projectId: project.id,
       kind: "account.needs_reconnect",
       createdAt: yield* DateTime.now,
-      data: accountData(account, "the platform refused the token")
+      data: deadLoginData(account, deadLogin(account, "the platform refused the token"), yield* DateTime.now)
     })
-    expect(yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event))).toBe(true)
+    const issue = { ...deadLogin(account, "the platform refused the token"), id: randomUUID() }
+    expect(yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event, issue))).toBe(true)
     return event
   })
 
@@ -239,7 +241,8 @@ describe("WebhookDispatcher", () => {
         expect(body.delivery_id).toBe(headers["x-service-delivery"])
         expect(body.project).toEqual({ id: project.id, name: "Acme" })
         expect(body.created_at).toBe("2030-01-15T10:00:00.000Z")
-        expect(body.data.reason).toBe("the platform refused the token")
+        expect(body.data.reason).toContain("the platform refused the token")
+        expect(body.data).toMatchObject({ kind: "login_dead", detail: body.data.reason })
       }
 
       const log = yield* logOf(project, subscribed)

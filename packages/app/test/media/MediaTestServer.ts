@@ -20,7 +20,9 @@ import {
   SocialAccount,
   ToneClassifier,
   TopicClassifier,
-  UploadTickets
+  UploadTickets,
+  ConnectionCheckRuns,
+  ConnectionProbes,
 } from "@herald/core"
 import {
   InMemoryApiKeys,
@@ -29,7 +31,8 @@ import {
   makeInMemoryStores,
   noMediaIngest,
   publishersOf,
-  RecordingPublisher
+  RecordingPublisher,
+  makeInMemoryConnections,
 } from "@herald/core/memory"
 import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "@herald/http-api"
 import { type BucketConfig, MediaLive } from "@herald/media"
@@ -180,6 +183,9 @@ export const startMediaServer = async (options: MediaServerOptions) => {
     makeInMemoryStores(data),
     RandomIds,
     publishersOf(new RecordingPublisher()),
+    makeInMemoryConnections(data),
+    ConnectionProbes.layer([]),
+    ConnectionCheckRuns.layer("test"),
     Layer.succeed(TopicClassifier, TopicClassifier.of({ classify: () => Effect.succeed([]) })),
     Layer.succeed(ToneClassifier, ToneClassifier.of({ assess: () => Effect.succeed(Option.none()) })),
     keys.layer,

@@ -1,16 +1,19 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SocialAccount } from "../Account.js"
 import { AccountAdmin, AccountNotFound } from "../ports/AccountAdmin.js"
-import { AccountConnections } from "../ports/AccountConnections.js"
 import { ApiKeyHash } from "../ports/ApiKeyStore.js"
 import { ConnectionStates } from "../ports/ConnectionStates.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { SecretMint } from "../ports/SecretMint.js"
 import { WebhookDestinationRefused, WebhookDestinations } from "../ports/WebhookDestinations.js"
 import { WebhookEndpoint, WebhookEndpointNotFound, WebhookEndpoints } from "../ports/WebhookEndpoints.js"
+import { makeInMemoryConnections } from "./InMemoryConnections.js"
 import type { InMemoryData } from "./InMemoryStores.js"
 
-/** The admin ports over the same data the in-memory stores read, with the Postgres adapters' semantics. */
+/**
+ * The admin ports over the same data the in-memory stores read, with the Postgres adapters'
+ * semantics, and the connection ports a reconnect reaches (makeInMemoryConnections).
+ */
 export const makeInMemoryAdmin = (data: InMemoryData) => {
   const semaphores = new Map<string, Effect.Semaphore>()
   const renewals = (id: string) => {
@@ -26,6 +29,7 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
     return stored !== undefined && stored.endpoint.projectId === projectId ? stored : undefined
   }
   return Layer.mergeAll(
+    makeInMemoryConnections(data),
     Layer.succeed(ProjectAdmin, ProjectAdmin.of({
       create: (project) => Effect.sync(() => void data.projects.set(project.id, project)),
       update: (project) =>
@@ -68,16 +72,6 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
             return Option.some(Option.getOrElse(renewed, () => current))
           })
         }))
-    })),
-    Layer.succeed(AccountConnections, AccountConnections.of({
-      markNeedsReconnect: (accountId, event) =>
-        Effect.sync(() => {
-          const account = data.accounts.get(accountId)
-          if (account === undefined || account.status !== "active") return false
-          data.accounts.set(accountId, new SocialAccount({ ...account, status: "needs_reconnect" }))
-          data.outbox.push(event)
-          return true
-        })
     })),
     Layer.succeed(ConnectionStates, ConnectionStates.of({
       save: (pending) => Effect.sync(() => void data.connectionStates.set(pending.state, pending)),

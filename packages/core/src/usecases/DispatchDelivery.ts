@@ -5,7 +5,8 @@ import { batching } from "../Batching.js"
 import type { Delivery } from "../Delivery.js"
 import type { DeliveryError } from "../DeliveryError.js"
 import { DeliveryNotFound } from "../Errors.js"
-import { accountData, makeEvent } from "../EventData.js"
+import { deadLogin } from "../ConnectionIssue.js"
+import { deadLoginData, makeEvent } from "../EventData.js"
 import { checkGuardrails } from "../Guardrails.js"
 import { outboundTexts } from "../guardrails/OutboundText.js"
 import type { ProjectId } from "../Ids.js"
@@ -13,6 +14,7 @@ import type { PlatformCalls } from "../PlatformCalls.js"
 import { deliveryNote } from "../platforms/DeliveryNote.js"
 import { AccountConnections } from "../ports/AccountConnections.js"
 import { AccountStore } from "../ports/AccountStore.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import type { ClaimedDelivery } from "../ports/DeliveryQueue.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { type PostRecord, PostStore } from "../ports/PostStore.js"
@@ -182,8 +184,10 @@ const giveUp = (error: DeliveryError, attempts: number): DeliveryError => ({
 /** The account's token was refused: it needs a person, and subscribers hear of it once. */
 const markNeedsReconnect = Effect.fnUntraced(function*(account: SocialAccount, error: DeliveryError) {
   const marked = new SocialAccount({ ...account, status: "needs_reconnect" })
-  const event = yield* makeEvent(account.projectId, "account.needs_reconnect", accountData(marked, error.message))
-  yield* AccountConnections.pipe(Effect.flatMap((connections) => connections.markNeedsReconnect(account.id, event)))
+  const finding = deadLogin(account, error.message)
+  const event = yield* makeEvent(account.projectId, "account.needs_reconnect", deadLoginData(marked, finding, yield* DateTime.now))
+  const issue = { ...finding, id: yield* Effect.flatMap(IdGenerator, (ids) => ids.uuid) }
+  yield* AccountConnections.pipe(Effect.flatMap((connections) => connections.markNeedsReconnect(account.id, event, issue)))
 })
 
 /**

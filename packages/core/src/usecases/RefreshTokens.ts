@@ -1,11 +1,12 @@
 import { DateTime, Duration, Effect, Option } from "effect"
 import { SocialAccount } from "../Account.js"
-import { accountData, makeEvent } from "../EventData.js"
+import { deadLogin } from "../ConnectionIssue.js"
+import { deadLoginData, makeEvent } from "../EventData.js"
 import type { Platform } from "../Platform.js"
 import { AccountAdmin, type Credentials } from "../ports/AccountAdmin.js"
 import { AccountConnections } from "../ports/AccountConnections.js"
 import { AccountTokens } from "../ports/AccountTokens.js"
-import type { IdGenerator } from "../ports/IdGenerator.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import type { TokenGrant } from "../ports/OAuthProviders.js"
 import { PlatformCallFailed } from "../ports/RouteAdapters.js"
 import { grantCredentials } from "./admin/Connections.js"
@@ -37,8 +38,11 @@ export const makeAccountTokens = (refresherOf: (platform: Platform) => Effect.Ef
     const markNeedsReconnect = (account: SocialAccount, failure: PlatformCallFailed) =>
       Effect.gen(function*() {
         const marked = new SocialAccount({ ...account, status: "needs_reconnect" })
-        const event = yield* makeEvent(account.projectId, "account.needs_reconnect", accountData(marked, failure.error.message))
-        yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event))
+        // The same login_dead incident the checker and a failed delivery open: one event between them.
+        const finding = deadLogin(account, failure.error.message)
+        const event = yield* makeEvent(account.projectId, "account.needs_reconnect", deadLoginData(marked, finding, yield* DateTime.now))
+        const issue = { ...finding, id: yield* Effect.flatMap(IdGenerator, (ids) => ids.uuid) }
+        yield* Effect.flatMap(AccountConnections, (connections) => connections.markNeedsReconnect(account.id, event, issue))
       }).pipe(Effect.provide(context))
 
     /** Refreshes under the account's hold when `stillNeeded` says the stored credentials need it. */

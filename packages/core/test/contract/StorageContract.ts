@@ -6,6 +6,10 @@ import {
   AccountAdmin,
   AccountConnections,
   AccountStore,
+  ConnectionChecks,
+  type ConnectionFinding,
+  deadLogin,
+  expiringToken,
   ApiKeyHash,
   ConnectionStates,
   type Credentials,
@@ -490,18 +494,127 @@ export const accountCases: Cases<AccountAdmin | AccountStore | AccountConnection
             data: { account: { id: account.id, status: "needs_reconnect" }, reason: "token expired" }
           })
         const first = event(randomUUID())
+        const issue = () => ({ ...deadLogin(account, "token expired"), id: randomUUID() })
         // Two workers hitting the same expired token at once: one status change, one event.
-        const marked = yield* Effect.all([connections.markNeedsReconnect(account.id, first), connections.markNeedsReconnect(account.id, event(randomUUID()))], {
-          concurrency: 2
-        })
+        const marked = yield* Effect.all([
+          connections.markNeedsReconnect(account.id, first, issue()),
+          connections.markNeedsReconnect(account.id, event(randomUUID()), issue())
+        ], { concurrency: 2 })
         expect(marked.filter(Boolean)).toHaveLength(1)
         expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
         expect(yield* count("outbox_events", "project_id", project.id)).toBe(1)
         // Not active any more: nothing changes, nothing is written.
         yield* admin.setStatus(account.id, "disconnected")
-        expect(yield* connections.markNeedsReconnect(account.id, event(randomUUID()))).toBe(false)
+        expect(yield* connections.markNeedsReconnect(account.id, event(randomUUID()), issue())).toBe(false)
         expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["disconnected"])
         expect(yield* count("outbox_events", "project_id", project.id)).toBe(1)
+      }))
+  })
+}
+
+/** ConnectionChecks: leases, the throttle, and one incident per (account, kind) shared with AccountConnections. */
+export const connectionCheckCases: Cases<AccountAdmin | AccountStore | AccountConnections | ConnectionChecks | ProjectAdmin | StoredRows> = (it) => {
+  const setUp = (usernames: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const project = newProject()
+      yield* (yield* ProjectAdmin).create(project)
+      const accounts = usernames.map((username) => newAccount(project.id, username))
+      for (const account of accounts) yield* (yield* AccountAdmin).connect(account, {})
+      return { project, accounts }
+    })
+  const withId = (finding: ConnectionFinding) => ({ ...finding, id: randomUUID() })
+  const lease = (worker: string, now = t0) => ({ now, leaseMillis: 60_000, worker })
+  const deadEvent = (projectId: Project["id"], account: { readonly id: string }) =>
+    new OutboxEvent({ id: EventId.make(randomUUID()), projectId, kind: "account.needs_reconnect", createdAt: t0, data: { account: { id: account.id } } })
+
+  describe("ConnectionChecks", () => {
+    it.effect("two workers claiming at once never take the same account; a leased account is not claimed again", () =>
+      Effect.gen(function*() {
+        const checks = yield* ConnectionChecks
+        const { accounts, project } = yield* setUp(["a1", "a2", "a3", "a4"])
+        const [a, b] = yield* Effect.all([
+          checks.claimProject(project.id, lease("a"), []),
+          checks.claimProject(project.id, lease("b"), [])
+        ], { concurrency: 2 })
+        const ids = [...a.claimed, ...b.claimed].map((account) => account.id)
+        expect(new Set(ids).size).toBe(ids.length)
+        expect(ids.sort()).toEqual(accounts.map((account) => account.id).sort())
+        expect(yield* checks.claimProject(project.id, lease("c"), [])).toEqual({ claimed: [], busy: 4 })
+        // Once the leases lapse, the accounts can be claimed again (but those excepted).
+        const again = yield* checks.claimProject(project.id, lease("c", DateTime.add(t0, { minutes: 2 })), [accounts[0]!.id])
+        expect(again.claimed).toHaveLength(3)
+        expect(again.busy).toBe(0)
+      }))
+
+    it.effect("record spaces the next check; claimProject bypasses that throttle but not the platform's wait", () =>
+      Effect.gen(function*() {
+        const checks = yield* ConnectionChecks
+        const { accounts: [throttled, waiting], project } = yield* setUp(["throttled", "waiting"])
+        const claimed = yield* checks.claimDue({ ...lease("w"), limit: 100 })
+        expect(claimed.map((account) => account.id)).toEqual(expect.arrayContaining([throttled!.id, waiting!.id]))
+        const base = { worker: "w", at: t0, answered: true, findings: [], deadLogin: null, notBefore: null }
+        yield* checks.record({ ...base, account: throttled!, nextCheckAt: DateTime.add(t0, { hours: 6 }) })
+        yield* checks.record({
+          ...base,
+          account: waiting!,
+          answered: false,
+          nextCheckAt: DateTime.add(t0, { hours: 1 }),
+          notBefore: DateTime.add(t0, { hours: 1 })
+        })
+        const mine = (found: ReadonlyArray<{ readonly projectId: string }>) => found.filter((account) => account.projectId === project.id)
+        expect(mine(yield* checks.claimDue({ ...lease("w", DateTime.add(t0, { minutes: 30 })), limit: 100 }))).toEqual([])
+        // The one inside the platform's wait is neither claimed nor busy.
+        expect(yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { minutes: 30 })), [])).toEqual({ claimed: [throttled], busy: 0 })
+      }))
+
+    it.effect("a dead login found by a failed delivery and then by the checker is one incident and one event", () =>
+      Effect.gen(function*() {
+        const checks = yield* ConnectionChecks
+        const connections = yield* AccountConnections
+        const accounts = yield* AccountStore
+        const { accounts: [account], project } = yield* setUp(["dead"])
+        expect(yield* connections.markNeedsReconnect(account!.id, deadEvent(project.id, account!), withId(deadLogin(account!, "token revoked")))).toBe(true)
+        const { claimed: [claimed] } = yield* checks.claimProject(project.id, lease("w"), [])
+        const later = DateTime.add(t0, { minutes: 5 })
+        const marked = yield* checks.record({
+          account: claimed!,
+          worker: "w",
+          at: later,
+          answered: true,
+          findings: [withId(deadLogin(account!, "token revoked"))],
+          deadLogin: deadEvent(project.id, account!),
+          nextCheckAt: DateTime.add(later, { hours: 6 }),
+          notBefore: null
+        })
+        expect(marked).toBe(false)
+        expect(yield* count("outbox_events", "project_id", project.id)).toBe(1)
+        const open = yield* checks.listOpen(project.id)
+        expect(open.map((issue) => [issue.kind, issue.severity])).toEqual([["login_dead", "critical"]])
+        expect(open[0]!.openedAt).toEqual(t0)
+        expect(open[0]!.lastCheckedAt).toEqual(later)
+        expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
+      }))
+
+    it.effect("an answered check resolves what it no longer finds; reconnected resolves what a reconnect answers", () =>
+      Effect.gen(function*() {
+        const checks = yield* ConnectionChecks
+        const accounts = yield* AccountStore
+        const { accounts: [account], project } = yield* setUp(["expiring"])
+        const expiring = withId(expiringToken(account!, DateTime.add(t0, { days: 2 }), t0))
+        yield* checks.claimProject(project.id, lease("w"), [])
+        const base = { account: account!, worker: "w", at: t0, answered: true, deadLogin: null, nextCheckAt: t0, notBefore: null }
+        yield* checks.record({ ...base, findings: [expiring] })
+        expect((yield* checks.listOpen(project.id)).map((issue) => issue.kind)).toEqual(["token_expiring"])
+        yield* checks.reconnected(account!.id, DateTime.add(t0, { hours: 1 }))
+        expect(yield* checks.listOpen(project.id)).toEqual([])
+        // Found dead by the checker, then alive again: the incident closes and the account is active.
+        yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { hours: 1 })), [])
+        expect(yield* checks.record({ ...base, findings: [withId(deadLogin(account!, "revoked"))], deadLogin: deadEvent(project.id, account!) })).toBe(true)
+        expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
+        yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { hours: 2 })), [])
+        yield* checks.record({ ...base, at: DateTime.add(t0, { hours: 2 }), findings: [] })
+        expect(yield* checks.listOpen(project.id)).toEqual([])
+        expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["active"])
       }))
   })
 }
@@ -668,6 +781,7 @@ export type Storage =
   | AccountStore
   | AccountAdmin
   | AccountConnections
+  | ConnectionChecks
   | ConnectionStates
   | ApiKeyStore
   | RateLimitStore
@@ -684,6 +798,7 @@ export const storageCases: Cases<Storage> = (it) => {
   outboxQueueCases(it)
   accountCases(it)
   connectionCases(it)
+  connectionCheckCases(it)
   projectCases(it)
   apiKeyCases(it)
   rateLimitCases(it)

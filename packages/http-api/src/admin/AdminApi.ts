@@ -294,6 +294,13 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Set an account's status (active, needs_reconnect, disconnected)")
   )
+  .add(
+    HttpApiEndpoint.post("retryAuthFailures", "/projects/:project_id/accounts/:account_id/retry-auth-failures")
+      .setPath(Schema.Struct({ project_id: ProjectId, account_id: AccountId }))
+      .addSuccess(Schema.Struct({ queued: Schema.Int }).annotations({ identifier: "AdminRetryAuthFailures" }))
+      .addError(AdminNotFound)
+      .annotate(OpenApi.Summary, "Queue again every delivery of the account that failed auth_expired (after a reconnect); answers how many")
+  )
 {}
 
 // ---------------------------------------------------------------------------------------------

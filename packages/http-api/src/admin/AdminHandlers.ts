@@ -7,6 +7,7 @@ import {
   ApiKeyStore,
   type ApiKeyNotFound,
   type ApiKeySummary,
+  ConnectionChecks,
   connectAccount,
   type ConnectionMethodMismatch,
   type ConnectionRefused,
@@ -27,8 +28,10 @@ import {
   type Project,
   ProjectAdmin,
   type ProjectNotFound,
+  PostStore,
   ProjectStore,
   removeWebhookEndpoint,
+  retryAuthFailures,
   revokeApiKey,
   SecretMint,
   setAccountStatus,
@@ -224,6 +227,10 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
         Effect.map(adminSocialAccount),
         Effect.catchTag("AccountNotFound", AccountNotFound404)
       ))
+    .handle("retryAuthFailures", ({ path }) =>
+      retryAuthFailures(path.project_id, path.account_id).pipe(
+        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, AccountNotFound: AccountNotFound404 })
+      ))
 ).pipe(groupContext(
   AdminAuthentication,
   AdminBodyGuard,
@@ -235,7 +242,9 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
   OAuthProviders,
   ConnectionStates,
   SecretMint,
-  HttpApiConfig
+  HttpApiConfig,
+  ConnectionChecks,
+  PostStore
 ))
 
 export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks", (handlers) =>

@@ -189,6 +189,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connection-issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open connection-health issues: dead logins, expiring tokens, missing permissions, unreachable accounts */
+        get: operations["accounts.connectionIssues"];
+        put?: never;
+        /** Check the project's accounts now, bypassing the checker's throttle (not the platforms' rate limits); concurrent calls join one check */
+        post: operations["accounts.checkConnections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/metrics": {
         parameters: {
             query?: never;
@@ -1266,6 +1284,49 @@ export interface components {
             }[];
             rules_checked: string[];
             rules_skipped: string[];
+        };
+        ConnectionIssueList: {
+            data: components["schemas"]["ConnectionIssue"][];
+        };
+        ConnectionIssue: {
+            id: components["schemas"]["UUID"];
+            account: {
+                id: components["schemas"]["UUID"];
+                platform: string | null;
+                username: string | null;
+                ref: string;
+            };
+            /** @enum {string} */
+            kind: "login_dead" | "token_expiring" | "permission_missing" | "account_unavailable" | "unreachable" | "rate_limited";
+            /** @enum {string} */
+            severity: "critical" | "warning";
+            detail: string;
+            action: components["schemas"]["ConnectionIssueAction"];
+            opened_at: string;
+            last_checked_at: string;
+            resolved_at: string | null;
+        };
+        ConnectionIssueAction: {
+            /** @enum {string} */
+            type: "reconnect" | "grant_permissions" | "check_account" | "wait";
+            description: string;
+            url: string | null;
+        };
+        ConnectionCheckReport: {
+            summary: components["schemas"]["ConnectionCheckSummary"];
+            data: components["schemas"]["ConnectionIssue"][];
+        };
+        ConnectionCheckSummary: {
+            checked: components["schemas"]["Int"];
+            healthy: components["schemas"]["Int"];
+            issues: {
+                login_dead?: components["schemas"]["Int"];
+                token_expiring?: components["schemas"]["Int"];
+                permission_missing?: components["schemas"]["Int"];
+                account_unavailable?: components["schemas"]["Int"];
+                unreachable?: components["schemas"]["Int"];
+                rate_limited?: components["schemas"]["Int"];
+            };
         };
         PostMetrics: {
             /**
@@ -2945,6 +3006,168 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnsupportedMediaType"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "accounts.connectionIssues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConnectionIssueList */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionIssueList"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key lacks the scope named in error. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "accounts.checkConnections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConnectionCheckReport */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionCheckReport"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The key lacks the scope named in error. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */

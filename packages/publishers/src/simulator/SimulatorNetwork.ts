@@ -77,6 +77,16 @@ export const triggerUsernames = {
   expiringPrefix: "expiring_"
 } as const
 
+/**
+ * An account's login as a test set it (POST /_sim/accounts/{platform}/{username}): its token
+ * valid, expired or revoked, when a valid one expires, and the permissions taken back from it.
+ */
+export interface SimLogin {
+  readonly token: "valid" | "expired" | "revoked"
+  readonly expiresAt: string | null
+  readonly droppedPermissions: ReadonlyArray<string>
+}
+
 /** People-tag handles starting with it do not exist on the simulated network; every other one does. */
 export const unknownHandlePrefix = "nobody_"
 
@@ -169,6 +179,7 @@ const decodeConfigurations = Schema.decodeUnknownEither(PlatformConfigurations)
 export class SimulatorNetwork {
   private readonly posts = new Map<string, StoredPost>()
   private readonly markers = new Map<string, { account: SocialAccount; attempts: number; postIds: Array<string> }>()
+  private readonly logins = new Map<string, SimLogin>()
   readonly retryAfterSeconds: number
   readonly timeoutHoldMs: number
 
@@ -186,6 +197,11 @@ export class SimulatorNetwork {
     const handle = `@${account.username}`
     if (account.username.startsWith(triggerUsernames.expiredPrefix) || hasTag(text, triggers.tokenExpired)) {
       return error(401, "token_expired", `the access token of ${handle} on ${account.platform} has expired`)
+    }
+    const refused = this.refusedLogin(account.platform, account.username)
+    if (refused !== undefined) return refused
+    if (this.loginOf(account.platform, account.username).droppedPermissions.includes("publish")) {
+      return error(403, "missing_permission", `${handle} has taken back the publish permission on ${account.platform}`)
     }
     if (account.username === triggerUsernames.restricted) {
       return error(403, "account_restricted", `${handle} is restricted from posting on ${account.platform}`)
@@ -249,6 +265,8 @@ export class SimulatorNetwork {
     if (username.startsWith(triggerUsernames.expiredPrefix)) {
       return error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
     }
+    const refused = this.refusedLogin(platform, username)
+    if (refused !== undefined) return refused
     const seen = this.markers.get(marker)
     const live = (seen?.postIds ?? [])
       .map((id) => this.posts.get(id)!)
@@ -290,15 +308,43 @@ export class SimulatorNetwork {
     if (username.startsWith(triggerUsernames.expiredPrefix)) {
       return error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
     }
+    const refused = this.refusedLogin(platform, username)
+    if (refused !== undefined) return refused
+    const login = this.loginOf(platform, username)
     const body: typeof SimProbe.Encoded = {
       username,
       status: "ok",
-      permissions: username.startsWith(triggerUsernames.readOnlyPrefix)
-        ? simulatedPermissions.filter((permission) => permission !== "publish")
-        : [...simulatedPermissions],
-      expires_at: username.startsWith(triggerUsernames.expiringPrefix) ? new Date(nowMs + 3_600_000).toISOString() : null
+      permissions: simulatedPermissions.filter((permission) =>
+        !login.droppedPermissions.includes(permission) &&
+        !(permission === "publish" && username.startsWith(triggerUsernames.readOnlyPrefix))
+      ),
+      expires_at: login.expiresAt ??
+        (username.startsWith(triggerUsernames.expiringPrefix) ? new Date(nowMs + 3_600_000).toISOString() : null)
     }
     return { status: 200, body }
+  }
+
+  /** Sets an account's login (a failure trigger for connection health); a valid login with nothing dropped is the default. */
+  setLogin(platform: string, username: string, login: SimLogin): Answer {
+    this.logins.set(`${platform}/${username}`, login)
+    return { status: 200, body: { platform, username, token: login.token, expires_at: login.expiresAt, dropped_permissions: login.droppedPermissions } }
+  }
+
+  private loginOf(platform: string, username: string): SimLogin {
+    return this.logins.get(`${platform}/${username}`) ?? { token: "valid", expiresAt: null, droppedPermissions: [] }
+  }
+
+  /** 401 for a login a test expired or revoked; a valid token past its expires_at is expired too. */
+  private refusedLogin(platform: string, username: string): Answer | undefined {
+    const login = this.loginOf(platform, username)
+    const lapsed = login.token === "valid" && login.expiresAt !== null && Date.parse(login.expiresAt) <= Date.now()
+    if (login.token === "expired" || lapsed) {
+      return error(401, "token_expired", `the access token of @${username} on ${platform} has expired`)
+    }
+    if (login.token === "revoked") {
+      return error(401, "token_revoked", `@${username} revoked Herald's access on ${platform}`)
+    }
+    return undefined
   }
 
   post(id: string): SimPost | undefined {

@@ -1,9 +1,9 @@
 import { isPlatform } from "@herald/core"
-import { Context, Effect, Either, Layer, Schema } from "effect"
+import { Context, DateTime, Effect, Either, Layer, Schema } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { type Answer, SimulatorNetwork, type SimulatorOptions } from "./SimulatorNetwork.js"
-import { PublishBody } from "./SimulatorWire.js"
+import { PublishBody, SimLoginBody } from "./SimulatorWire.js"
 
 export interface SimulatorServerOptions extends SimulatorOptions {
   /** Default 127.0.0.1. */
@@ -21,6 +21,7 @@ export interface RunningSimulator {
 }
 
 const decodeBody = Schema.decodeUnknownEither(Schema.parseJson(PublishBody))
+const decodeLogin = Schema.decodeUnknownEither(Schema.parseJson(SimLoginBody))
 
 const notFound: Answer = { status: 404, body: { error: { code: "not_found", message: "no such route" } } }
 
@@ -41,6 +42,16 @@ const route = async (network: SimulatorNetwork, request: Http.IncomingMessage): 
   }
   if (request.method === "GET" && url.pathname === "/_sim/publishes") {
     return { status: 200, body: { publishes: network.publishes() } }
+  }
+  if (request.method === "POST" && parts[0] === "_sim" && parts[1] === "accounts" && parts.length === 4 && isPlatform(parts[2]!)) {
+    const body = decodeLogin(await readBody(request))
+    if (Either.isLeft(body)) return { status: 400, body: { error: { code: "invalid_request", message: body.left.message } } }
+    const { dropped_permissions, expires_at, token } = body.right
+    return network.setLogin(parts[2]!, parts[3]!, {
+      token,
+      expiresAt: expires_at === null ? null : DateTime.formatIso(expires_at),
+      droppedPermissions: dropped_permissions
+    })
   }
   const [version, platform, collection, id, leaf] = parts
   if (version !== "v1" || platform === undefined || !isPlatform(platform)) return notFound

@@ -66,3 +66,10 @@ export const SimProbe = Schema.Struct({
   expires_at: Schema.NullOr(Schema.DateTimeUtc)
 })
 export type SimProbe = typeof SimProbe.Type
+
+/** POST /_sim/accounts/{platform}/{username}: an account's login from now on (fields left out: valid, no expiry, nothing dropped). */
+export const SimLoginBody = Schema.Struct({
+  token: Schema.optionalWith(Schema.Literal("valid", "expired", "revoked"), { default: () => "valid" as const }),
+  expires_at: Schema.optionalWith(Schema.NullOr(Schema.DateTimeUtc), { default: () => null }),
+  dropped_permissions: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] })
+})

@@ -1,9 +1,11 @@
-import { Effect, Schema } from "effect"
+import { DateTime, Effect, Schema } from "effect"
 import { type AccountStatus, type ConnectionRoute, SocialAccount } from "../../Account.js"
 import { AccountId, type ProjectId } from "../../Ids.js"
 import type { Platform } from "../../Platform.js"
 import { AccountAdmin, AccountNotFound } from "../../ports/AccountAdmin.js"
 import { AccountStore } from "../../ports/AccountStore.js"
+import { ConnectionChecks } from "../../ports/ConnectionChecks.js"
+import { requeueFailed } from "../RetryDelivery.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { directConnectionRefusal } from "./Connections.js"
 import { getProject } from "./Projects.js"
@@ -44,10 +46,38 @@ export const connectAccount = Effect.fnUntraced(function*(projectId: ProjectId, 
   return account
 })
 
-/** The account with its new status; AccountNotFound when it is not this project's. */
-export const setAccountStatus = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId, status: AccountStatus) {
+const projectAccount = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId) {
   const account = (yield* Effect.flatMap(AccountStore, (store) => store.list(projectId))).find((candidate) => candidate.id === id)
   if (account === undefined) return yield* Effect.fail(new AccountNotFound({ accountId: id }))
+  return account
+})
+
+/**
+ * The account with its new status; AccountNotFound when it is not this project's. Back to active
+ * is a reconnect: the incidents a reconnect answers close, and the account is checked next.
+ */
+export const setAccountStatus = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId, status: AccountStatus) {
+  const account = yield* projectAccount(projectId, id)
   yield* Effect.flatMap(AccountAdmin, (admin) => admin.setStatus(account.id, status))
+  if (status === "active" && account.status !== "active") {
+    const now = yield* DateTime.now
+    yield* Effect.flatMap(ConnectionChecks, (checks) => checks.reconnected(account.id, now))
+  }
   return new SocialAccount({ ...account, status })
+})
+
+/**
+ * Queues again every failed delivery of the account that failed auth_expired (after a reconnect);
+ * how many went back in the queue. One whose post changed meanwhile is left as it is.
+ */
+export const retryAuthFailures = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId) {
+  const project = yield* getProject(projectId)
+  const account = yield* projectAccount(projectId, id)
+  const failed = yield* Effect.flatMap(ConnectionChecks, (checks) => checks.authFailures(projectId, account.id))
+  const queued = yield* Effect.forEach(failed, (deliveryId) =>
+    requeueFailed(project, deliveryId, "human").pipe(
+      Effect.as(1),
+      Effect.catchTags({ StateConflict: () => Effect.succeed(0), DeliveryNotFound: () => Effect.succeed(0), NotEditable: () => Effect.succeed(0), AgentCannotApprove: () => Effect.succeed(0) })
+    ))
+  return { queued: queued.reduce((sum, one) => sum + one, 0) }
 })
