@@ -75,9 +75,18 @@ describe("X through the direct route, against the X fake", () => {
     expect(refused.post_status).toBe("failed")
     expect(refused.data[0]).toMatchObject({ status: "failed", error_category: "auth_expired" })
     expect((await xAccount()).status).toBe("needs_reconnect")
+    const openIssues = async () => {
+      const reply = await herald.call("/api/v1/connection-issues", { token: herald.credentials.human_key })
+      return ((await reply.json()) as { data: Array<{ kind: string; account: { platform: string } }> }).data
+        .filter((issue) => issue.account.platform === "x")
+        .map((issue) => issue.kind)
+    }
+    expect(await openIssues()).toEqual(["login_dead"])
 
     expect((await connect()).status).toBe(200)
     expect((await xAccount()).status).toBe("active")
+    // The reconnect through the consent page closes the incident at once, not at the next probe.
+    expect(await openIssues()).toEqual([])
     const retried = await herald.call(`/api/v1/post-results/${refused.data[0].id}/retry`, { method: "POST", token: herald.credentials.human_key, json: {} })
     expect(retried.status).toBe(200)
     const after = await receiptOf(refused.post_id, (receipt) => receipt.post_status === "posted")

@@ -3,6 +3,7 @@ import { SocialAccount } from "../../Account.js"
 import { AccountId, type ProjectId } from "../../Ids.js"
 import type { Platform } from "../../Platform.js"
 import { AccountAdmin, type Credentials } from "../../ports/AccountAdmin.js"
+import { ConnectionChecks } from "../../ports/ConnectionChecks.js"
 import { ConnectionStates } from "../../ports/ConnectionStates.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { oauthCallbackPath, type OAuthProvider, OAuthProviders, type PasswordLogin, type PlatformIdentity, type TokenGrant } from "../../ports/OAuthProviders.js"
@@ -172,8 +173,12 @@ const connectGranted = Effect.fnUntraced(function*(
     route: "direct",
     status: "active"
   })
-  return yield* Effect.flatMap(AccountAdmin, (admin) =>
+  const connected = yield* Effect.flatMap(AccountAdmin, (admin) =>
     admin.connectPlatformAccount(account, grantCredentials(grant), identity.platformAccountId))
+  // A reconnect answers the incidents a dead login opened: they close now, not at the next probe.
+  const now = yield* DateTime.now
+  yield* Effect.flatMap(ConnectionChecks, (checks) => checks.reconnected(connected.id, now))
+  return connected
 })
 
 /**
