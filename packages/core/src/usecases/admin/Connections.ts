@@ -6,7 +6,7 @@ import { AccountAdmin, type Credentials } from "../../ports/AccountAdmin.js"
 import { ConnectionChecks } from "../../ports/ConnectionChecks.js"
 import { ConnectionStates } from "../../ports/ConnectionStates.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
-import { oauthCallbackPath, type OAuthProvider, OAuthProviders, type PasswordLogin, type PlatformIdentity, type TokenGrant } from "../../ports/OAuthProviders.js"
+import { type ConnectionMethod, oauthCallbackPath, type OAuthProvider, OAuthProviders, type PasswordLogin, type PlatformIdentity, type TokenGrant } from "../../ports/OAuthProviders.js"
 import type { PlatformCallFailed } from "../../ports/RouteAdapters.js"
 import { SecretMint } from "../../ports/SecretMint.js"
 import { getProject } from "./Projects.js"
@@ -80,33 +80,22 @@ export interface StartedConnection {
 
 const methodOf = (platform: Platform) => Effect.map(OAuthProviders, (providers) => providers.method(platform))
 
-const oauthProvider = Effect.fnUntraced(function*(platform: Platform) {
-  const method = yield* methodOf(platform)
-  switch (method._tag) {
-    case "OAuth":
-      return method.provider
-    case "Password":
-      return yield* new ConnectionMethodMismatch({ platform, use: "login" })
-    case "Unconfigured":
-      return yield* new PlatformNotConfigured({ platform, variables: method.variables })
-    case "Unavailable":
-      return yield* new DirectRouteUnavailable({ platform })
-  }
-})
+/**
+ * The platform's direct-route connection method when it is `wanted`; otherwise the refusal that
+ * says how it does connect (the other method), what to configure, or that no direct route exists.
+ */
+const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wanted: T) =>
+  Effect.gen(function*() {
+    const method = yield* methodOf(platform)
+    if (method._tag === "Unconfigured") return yield* new PlatformNotConfigured({ platform, variables: method.variables })
+    if (method._tag === "Unavailable") return yield* new DirectRouteUnavailable({ platform })
+    if (method._tag !== wanted) return yield* new ConnectionMethodMismatch({ platform, use: wanted === "OAuth" ? "login" : "oauth" })
+    return method as Extract<ConnectionMethod, { readonly _tag: T }>
+  })
 
-const passwordLogin = Effect.fnUntraced(function*(platform: Platform) {
-  const method = yield* methodOf(platform)
-  switch (method._tag) {
-    case "Password":
-      return method.login
-    case "OAuth":
-      return yield* new ConnectionMethodMismatch({ platform, use: "oauth" })
-    case "Unconfigured":
-      return yield* new PlatformNotConfigured({ platform, variables: method.variables })
-    case "Unavailable":
-      return yield* new DirectRouteUnavailable({ platform })
-  }
-})
+const oauthProvider = (platform: Platform) => Effect.map(connectionMethod(platform, "OAuth"), (method) => method.provider)
+
+const passwordLogin = (platform: Platform) => Effect.map(connectionMethod(platform, "Password"), (method) => method.login)
 
 /** Why a direct account cannot be connected by name: which way it is connected, or why it cannot be. */
 export const directConnectionRefusal = Effect.fnUntraced(function*(platform: Platform) {
