@@ -161,3 +161,14 @@ export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<Loca
     }
   }
 }
+
+/** A record as the PDS holds it (com.atproto.repo.getRecord, no session needed); null when gone. */
+export const readRecord = async (pds: LocalPds, uri: string): Promise<{ cid: string; value: Record<string, unknown> } | null> => {
+  const [, , repo, collection, rkey] = uri.split("/")
+  const response = await fetch(
+    `${pds.url}/xrpc/com.atproto.repo.getRecord?${new URLSearchParams({ repo: repo!, collection: collection!, rkey: rkey! })}`
+  )
+  if (response.status === 400) return null
+  if (!response.ok) throw new Error(`getRecord ${uri}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as { cid: string; value: Record<string, unknown> }
+}
