@@ -159,7 +159,7 @@ export const makeXPublisher = (client: PlatformClient) =>
     }
 
     /** DELETE /2/tweets/{id}: `true` when X removed it, `false` when X held no such post. */
-    const remove = (account: SocialAccount, id: string): Effect.Effect<boolean, PublishFailed | OutcomeUnknown> =>
+    const remove = (account: SocialAccount, id: string) =>
       asPublish(authorized(account, (credentials) =>
         exchange(
           client.publish,
