@@ -14,7 +14,7 @@ import {
 import { DateTime, Effect, Either } from "effect"
 import { makeWorld } from "./World.js"
 
-const published = (id: string) => AttemptResult.Published({ platformPostId: `p-${id}`, url: `https://x.test/${id}`, note: null, reconciled: false })
+const published = (id: string) => AttemptResult.Published({ platformPostId: `p-${id}`, url: `https://x.test/${id}`, note: null, followUpPostIds: [], reconciled: false })
 
 /** A world with `posts` posts published now to x and bluesky (so their deliveries are queued). */
 const setup = (posts: number) =>

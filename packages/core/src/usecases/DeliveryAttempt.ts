@@ -25,6 +25,7 @@ export type AttemptResult = Data.TaggedEnum<{
     readonly platformPostId: string
     readonly url: string
     readonly note: DeliveryNote | null
+    readonly followUpPostIds: ReadonlyArray<string>
     /** Found on the platform by its marker after an unknown outcome, rather than posted now. */
     readonly reconciled: boolean
   }
@@ -189,12 +190,13 @@ const finished = (delivery: Delivery, result: AttemptResult, now: DateTime.Utc):
       index === delivery.attempts.length - 1 ? { ...attempt, finishedAt: now, outcome, error } : attempt
     )
   return AttemptResult.$match(result, {
-    Published: ({ note, platformPostId, reconciled, url }) =>
+    Published: ({ followUpPostIds, note, platformPostId, reconciled, url }) =>
       delivery.with({
         status: "success",
         dueAt: null,
         url,
         platformPostId,
+        followUpPostIds,
         note,
         error: null,
         attempts: close(reconciled ? "reconciled" : "success", null),
