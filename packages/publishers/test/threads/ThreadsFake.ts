@@ -50,6 +50,8 @@ interface FakeToken {
   scopes: Set<string>
   /** Refused on API calls (Meta's 190/463); still refreshable. */
   expired: boolean
+  /** Past its 60 days: refused everywhere, refresh included. */
+  lapsed: boolean
 }
 
 export interface Fault {
@@ -141,6 +143,14 @@ export class ThreadsFake {
     for (const token of this.tokens.values()) token.expired = true
   }
 
+  /** Every token ran past its 60 days unrefreshed: refused on API calls and by refresh_access_token. */
+  lapse(): void {
+    for (const token of this.tokens.values()) {
+      token.expired = true
+      token.lapsed = true
+    }
+  }
+
   /** The user removed the app: every token dead, refresh included. */
   revokeGrant(): void {
     this.tokens.clear()
@@ -206,7 +216,7 @@ export class ThreadsFake {
 
   private mint(userId: string, kind: FakeToken["kind"], scopes: Set<string>) {
     const token = `TH${kind === "long" ? "L" : "S"}${randomBytes(24).toString("base64url")}`
-    this.tokens.set(token, { userId, kind, scopes, expired: false })
+    this.tokens.set(token, { userId, kind, scopes, expired: false, lapsed: false })
     return token
   }
 
@@ -438,6 +448,7 @@ export class ThreadsFake {
     if (query.get("grant_type") !== "th_refresh_token") return this.error(res, 400, 100, "Unsupported grant_type")
     const old = this.tokens.get(query.get("access_token") ?? "")
     if (old === undefined || old.kind !== "long") return this.error(res, 400, 190, "Error validating access token: The user has not authorized application.", { error_subcode: 458 })
+    if (old.lapsed) return this.error(res, 400, 190, "Error validating access token: Session has expired.", { error_subcode: 463 })
     this.tokens.delete(query.get("access_token") ?? "")
     return this.json(res, 200, { access_token: this.mint(old.userId, "long", old.scopes), token_type: "bearer", expires_in: 5184000 })
   }

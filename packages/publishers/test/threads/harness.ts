@@ -73,7 +73,7 @@ const startMediaHost = async (bytes: Map<string, Uint8Array>) => {
   }
 }
 
-export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {}) => {
+export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {}, deadlines: typeof shortDeadlines = shortDeadlines) => {
   const fake = await new ThreadsFake({ clientId, clientSecret, ...fakeOptions }).start()
   const data = new InMemoryData()
   const bytes = new Map<string, Uint8Array>()
@@ -103,7 +103,7 @@ export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {})
   const runtime = ManagedRuntime.make(layer)
   const urls = { urlOf: (media: Media) => Effect.succeed(bytes.has(media.storageKey) ? Option.some(`${host.url}/media/${media.storageKey}`) : Option.none<string>()) }
   const route = await runtime.runPromise(
-    threadsRoute(endpoints).pipe(Effect.provideService(CallDeadlines, shortDeadlines), Effect.provideService(MediaUrls, urls))
+    threadsRoute(endpoints).pipe(Effect.provideService(CallDeadlines, deadlines), Effect.provideService(MediaUrls, urls))
   )
   built.provider = route.oauth
   const connections = OAuthProviders.layer({ oauth: [route.oauth], logins: [], unconfigured: [] })
