@@ -64,7 +64,7 @@ const startMediaHost = async (bytes: Map<string, Uint8Array>) => {
       return res.end()
     }
     res.writeHead(200, { "content-type": "application/octet-stream" })
-    res.end(Buffer.from(found))
+    return res.end(Buffer.from(found))
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   return {
