@@ -45,7 +45,9 @@ const categoryOf = (status: number, error: GraphErrorBody, stage: GraphStage): D
   // Right after a container's creation Meta may not find it yet: wait and publish again.
   if (code === 24 && subcode === 4279009) return "transient"
   if (subcode !== undefined && mediaSubcodes.has(subcode)) return "media_rejected"
-  if (error.is_transient === true || code === 1 || code === 2) return stage === "media" && subcode !== undefined ? "media_rejected" : "transient"
+  // Code 1 with a subcode on a media container is Meta failing on the media, not a passing fault.
+  if (code === 1 && subcode !== undefined && stage === "media") return "media_rejected"
+  if (error.is_transient === true || code === 1 || code === 2) return "transient"
   if (status >= 500) return "transient"
   if (code === 100 || code === 24) return stage === "media" ? "media_rejected" : "content_rejected"
   return categoryOfStatus(status)

@@ -36,8 +36,8 @@ export const Me = Schema.Struct({ id: Schema.String, username: Schema.String })
  */
 const tokenFailed = (what: string) => (failed: PlatformCallFailed): PlatformCallFailed => {
   const { category, code } = failed.error
-  if (category === "transient" || category === "rate_limited") {
-    return new PlatformCallFailed({ error: { category, code, message: `Threads' ${what} did not answer (${code})` }, retryAfterMs: failed.retryAfterMs })
+  if (category === "transient" || category === "rate_limited" || code === "destination_refused") {
+    return new PlatformCallFailed({ error: { category, code, message: `Threads' ${what} was not reached or did not answer (${code})` }, retryAfterMs: failed.retryAfterMs })
   }
   return new PlatformCallFailed({
     error: { category: category === "permission_missing" ? category : "auth_expired", code, message: `Threads refused the ${what}: ${failed.error.message}; connect the account again` },
