@@ -7,6 +7,7 @@ import { HttpClientRequest } from "@effect/platform"
 import {
   AlreadyGone,
   type Media,
+  MediaStorage,
   OutcomeUnknown,
   type Published,
   type Publisher,
@@ -16,7 +17,7 @@ import {
   type SocialAccount
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { asPublish, type MediaUrls, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
+import { asPublish, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
 import { awaitFinished, ContainerState, publishThroughContainer, recordedContainer } from "../meta/Containers.js"
 import { graph, network, send, sendJson } from "./ThreadsApi.js"
 import { mediaFields, optionFields, postUrl } from "./ThreadsPosts.js"
@@ -57,7 +58,7 @@ const mediaTypes: Record<string, string> = { "": "TEXT_POST", image: "IMAGE", vi
 const shapeOf = (request: PublishRequest) =>
   request.media.length > 1 ? mediaTypes.carousel : mediaTypes[request.media[0]?.kind === "video" ? "video" : request.media.length === 1 ? "image" : ""]
 
-export const threadsPublisher = (client: PlatformClient, urls: MediaUrls["Type"], context: Context.Context<Needs>): Publisher => {
+export const threadsPublisher = (client: PlatformClient, context: Context.Context<Needs>): Publisher => {
   const form = (path: string, token: StoredToken, fields: Record<string, string>) =>
     graph("POST", path, token.access_token).pipe(HttpClientRequest.bodyUrlParams(fields))
 
@@ -84,16 +85,20 @@ export const threadsPublisher = (client: PlatformClient, urls: MediaUrls["Type"]
       (seen) => ({ state: seen.status, errorMessage: seen.error_message ?? null })
     )
 
+  /** Where Threads downloads an item from: the storage's public URL of it (Threads takes no bytes). */
   const urlOf = (media: Media) =>
-    Effect.flatMap(urls.urlOf(media), Option.match({
+    Effect.flatMap(
+      Effect.flatMap(MediaStorage, (storage) => storage.publicUrl === undefined ? Effect.succeed(Option.none<string>()) : storage.publicUrl(media.storageKey)),
+      Option.match({
       onNone: () =>
         Effect.fail(refused(
           "media_rejected",
           "media_url_unavailable",
-          `${network} downloads media from a public URL and this Herald cannot hand one out for media ${media.id} (docs/networks/threads.md)`
+          `${network} downloads media from a public URL and this Herald's media storage cannot hand one out for media ${media.id}; store media in a bucket (docs/media.md)`
         )),
-      onSome: Effect.succeed
-    }))
+        onSome: Effect.succeed
+      })
+    )
 
   const container = (token: StoredToken, fields: Record<string, string>, stage: "media" | "call") =>
     Effect.map(sendJson(client.publish, form(`${token.user_id}/threads`, token, fields), Created, stage), (created) => created.id)

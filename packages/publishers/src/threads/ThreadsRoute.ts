@@ -1,7 +1,7 @@
 /** Threads' direct route: its adapters and its OAuth provider, over graph.threads.net and threads.net. */
 import type { OAuthProvider, RouteAdapters } from "@herald/core"
 import { Effect } from "effect"
-import { type DirectRoute, MediaUrls, platformClient, type PlatformEndpoints } from "../kit/index.js"
+import { type DirectRoute, platformClient, type PlatformEndpoints } from "../kit/index.js"
 import { threadsMetrics } from "./ThreadsMetrics.js"
 import { threadsOAuth } from "./ThreadsOAuth.js"
 import { threadsProbe } from "./ThreadsProbe.js"
@@ -17,12 +17,11 @@ export const threadsRoute = (
   Effect.gen(function*() {
     const context = yield* Effect.context<Needs>()
     const api = yield* platformClient(endpoints.apiBaseUrl)
-    const urls = yield* MediaUrls
     return {
       adapters: {
         platform: "threads",
         route: "direct",
-        publisher: threadsPublisher(api, urls, context),
+        publisher: threadsPublisher(api, context),
         metrics: threadsMetrics(api, context),
         probe: threadsProbe(api, context)
       },

@@ -26,7 +26,7 @@ import { DateTime, Duration, Effect, Layer, ManagedRuntime, Option, Redacted } f
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { CallDeadlines, MediaUrls, PlatformHttpLive } from "../../src/kit/index.js"
+import { CallDeadlines, PlatformHttpLive } from "../../src/kit/index.js"
 import { threadsRoute } from "../../src/threads/ThreadsRoute.js"
 import { ThreadsFake, type ThreadsFakeOptions } from "./ThreadsFake.js"
 
@@ -91,7 +91,12 @@ export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {},
     PlatformHttpLive.pipe(Layer.provide(Layer.orDie(OutboundGuard.layer({ loopbackPorts: [Number(new URL(fake.url).port)] })))),
     tokens,
     stores,
-    Layer.succeed(MediaStorage, { ...noStorage, read: (key: string) => Effect.succeed(Option.fromNullable(bytes.get(key))) })
+    Layer.succeed(MediaStorage, {
+      ...noStorage,
+      read: (key: string) => Effect.succeed(Option.fromNullable(bytes.get(key))),
+      // What a bucket's presigned GET is in production: a URL Threads downloads the bytes from.
+      publicUrl: (key: string) => Effect.succeed(bytes.has(key) ? Option.some(`${host.url}/media/${key}`) : Option.none())
+    })
   )
   const endpoints = {
     platform: "threads" as const,
@@ -101,9 +106,8 @@ export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {},
     clientSecret: Option.some(Redacted.make(clientSecret))
   }
   const runtime = ManagedRuntime.make(layer)
-  const urls = { urlOf: (media: Media) => Effect.succeed(bytes.has(media.storageKey) ? Option.some(`${host.url}/media/${media.storageKey}`) : Option.none<string>()) }
   const route = await runtime.runPromise(
-    threadsRoute(endpoints).pipe(Effect.provideService(CallDeadlines, deadlines), Effect.provideService(MediaUrls, urls))
+    threadsRoute(endpoints).pipe(Effect.provideService(CallDeadlines, deadlines))
   )
   built.provider = route.oauth
   const connections = OAuthProviders.layer({ oauth: [route.oauth], logins: [], unconfigured: [] })
