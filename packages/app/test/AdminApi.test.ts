@@ -346,6 +346,9 @@ describe("documents and health", () => {
     const document = await json(reply)
     expect(document.openapi).toBe("3.1.0")
     expect(Object.keys(document.paths)).toContain("/admin/v1/projects/{project_id}/keys")
+    const editKey = document.paths["/admin/v1/projects/{project_id}/keys/{key_id}"].patch
+    expect(Object.keys(editKey.responses).sort()).toEqual(expect.arrayContaining(["200", "400", "401", "404"]))
+    expect(JSON.stringify(editKey.requestBody)).toContain("UpdateKeyBody")
     const result = await new Validator().validate(document)
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
