@@ -90,13 +90,26 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
   it("bulk_post answers POST /posts/bulk's body", async () => {
     const rows = [
       { caption: "Bulk one", accounts: ["bluesky:herald_demo"], idempotency_key: "mcp-bulk-1" },
-      { caption: "Bulk two", accounts: ["nobody:here"] }
+      { caption: "Bulk two", accounts: ["nobody:here"] },
+      // A malformed row fails alone there too (issue 26): not the whole call.
+      { caption: "", accounts: ["bluesky:herald_demo"] }
     ]
     const first = resultOf(await call(agent, "bulk_post", { rows: [rows[0]] }))
     expect(first).toMatchObject({ created: 1, failed: 0 })
     const viaMcp = resultOf(await call(agent, "bulk_post", { rows }))
-    expect(viaMcp).toMatchObject({ created: 1, failed: 1 })
+    expect(viaMcp).toMatchObject({ created: 1, failed: 2 })
+    expect(viaMcp.results.map((row: { code: string }) => row.code)).toEqual(["repeated", "validation_failed", "validation_failed"])
+    expect(viaMcp.results[1].violations[0].field).toBe("rows[1].accounts[0]")
     expect(viaMcp).toEqual((await rest("/posts/bulk", { method: "POST", json: { rows } })).body)
+  })
+
+  it("create_post refuses an unknown option as REST does (400 unknown_option naming the path and the account)", async () => {
+    const body = { caption: "Hi", social_accounts: ["facebook:herald_demo"], platform_configurations: { facebook: { first_comment: "First!" } } }
+    const viaMcp = refusalOf(await call(agent, "create_post", body))
+    const viaRest = await rest("/posts", { method: "POST", json: body })
+    expect(viaRest.status).toBe(400)
+    expect(viaMcp).toEqual(viaRest.body)
+    expect(viaMcp).toMatchObject({ code: "unknown_option", violations: [{ field: "platform_configurations.facebook.first_comment", account: "facebook:herald_demo" }] })
   })
 
   it("list_posts and get_delivery_receipt answer GET /posts and GET /post-results", async () => {
