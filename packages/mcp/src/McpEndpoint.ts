@@ -10,7 +10,7 @@ import {
   type Tool as McpTool
 } from "@modelcontextprotocol/sdk/types.js"
 import { type ApiKeyHash, type ApiKeyStore, makeAuthenticator, type Principal, type RateLimited, type RateLimitStore } from "@herald/core"
-import { Cause, Effect, Exit, Option, Runtime } from "effect"
+import { Cause, Effect, Option, Runtime } from "effect"
 import { isToolCall, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
 import { type AnyTool, decodeArguments, jsonSchemaOf, type Refusal, type ToolServices } from "./Tool.js"
 import { tools } from "./Tools.js"
@@ -75,19 +75,28 @@ export const McpLive = (options: McpOptions) =>
     Effect.gen(function*() {
       const runtime = yield* Effect.runtime<McpServices>()
       const { authenticate } = yield* makeAuthenticator
-      const runPromiseExit = Runtime.runPromiseExit(runtime)
+      const runPromise = Runtime.runPromise(runtime)
 
-      const callTool = async (admitted: Principal | RateLimited, tool: AnyTool, args: unknown): Promise<CallToolResult> => {
-        const name = tool.name
-        if ("_tag" in admitted) return toolError(rateLimitedBody(admitted))
-        const exit = await runPromiseExit(Effect.flatMap(decodeArguments(tool.input, args), (input) => tool.run(admitted, input)))
-        if (Exit.isSuccess(exit)) {
-          return { content: [{ type: "text", text: tool.text(exit.value) }], structuredContent: exit.value as Record<string, unknown> }
-        }
-        const failure = Cause.failureOption(exit.cause)
-        if (Option.isSome(failure)) return toolError(failure.value as Refusal)
-        await runPromiseExit(Effect.logError(`MCP tool ${name} failed inside Herald`, exit.cause))
-        return toolError({ error: "internal error", code: "internal_error" })
+      /** A tool's result, or its refusal as a tool error; run on the connector's services, in whatever fiber runs it. */
+      const callTool = (admitted: Principal | RateLimited, tool: AnyTool, args: unknown): Effect.Effect<CallToolResult> => {
+        if ("_tag" in admitted) return Effect.succeed(toolError(rateLimitedBody(admitted)))
+        const run: Effect.Effect<unknown, Refusal, McpServices> = Effect.flatMap(decodeArguments(tool.input, args), (input) => tool.run(admitted, input))
+        return run.pipe(
+          Effect.matchCauseEffect({
+            onSuccess: (output): Effect.Effect<CallToolResult> =>
+              Effect.succeed({ content: [{ type: "text", text: tool.text(output) }], structuredContent: output as Record<string, unknown> }),
+            onFailure: (cause) =>
+              Option.match(Cause.failureOption(cause), {
+                onSome: (refusal) => Effect.succeed(toolError(refusal as Refusal)),
+                onNone: () =>
+                  Effect.as(
+                    Effect.logError(`MCP tool ${tool.name} failed inside Herald`, cause),
+                    toolError({ error: "internal error", code: "internal_error" })
+                  )
+              })
+          }),
+          Effect.provide(runtime.context)
+        )
       }
 
       /**
@@ -108,7 +117,7 @@ export const McpLive = (options: McpOptions) =>
           if (made.admitted === null) throw new McpError(ErrorCode.InternalError, "no caller")
           const tool = byName.get(call.params.name)
           if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${call.params.name}; tools/list names the 11 tools`)
-          return callTool(made.admitted, tool, call.params.arguments)
+          return runPromise(callTool(made.admitted, tool, call.params.arguments))
         })
         return made
       }
@@ -144,8 +153,8 @@ export const McpLive = (options: McpOptions) =>
       /** A plain tools/call of a tool Herald has: its result, framed as the SDK frames it. */
       const answerPlain = (admitted: Principal | RateLimited, call: PlainToolCall, tool: AnyTool) =>
         Effect.map(
-          Effect.promise(() => callTool(admitted, tool, call.arguments)),
-          (result) => HttpServerResponse.text(resultReply(call, result), { status: 200, contentType: "application/json" })
+          callTool(admitted, tool, call.arguments),
+          (result) => HttpServerResponse.text(resultReply(call, tool, result), { status: 200, contentType: "application/json" })
         )
 
       const handle = (pathKey: string | undefined) =>

@@ -1,3 +1,4 @@
+import { keptBy } from "@herald/core"
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js"
 import {
   CallToolRequestSchema,
@@ -6,6 +7,7 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS
 } from "@modelcontextprotocol/sdk/types.js"
+import type { AnyTool } from "./Tool.js"
 
 /**
  * A plain tools/call: one well-formed JSON-RPC request calling a tool, with the headers the SDK's
@@ -48,6 +50,17 @@ export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | 
   return { id: message.data.id, name: call.data.params.name, arguments: call.data.params.arguments }
 }
 
-/** The JSON-RPC reply carrying a tool's result, as the SDK's transport writes it in JSON mode. */
-export const resultReply = (call: PlainToolCall, result: CallToolResult): string =>
-  JSON.stringify({ result, jsonrpc: "2.0", id: call.id })
+const keptJson = keptBy<string>()
+
+/**
+ * The JSON-RPC reply carrying a tool's result, as the SDK's transport writes it in JSON mode; the
+ * JSON of a result the tool says is kept (`Tool.kept`) is made once while it is unchanged.
+ */
+export const resultReply = (call: PlainToolCall, tool: AnyTool, result: CallToolResult): string => {
+  const kept = result.isError === true || result.structuredContent === undefined ? undefined : tool.kept?.(result.structuredContent)
+  if (kept === undefined) return JSON.stringify({ result, jsonrpc: "2.0", id: call.id })
+  const { structuredContent, ...rest } = result
+  const structured = keptJson(kept.owner, kept.parts, () => JSON.stringify(structuredContent))
+  // rest holds content, so its JSON is an object with at least one member: its closing brace is replaced.
+  return `{"result":${JSON.stringify(rest).slice(0, -1)},"structuredContent":${structured}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
+}
