@@ -221,6 +221,36 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(refusalOf(await call(agent, "get_insights", { since_days: 0 })).code).toBe("invalid_request")
   })
 
+  it("a plain tools/call answers what the SDK answers for the same call, and what it does not take still gets the SDK's protocol errors", async () => {
+    const headers = {
+      authorization: `Bearer ${herald.credentials.agent_key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18"
+    }
+    const send = async (body: unknown, extra: Record<string, string> = {}) => {
+      const reply = await fetch(`${herald.origin}/api/mcp`, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) })
+      return { status: reply.status, body: await json(reply) }
+    }
+    const listPosts = { jsonrpc: "2.0", id: "list-7", method: "tools/call", params: { name: "list_posts", arguments: { limit: 3 } } }
+    // Twice: the second plain reply is made of the kept JSON of the first.
+    const plain = await send(listPosts)
+    expect(await send(listPosts)).toEqual(plain)
+    expect(plain.status).toBe(200)
+    expect(plain.body.result.structuredContent).toEqual((await rest("/posts?limit=3")).body)
+    // A batch of one is not plain: the SDK's transport and protocol server answer it.
+    const throughSdk = await send([listPosts])
+    expect(throughSdk.status).toBe(200)
+    expect(Array.isArray(throughSdk.body) ? throughSdk.body[0] : throughSdk.body).toEqual(plain.body)
+    const refused = { ...listPosts, params: { name: "check_guardrails", arguments: {} } }
+    const refusedThroughSdk = await send([refused])
+    expect((Array.isArray(refusedThroughSdk.body) ? refusedThroughSdk.body[0] : refusedThroughSdk.body)).toEqual((await send(refused)).body)
+    const unknown = await send({ ...listPosts, params: { name: "no_such_tool", arguments: {} } })
+    expect(unknown.body).toMatchObject({ id: "list-7", error: { code: -32602 } })
+    expect((await send(listPosts, { accept: "application/json" })).status).toBe(406)
+    expect((await send(listPosts, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400)
+  })
+
   it("answers 401 without a valid key, and never repeats a key sent in the path", async () => {
     const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" }
