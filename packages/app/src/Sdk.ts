@@ -1,5 +1,8 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import {
+  ApiKeyId,
+  ApiKeyLimits,
+  type ApiKeySummary,
   AccountId,
   checkConnectionsNow,
   type CheckReport,
@@ -29,6 +32,7 @@ import {
   ProjectId,
   refuseStoredText,
   retryAuthFailures,
+  updateApiKeyLimits,
   type SocialAccount,
   startConnection,
   topPosts,
@@ -140,6 +144,13 @@ export interface Herald {
   readonly admin: {
     /** Queues again every delivery of the account that failed auth_expired (after a reconnect); how many. */
     readonly retryAuthFailures: (projectId: string, accountId: string) => Promise<{ readonly queued: number }>
+    /**
+     * Edits a key's rate limit (1 to 1,000,000 a minute) and daily post cap (null: none of its own)
+     * after creation, as PATCH /admin/v1/projects/{id}/keys/{key_id} does; omitted ones are kept.
+     * The key's next request, in any process, is counted against the new limit. Rejects with the
+     * decoding error naming a bad value, ProjectNotFound or ApiKeyNotFound.
+     */
+    readonly updateKeyLimits: (projectId: string, keyId: string, limits: ApiKeyLimits) => Promise<ApiKeySummary>
   }
   /** The demo's credentials when `demo` created them on this start; null otherwise. */
   readonly demoCredentials: DemoCredentials | null
@@ -285,6 +296,14 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
           return yield* retryAuthFailures(
             yield* decode(ProjectId, projectId, ["project_id"]),
             yield* decode(AccountId, accountId, ["account_id"])
+          )
+        })),
+      updateKeyLimits: (projectId, keyId, limits) =>
+        run(Effect.gen(function*() {
+          return yield* updateApiKeyLimits(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(ApiKeyId, keyId, ["key_id"]),
+            yield* decode(ApiKeyLimits, limits)
           )
         }))
     },
