@@ -60,3 +60,24 @@ export const foldText = (text: string): string =>
 /** Lighter folding for URLs: domains keep their accents (they are different domains). */
 export const foldForLinks = (text: string): string =>
   printableAscii.test(text) ? text.toLowerCase() : text.normalize("NFKC").toLowerCase().replace(/\p{Cf}+/gu, "")
+
+/**
+ * For each UTF-16 offset of foldText(text) (and its end), the offset in `text` of the character it
+ * came from: so a match found in the folded text is shown where it stands in the text as written.
+ * Null when folding character by character does not give foldText's result (it always does today;
+ * the check keeps a wrong span from ever being reported).
+ */
+export const originalOffsets = (text: string): ((folded: number) => number) | null => {
+  if (printableAscii.test(text)) return (folded) => folded
+  const offsets: Array<number> = []
+  let folded = ""
+  for (let index = 0; index < text.length;) {
+    const char = String.fromCodePoint(text.codePointAt(index)!)
+    const piece = foldText(char)
+    for (let unit = 0; unit < piece.length; unit++) offsets.push(index)
+    folded += piece
+    index += char.length
+  }
+  offsets.push(text.length)
+  return folded === foldText(text) ? (at) => offsets[at]! : null
+}
