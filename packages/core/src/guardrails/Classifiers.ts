@@ -4,7 +4,8 @@ import {
   type ClassifierAnswer,
   type ClassifierGaps,
   type ClassifierQuestion,
-  ClassifierUnavailable
+  ClassifierUnavailable,
+  type TopicFinding
 } from "../ports/Classifiers.js"
 import { bannedTermMatcher } from "./BannedTerms.js"
 import { builtinLexicon } from "./BuiltinLexicon.js"
@@ -34,6 +35,16 @@ const termsFor = (question: ClassifierQuestion, topic: string): ReadonlyArray<st
 const belongs = 0.5
 
 /**
+ * The asked topics a text names one of the project's terms for (topic_terms): score 1, the terms
+ * as evidence. Every classifier applies them the same way before judging the rest.
+ */
+export const namedTopics = (text: string, question: ClassifierQuestion): ReadonlyArray<TopicFinding> =>
+  question.topics.flatMap((topic) => {
+    const named = bannedTermMatcher(termsFor(question, topic)).find(text)
+    return named.length > 0 ? [{ topic, score: 1, evidence: named.map(({ term }) => term) }] : []
+  })
+
+/**
  * The built-in offline classifier: a lexicon learned from the labelled set the repository ships
  * (Lexicon.ts), extended per project by `topic_terms` (a text naming one of a topic's terms is
  * about the topic, score 1, with the banned-word matcher's evasion handling). Topics and tones it
@@ -58,17 +69,18 @@ export const builtinClassifier = (lexicon: Lexicon): Layer.Layer<Classifier> => 
   })
   const classify = (text: string, question: ClassifierQuestion): ClassifierAnswer => {
     const scores = compiled.score(text)
-    const topics = question.topics.flatMap((topic) => {
-      const named = bannedTermMatcher(termsFor(question, topic)).find(text)
-      if (named.length > 0) return [{ topic, score: 1, evidence: named.map(({ term }) => term) }]
+    const named = namedTopics(text, question)
+    const topics = question.topics.flatMap((topic): ReadonlyArray<TopicFinding> => {
+      if (named.some((found) => found.topic === topic)) return []
       const scored = scores.get(nameKey(topic))
       return scored !== undefined && scored.score >= belongs ? [{ topic, ...scored }] : []
     })
-    const tone = question.tone === null ? undefined : scores.get(nameKey(question.tone))
+    const tone = question.tone === null ? null : nameKey(question.tone)
+    const toneScore = tone === null ? undefined : scores.get(tone)
     return {
-      topics,
-      tone: tone !== undefined && tone.score >= belongs
-        ? Option.some({ score: tone.score, reason: `it reads as not ${nameKey(question.tone!)} (${listed(tone.evidence)})` })
+      topics: [...named, ...topics],
+      tone: toneScore !== undefined && toneScore.score >= belongs
+        ? Option.some({ score: toneScore.score, reason: `it reads as not ${tone} (${listed(toneScore.evidence)})` })
         : Option.none()
     }
   }
