@@ -805,6 +805,14 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
         };
         /** @description The key's daily post cap is reached; see Retry-After. */
@@ -893,6 +901,14 @@ export interface components {
             } | {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             })[];
         };
         /** @description The bulk CSV cannot be read; violations names each line at fault. */
@@ -1255,6 +1271,9 @@ export interface components {
                 max_links: components["schemas"]["Int"] | null;
             } | null;
             daily_post_cap: components["schemas"]["Int"] | null;
+            topic_terms?: {
+                [key: string]: string[];
+            };
         };
         PostsToday: {
             /**
@@ -1281,9 +1300,21 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
             rules_checked: string[];
             rules_skipped: string[];
+            skipped: {
+                rule: string;
+                reason: string;
+            }[];
         };
         ConnectionIssueList: {
             data: components["schemas"]["ConnectionIssue"][];
