@@ -65,6 +65,7 @@ const byText = (texts: ReadonlyArray<OutboundText>): ReadonlyArray<{ readonly te
 
 const rounded = (score: number): number => Math.round(score * 1000) / 1000
 
+// Classifiers that answer over the network are asked about several texts at once; one text needs no fork.
 const classifierConcurrency = 4
 
 /**
@@ -109,7 +110,7 @@ const checkClassified = (texts: ReadonlyArray<OutboundText>, question: Classifie
               score: rounded(score)
             }))
         })
-      }))), { concurrency: classifierConcurrency }).pipe(
+      }))), { concurrency: texts.length > 1 ? classifierConcurrency : undefined }).pipe(
       Effect.map((answers): ReadonlyArray<Outcome> => [
         ...(asked.topics.length > 0
           ? [{ rule: "banned_topics" as const, violations: Option.some(answers.flatMap(({ topics }) => topics)), skipped: topicGaps }]

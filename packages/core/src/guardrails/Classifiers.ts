@@ -40,7 +40,10 @@ const belongs = 0.5
  */
 export const namedTopics = (text: string, question: ClassifierQuestion): ReadonlyArray<TopicFinding> =>
   question.topics.flatMap((topic) => {
-    const named = bannedTermMatcher(termsFor(question, topic)).find(text)
+    const terms = termsFor(question, topic)
+    // Most topics have no project terms: no scan of the text for them.
+    if (terms.length === 0) return []
+    const named = bannedTermMatcher(terms).find(text)
     return named.length > 0 ? [{ topic, score: 1, evidence: named.map(({ term }) => term) }] : []
   })
 

@@ -36,8 +36,12 @@ const isWordCode = (code: number): boolean => {
 const suffixes = ["ings", "ing", "ers", "ed", "es", "er", "s", "ly"]
 const minStem = 3
 
+// Every suffix ends in one of these letters: a word ending otherwise has no suffix to try.
+const suffixEnds = new Set(suffixes.map((suffix) => suffix.charCodeAt(suffix.length - 1)))
+
 /** Where the stem of the word folded[start, end) ends. */
 const stemEnd = (folded: string, start: number, end: number): number => {
+  if (!suffixEnds.has(folded.charCodeAt(end - 1))) return end
   for (const suffix of suffixes) {
     if (end - start - suffix.length >= minStem && folded.startsWith(suffix, end - suffix.length)) return end - suffix.length
   }
@@ -83,9 +87,9 @@ export interface CompiledLexicon {
 const fnvSeed = 0x811c9dc5 | 0
 const fnvPrime = 0x01000193
 
-const hashOf = (folded: string, start: number, end: number): number => {
+const hashOf = (word: string): number => {
   let hash = fnvSeed
-  for (let index = start; index < end; index++) hash = Math.imul(hash ^ folded.charCodeAt(index), fnvPrime)
+  for (let index = 0; index < word.length; index++) hash = Math.imul(hash ^ word.charCodeAt(index), fnvPrime)
   return hash
 }
 
@@ -107,25 +111,48 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   const slots = new Int32Array(size).fill(-1)
   const hashes = new Int32Array(size)
   stems.forEach((stem, id) => {
-    const hash = hashOf(stem, 0, stem.length)
+    const hash = hashOf(stem)
     let slot = hash & mask
     while (slots[slot] !== -1) slot = (slot + 1) & mask
     slots[slot] = id
     hashes[slot] = hash
   })
 
+  // The hash of each prefix of the current word, so the stem's hash is read, not recomputed.
+  let prefixHashes = new Int32Array(64)
   const score = (text: string): ReadonlyMap<string, ClassScore> => {
     const folded = foldText(text)
     const found = new Set<number>()
-    forEachWord(folded, (start, _end, stemEnd) => {
-      const hash = hashOf(folded, start, stemEnd)
-      for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
-        if (hashes[slot] === hash && folded.startsWith(stems[slots[slot]!]!, start) && stems[slots[slot]!]!.length === stemEnd - start) {
-          found.add(slots[slot]!)
-          return
+    let start = -1
+    let hash = fnvSeed
+    for (let index = 0; index <= folded.length; index++) {
+      const code = index < folded.length ? folded.charCodeAt(index) : -1
+      if (code >= 0 && isWordCode(code)) {
+        if (start < 0) {
+          start = index
+          hash = fnvSeed
         }
+        hash = Math.imul(hash ^ code, fnvPrime)
+        const length = index - start
+        if (length >= prefixHashes.length) {
+          const grown = new Int32Array(prefixHashes.length * 2)
+          grown.set(prefixHashes)
+          prefixHashes = grown
+        }
+        prefixHashes[length] = hash
+      } else if (start >= 0) {
+        const end = stemEnd(folded, start, index)
+        const stemHash = prefixHashes[end - start - 1]!
+        for (let slot = stemHash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
+          const id = slots[slot]!
+          if (hashes[slot] === stemHash && stems[id]!.length === end - start && folded.startsWith(stems[id]!, start)) {
+            found.add(id)
+            break
+          }
+        }
+        start = -1
       }
-    })
+    }
     const scores = new Map<string, ClassScore>()
     classes.forEach(([name, { bias }], index) => {
       let sum = bias
