@@ -7,9 +7,13 @@ import { type Duration, Effect, Layer, Option, Redacted } from "effect"
 import { llmClassifier } from "../src/index.js"
 
 // A fake OpenAI-compatible endpoint on loopback: each test sets how it answers.
-type Answer = (request: { readonly body: any; readonly authorization: string | undefined }, response: ServerResponse) => void
+interface ChatRequest {
+  readonly model: string
+  readonly messages: ReadonlyArray<{ readonly role: string; readonly content: string }>
+}
+type Answer = (request: { readonly body: ChatRequest; readonly authorization: string | undefined }, response: ServerResponse) => void
 let answer: Answer = () => {}
-const seen: Array<{ readonly body: any; readonly authorization: string | undefined; readonly path: string | undefined }> = []
+const seen: Array<{ readonly body: ChatRequest; readonly authorization: string | undefined; readonly path: string | undefined }> = []
 let server: Server
 let port = 0
 
@@ -24,7 +28,7 @@ beforeAll(async () => {
     let text = ""
     request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")))
     request.on("end", () => {
-      const seenRequest = { body: JSON.parse(text), authorization: request.headers.authorization, path: request.url }
+      const seenRequest = { body: JSON.parse(text) as ChatRequest, authorization: request.headers.authorization, path: request.url }
       seen.push(seenRequest)
       answer(seenRequest, response)
     })
@@ -58,7 +62,7 @@ describe("the LLM-backed classifier, against a loopback OpenAI-compatible server
       expect(seen[0]!.path).toBe("/v1/chat/completions")
       expect(seen[0]!.authorization).toBe(`Bearer ${secret}`)
       expect(seen[0]!.body.model).toBe("brand-safety-1")
-      expect(JSON.parse(seen[0]!.body.messages[1].content)).toEqual({ topics: ["politics", "crypto"], tone: "calm", post: "VOTE FOR OUR SENATOR" })
+      expect(JSON.parse(seen[0]!.body.messages[1]!.content)).toEqual({ topics: ["politics", "crypto"], tone: "calm", post: "VOTE FOR OUR SENATOR" })
       expect(verdict.allowed).toBe(false)
       expect(verdict.rules_checked).toEqual(["banned_topics", "tone"])
       expect(verdict.rules_skipped).toEqual([])
@@ -73,7 +77,7 @@ describe("the LLM-backed classifier, against a loopback OpenAI-compatible server
       seen.length = 0
       answer = (_request, response) => reply(response, 200, completion(JSON.stringify({ topics: [{ topic: "politics", score: 0.1 }], tone: { fits: true, score: 0.1, reason: "" } })))
       const verdict = yield* check("buy bitcoin today")
-      expect(JSON.parse(seen[0]!.body.messages[1].content).topics).toEqual(["politics"])
+      expect(JSON.parse(seen[0]!.body.messages[1]!.content).topics).toEqual(["politics"])
       expect(verdict.violations.map(({ topic }) => topic)).toEqual(["crypto"])
     }))
 
