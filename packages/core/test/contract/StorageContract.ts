@@ -274,6 +274,23 @@ export const postStoreCases: Cases<PostStore | StoredRows> = (it) => {
         expect(yield* count("outbox_events", "id", event.id)).toBe(0)
       }))
 
+    it.effect("a published delivery keeps its main post id, its URL and the ids of its follow-up posts", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const input = newPost({ projectId: newProject().id, deliveries: 1 })
+        yield* posts.create(input)
+        const [delivery] = input.record.deliveries
+        const published = delivery!.with({ status: "success", url: "https://x.com/a/status/1", platformPostId: "1", followUpPostIds: ["2", "3", "4"] })
+        yield* posts.commit(PostChange.Update({
+          expectedVersion: 1,
+          record: { post: input.record.post.with({ version: 2 }), deliveries: [published] },
+          events: []
+        }))
+        const [found] = yield* posts.findMany([{ projectId: input.record.post.projectId, postId: input.record.post.id }])
+        expect(found!.deliveries[0]).toEqual(published)
+        expect(found!.deliveries[0]!.followUpPostIds).toEqual(["2", "3", "4"])
+      }))
+
     it.effect("findMany reads the posts named within their projects, with their deliveries", () =>
       Effect.gen(function*() {
         const posts = yield* PostStore

@@ -1138,6 +1138,7 @@ export interface components {
                         code: string;
                         message: string;
                     } | null;
+                    error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                 }[];
                 taken_down_at: string | null;
                 taken_down_by: string | null;
@@ -4037,6 +4038,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                         }[];
                     };
                 };
@@ -4110,6 +4112,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                         }[];
                     };
                 };
@@ -4312,8 +4315,20 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "needs_reconnect" | "disconnected";
                         };
-                        /** @description Why the platform refused the account's credentials. */
+                        /** @description Why the platform refused the account's credentials (the same text as detail). */
                         reason: string;
+                        /**
+                         * @description The connection issue this opens (docs/connection-health.md).
+                         * @enum {string}
+                         */
+                        kind: "login_dead" | "token_expiring" | "permission_missing" | "account_unavailable" | "unreachable" | "rate_limited";
+                        /** @description The issue's detail in plain words. */
+                        detail: string;
+                        /**
+                         * Format: date-time
+                         * @description When the issue was opened.
+                         */
+                        since: string;
                     };
                 };
             };

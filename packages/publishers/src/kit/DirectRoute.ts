@@ -1,6 +1,6 @@
 import type { HttpClient } from "@effect/platform"
 import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, Platform, RouteAdapters } from "@herald/core"
-import type { Effect } from "effect"
+import type { ConfigError, Effect } from "effect"
 import type { PlatformEndpoints } from "./Config.js"
 
 /** What a platform's direct route gives the app: its adapters, and how its accounts are connected. */
@@ -20,5 +20,6 @@ export interface BuiltRoute {
 export interface DirectRoute {
   readonly platform: Platform
   readonly defaults: { readonly apiBaseUrl: string; readonly authBaseUrl: string }
-  readonly build: (endpoints: PlatformEndpoints) => Effect.Effect<BuiltRoute, never, HttpClient.HttpClient | AccountTokens | MediaStorage>
+  /** A route's own settings beyond its endpoints come from the environment too (a bad one fails start-up). */
+  readonly build: (endpoints: PlatformEndpoints) => Effect.Effect<BuiltRoute, ConfigError.ConfigError, HttpClient.HttpClient | AccountTokens | MediaStorage>
 }
