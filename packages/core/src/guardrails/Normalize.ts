@@ -53,9 +53,19 @@ const foldRun = (run: string): string => {
 }
 const nonAsciiRun = /[^\x20-\x7e\t\n\r]+/g
 
+// The banned-word matcher and the built-in classifier fold the same text one after the other: the
+// last text folded is remembered, so the second fold is a comparison.
+let lastText = ""
+let lastFolded = ""
+
 /** Case-, accent- and compatibility-folded text (é → e, ｂ → b, ﬁ → fi, zero-width space → nothing). */
-export const foldText = (text: string): string =>
-  printableAscii.test(text) ? text.toLowerCase() : text.toLowerCase().replace(nonAsciiRun, foldRun)
+export const foldText = (text: string): string => {
+  if (text === lastText) return lastFolded
+  const folded = printableAscii.test(text) ? text.toLowerCase() : text.toLowerCase().replace(nonAsciiRun, foldRun)
+  lastText = text
+  lastFolded = folded
+  return folded
+}
 
 /** Lighter folding for URLs: domains keep their accents (they are different domains). */
 export const foldForLinks = (text: string): string =>
