@@ -23,13 +23,13 @@ describe("the built-in lexicon", () => {
     expect(heldOut.length).toBeGreaterThan(500)
   })
 
-  // The target is precision ≥ 0.9 and recall ≥ 0.8 per class; the shipped lexicon does not
-  // reach it yet (docs/guardrails.md has the figures), so this holds the floor it does reach, and
+  // The target is precision ≥ 0.9 and recall ≥ 0.8 per class; violence's recall is just
+  // under it (docs/guardrails.md has the figures), so this holds the floor every class reaches, and
   // the target is the skipped test below.
-  const floor = { precision: 0.85, recall: 0.45 }
-  it.skip("reaches precision ≥ 0.9 and recall ≥ 0.8 per topic and tone on the held-out half (skipped: not met yet, see docs/guardrails.md)", () => {})
+  const floor = { precision: 0.9, recall: 0.79 }
+  it.skip("reaches precision ≥ 0.9 and recall ≥ 0.8 for every topic and tone on the held-out half (skipped: violence's recall is 0.798, see docs/guardrails.md)", () => {})
 
-  it("prints precision and recall per topic and tone on the held-out half, and holds the floor (precision ≥ 0.85, recall ≥ 0.45)", () => {
+  it("prints precision and recall per topic and tone on the held-out half, and holds the floor (precision ≥ 0.9, recall ≥ 0.79)", () => {
     const lexicon = compileLexicon(builtinLexicon)
     const scored = heldOut.map((row) => ({ row, scores: lexicon.score(row.text) }))
     const classes: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
