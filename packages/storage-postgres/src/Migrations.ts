@@ -14,6 +14,7 @@ import accountConnections from "./migrations/0012_account_connections.js"
 import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
 import connectionHealth from "./migrations/0015_connection_health.js"
 import deliveryFollowUps from "./migrations/0019_delivery_follow_ups.js"
+import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
 
 const run = Migrator.make({})
 
@@ -33,7 +34,8 @@ export const migrate = run({
     "0012_account_connections": accountConnections,
     "0014_delivery_metrics": deliveryMetrics,
     "0015_connection_health": connectionHealth,
-    "0019_delivery_follow_ups": deliveryFollowUps
+    "0019_delivery_follow_ups": deliveryFollowUps,
+    "0022_publish_checkpoints": publishCheckpoints
   }),
   table: "herald_migrations"
 })

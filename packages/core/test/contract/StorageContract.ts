@@ -26,6 +26,7 @@ import {
   type PostUpdate,
   ProjectAdmin,
   ProjectStore,
+  PublishCheckpoints,
   RateLimitStore,
   OutboxSendOutcome,
   Project,
@@ -729,6 +730,29 @@ export const projectCases: Cases<ProjectAdmin | ProjectStore> = (it) => {
   })
 }
 
+/** PublishCheckpoints: one value per delivery, replaced, cleared, gone with its post. */
+export const publishCheckpointCases: Cases<PublishCheckpoints | PostStore | StoredRows> = (it) => {
+  describe("PublishCheckpoints", () => {
+    it.effect("a delivery's value is kept, replaced and cleared, apart from the others'", () =>
+      Effect.gen(function*() {
+        const checkpoints = yield* PublishCheckpoints
+        const posts = yield* PostStore
+        const input = newPost({ projectId: newProject().id })
+        yield* posts.create(input)
+        const [one, two] = input.record.deliveries
+        expect(yield* checkpoints.get(one!.id)).toEqual(Option.none())
+        yield* checkpoints.put(one!.id, "container-1")
+        yield* checkpoints.put(two!.id, "container-2")
+        yield* checkpoints.put(one!.id, "container-3")
+        expect(yield* checkpoints.get(one!.id)).toEqual(Option.some("container-3"))
+        expect(yield* checkpoints.get(two!.id)).toEqual(Option.some("container-2"))
+        yield* checkpoints.clear(one!.id)
+        expect(yield* checkpoints.get(one!.id)).toEqual(Option.none())
+        expect(yield* checkpoints.get(two!.id)).toEqual(Option.some("container-2"))
+      }))
+  })
+}
+
 /** ApiKeyStore: keys by hash, revoked and touched. */
 export const apiKeyCases: Cases<ApiKeyStore | ProjectAdmin | StoredRows> = (it) => {
   describe("ApiKeyStore", () => {
@@ -806,6 +830,7 @@ export type Storage =
   | OutboxQueue
   | WebhookEndpoints
   | MetricsStore
+  | PublishCheckpoints
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -820,4 +845,5 @@ export const storageCases: Cases<Storage> = (it) => {
   apiKeyCases(it)
   rateLimitCases(it)
   metricsStoreCases(it)
+  publishCheckpointCases(it)
 }

@@ -523,6 +523,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -703,6 +704,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -978,6 +980,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
