@@ -43,8 +43,7 @@ import {
   retryDelivery,
   statusMessage,
   takedownDelivery,
-  ToneClassifier,
-  TopicClassifier,
+  Classifier,
   topPosts,
   topPostsRequestOf
 } from "@herald/core"
@@ -175,8 +174,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   MediaLibrary,
   MediaIngest,
   IdGenerator,
-  TopicClassifier,
-  ToneClassifier
+  Classifier
 ))
 
 export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (handlers) =>
@@ -254,8 +252,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
   PostStore,
   ProjectStore,
   AccountStore,
-  TopicClassifier,
-  ToneClassifier,
+  Classifier,
   ConnectionChecks,
   ConnectionCheckRuns,
   ConnectionProbes,

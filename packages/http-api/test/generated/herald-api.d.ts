@@ -818,6 +818,14 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
         };
         /** @description The key's daily post cap is reached; see Retry-After. */
@@ -906,6 +914,14 @@ export interface components {
             } | {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             })[];
         };
         /** @description The bulk CSV cannot be read; violations names each line at fault. */
@@ -1270,6 +1286,9 @@ export interface components {
                 max_links: components["schemas"]["Int"] | null;
             } | null;
             daily_post_cap: components["schemas"]["Int"] | null;
+            topic_terms?: {
+                [key: string]: string[];
+            };
         };
         PostsToday: {
             /**
@@ -1296,9 +1315,21 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
             rules_checked: string[];
             rules_skipped: string[];
+            skipped: {
+                rule: string;
+                reason: string;
+            }[];
         };
         ConnectionIssueList: {
             data: components["schemas"]["ConnectionIssue"][];
