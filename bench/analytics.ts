@@ -113,7 +113,7 @@ const main = Effect.gen(function*() {
     ],
     [
       "best-times (90 days)",
-      yield* time(store.bestTimes(projectId, best)),
+      yield* time(store.bestTimes(projectId, { ...best, account: null })),
       yield* time(sql`SELECT extract(isodow FROM published_at AT TIME ZONE 'UTC'), extract(hour FROM published_at AT TIME ZONE 'UTC'),
         avg(engagement), count(*) FROM delivery_metrics
         WHERE project_id = ${projectId} AND published_at >= ${bestSince} AND engagement IS NOT NULL GROUP BY 1, 2`)
