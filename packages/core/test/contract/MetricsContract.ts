@@ -17,6 +17,7 @@ import {
   type Placement,
   type Platform,
   Post,
+  PostChange,
   PostId,
   type ProjectId,
   PostStore,
@@ -122,7 +123,8 @@ const scenarios = fc.record({
       takenDown: fc.constantFrom(false, false, false, true),
       minutesLater: fc.oneof(fc.constant(0), fc.constant(0), fc.nat({ max: 180 })),
       syncs: fc.tuple(syncArb, syncArb)
-    }), { minLength: 1, maxLength: 3 })
+    }), { minLength: 1, maxLength: 3 }),
+    removed: fc.constantFrom(false, false, false, false, true)
   }), { maxLength: 14 }),
   queries: fc.array(fc.record({
     minutesBack: fc.oneof(fc.integer({ min: 1, max: 45 * 24 * 60 }), fc.integer({ min: 24 * 60 - 60, max: 24 * 60 + 360 })),
@@ -356,7 +358,14 @@ export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
               }
             }
           }
-          const all = [...tracked.values()]
+          // A removed post takes its deliveries' numbers with it.
+          const removed = new Set<string>()
+          for (const [index, input] of inputs.entries()) {
+            if (!scenario.posts[index]!.removed) continue
+            yield* posts.commit(PostChange.Remove({ expectedVersion: 1, postId: input.record.post.id }))
+            removed.add(input.record.post.id)
+          }
+          const all = [...tracked.values()].filter((delivery) => !removed.has(delivery.postId))
           for (const query of scenario.queries) {
             const filter = { since: DateTime.subtract(now, { minutes: query.minutesBack }), platform: query.platform, format: query.format }
             const label = `seed ${seed} run ${run} ${JSON.stringify(query)}`

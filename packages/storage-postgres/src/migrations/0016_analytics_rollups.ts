@@ -19,9 +19,12 @@ import { Effect } from "effect"
  * and the spread posts it answers from delivery_metrics as before. herald_metrics_refresh
  * recomputes the touched posts' cells from delivery_metrics, in the statement that changed them
  * (statement triggers below), under a lock on their metrics_posts rows, and moves each hour by
- * the difference in one ordered upsert.
+ * the difference in one ordered upsert. 0014's take-in of inserted deliveries becomes one per
+ * statement, so a post's deliveries written together refresh its cells once.
  */
 const metrics = ["views", "likes", "comments", "shares", "reach", "saves", "engagement"] as const
+/** The columns of delivery_metrics the roll-ups read. */
+const rollupColumns = `delivery_id, post_id, platform, format, published_at, synced_at, unreportable_reason, ${metrics.join(", ")}`
 
 export default Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql.unsafe(`
@@ -70,7 +73,8 @@ CREATE TABLE metrics_hours (
   unsupported integer NOT NULL,
   ${metrics.map((metric) => `${metric} bigint NOT NULL`).join(",\n  ")},
   samples integer NOT NULL,
-  PRIMARY KEY (project_id, platform, format, hour)
+  -- format before platform: a request without a platform reads every platform of one format.
+  PRIMARY KEY (project_id, format, platform, hour)
 );
 
 -- The cells of the touched posts that went out within one hour, as delivery_metrics has them now.
@@ -130,9 +134,9 @@ BEGIN
     ${metrics.map((metric) => `coalesce(sum(sign * ${metric}), 0)`).join(", ")},
     (count(*) FILTER (WHERE sign = 1 AND engagement IS NOT NULL) - count(*) FILTER (WHERE sign = -1 AND engagement IS NOT NULL))::int
   FROM delta
-  GROUP BY project_id, platform, format, hour
-  ORDER BY project_id, platform, format, hour
-  ON CONFLICT (project_id, platform, format, hour) DO UPDATE SET
+  GROUP BY project_id, format, platform, hour
+  ORDER BY project_id, format, platform, hour
+  ON CONFLICT (project_id, format, platform, hour) DO UPDATE SET
     posts = h.posts + excluded.posts, deliveries = h.deliveries + excluded.deliveries, with_metrics = h.with_metrics + excluded.with_metrics,
     unreportable = h.unreportable + excluded.unreportable, unsupported = h.unsupported + excluded.unsupported,
     ${metrics.map((metric) => `${metric} = h.${metric} + excluded.${metric}`).join(", ")}, samples = h.samples + excluded.samples;
@@ -150,12 +154,14 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     PERFORM herald_metrics_refresh(ARRAY(SELECT DISTINCT post_id FROM old_rows));
   ELSE
+    -- Set differences, not a join: transition tables have no statistics, and a nested loop over a
+    -- large update would be quadratic.
     PERFORM herald_metrics_refresh(ARRAY(
-      SELECT DISTINCT n.post_id FROM new_rows n JOIN old_rows o ON o.delivery_id = n.delivery_id
-      WHERE (o.post_id, o.platform, o.format, o.published_at, o.synced_at, o.unreportable_reason, ${metrics.map((m) => `o.${m}`).join(", ")})
-        IS DISTINCT FROM (n.post_id, n.platform, n.format, n.published_at, n.synced_at, n.unreportable_reason, ${metrics.map((m) => `n.${m}`).join(", ")})
-      UNION
-      SELECT o.post_id FROM new_rows n JOIN old_rows o ON o.delivery_id = n.delivery_id WHERE o.post_id <> n.post_id
+      SELECT DISTINCT post_id FROM (
+        (SELECT ${rollupColumns} FROM old_rows EXCEPT SELECT ${rollupColumns} FROM new_rows)
+        UNION ALL
+        (SELECT ${rollupColumns} FROM new_rows EXCEPT SELECT ${rollupColumns} FROM old_rows)
+      ) changed
     ));
   END IF;
   RETURN NULL;
@@ -171,6 +177,60 @@ REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION herald_met
 
 -- What went out before this migration.
 SELECT herald_metrics_refresh(ARRAY(SELECT DISTINCT post_id FROM delivery_metrics));
+
+-- 0014's take-in, for a set of deliveries: one statement per statement that wrote them (so the
+-- roll-ups above refresh once for a post's deliveries, not once per delivery).
+CREATE FUNCTION herald_take_in_deliveries(ids uuid[]) RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+  INSERT INTO delivery_metrics (delivery_id, project_id, post_id, position, account_id, platform, username, format, published_at, url, platform_post_id)
+  SELECT d.id, d.project_id, d.post_id, d.position, d.account_id, d.platform, d.username,
+    CASE p.platform_configurations -> d.platform ->> 'placement' WHEN 'reels' THEN 'reel' WHEN 'stories' THEN 'story' ELSE 'feed' END,
+    coalesce(
+      (SELECT max((attempt ->> 'finishedAt')::timestamptz) FROM jsonb_array_elements(d.attempts) AS attempt
+       WHERE attempt ->> 'outcome' IN ('success', 'reconciled') AND attempt ->> 'finishedAt' IS NOT NULL),
+      d.updated_at
+    ),
+    d.url, d.platform_post_id
+  FROM deliveries d JOIN posts p ON p.id = d.post_id
+  WHERE d.id = ANY (ids) AND d.status IN ('success', 'taken_down')
+  ON CONFLICT (delivery_id) DO NOTHING;
+  UPDATE delivery_metrics m
+  SET unreportable_reason = 'deleted', unreportable_detail = 'taken down through Herald', unreportable_at = d.updated_at, next_sync_at = NULL
+  FROM deliveries d
+  WHERE d.id = ANY (ids) AND d.status = 'taken_down' AND m.delivery_id = d.id AND m.unreportable_reason IS NULL;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION herald_track_delivery_metrics() RETURNS trigger
+LANGUAGE plpgsql
+AS $$
+BEGIN
+  PERFORM herald_take_in_deliveries(ARRAY[NEW.id]);
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION herald_track_inserted_deliveries() RETURNS trigger
+LANGUAGE plpgsql
+AS $$
+BEGIN
+  PERFORM herald_take_in_deliveries(ARRAY(SELECT id FROM new_rows WHERE status IN ('success', 'taken_down')));
+  RETURN NULL;
+END
+$$;
+
+-- Inserts: once per statement; a status written later: per row, as 0014 did.
+DROP TRIGGER deliveries_track_metrics ON deliveries;
+CREATE TRIGGER deliveries_track_metrics
+AFTER UPDATE OF status ON deliveries
+FOR EACH ROW WHEN (NEW.status IN ('success', 'taken_down'))
+EXECUTE FUNCTION herald_track_delivery_metrics();
+CREATE TRIGGER deliveries_track_metrics_insert
+AFTER INSERT ON deliveries
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
+EXECUTE FUNCTION herald_track_inserted_deliveries();
 
 -- An account's own best times read its deliveries alone.
 CREATE INDEX delivery_metrics_account ON delivery_metrics (account_id, published_at);
