@@ -345,18 +345,18 @@ export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
             const at = DateTime.add(now, { hours: round * 7 })
             const claimed = yield* store.claimDue({ now: at, limit: 10_000, leaseMillis: 1000, worker: `p${run}`, schedule: propertySchedule })
             const ours = new Set(claimed.filter((claim) => claim.projectId === project.id).map((claim) => claim.deliveryId as string))
-            for (const [index, id] of ids.entries()) {
+            // Settled concurrently, as several workers would: deliveries of one post and one hour at once.
+            yield* Effect.forEach(ids.entries(), ([index, id]) => {
               const outcome = outcomes[index]![round]
-              if (!ours.has(id) || outcome === undefined) continue
+              if (!ours.has(id) || outcome === undefined) return Effect.void
               const before = tracked.get(id)!
               if (outcome._tag === "report") {
-                yield* store.settle(id, `p${run}`, SyncOutcome.Reported({ counts: outcome.counts, at }), propertySchedule)
                 tracked.set(id, { ...before, latest: { counts: outcome.counts, takenAt: at } })
-              } else {
-                yield* store.settle(id, `p${run}`, SyncOutcome.Unreportable({ reason: outcome.reason, detail: "gone", at }), propertySchedule)
-                tracked.set(id, { ...before, unreportable: { reason: outcome.reason, detail: "gone", at } })
+                return store.settle(id, `p${run}`, SyncOutcome.Reported({ counts: outcome.counts, at }), propertySchedule)
               }
-            }
+              tracked.set(id, { ...before, unreportable: { reason: outcome.reason, detail: "gone", at } })
+              return store.settle(id, `p${run}`, SyncOutcome.Unreportable({ reason: outcome.reason, detail: "gone", at }), propertySchedule)
+            }, { concurrency: 8, discard: true })
           }
           // A removed post takes its deliveries' numbers with it.
           const removed = new Set<string>()
