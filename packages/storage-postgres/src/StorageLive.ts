@@ -19,6 +19,7 @@ import { PostgresRateLimitStore } from "./PostgresRateLimitStore.js"
 import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
 import { PostgresWebhookDeliveryLog } from "./PostgresWebhookDeliveryLog.js"
 import { PostgresWebhooks } from "./PostgresWebhooks.js"
+import { PostgresPublishCheckpoints } from "./PostgresPublishCheckpoints.js"
 import { PostgresWorkerHeartbeats } from "./PostgresWorkerHeartbeats.js"
 import { Wakeups } from "./Wakeups.js"
 
@@ -66,6 +67,7 @@ export const repositories = Layer.mergeAll(
   PostgresWebhooks,
   PostgresWebhookDeliveryLog,
   PostgresWorkerHeartbeats,
+  PostgresPublishCheckpoints,
   // Merged, so the layer is ready only once the schema is current.
   MigrationsLive
 )

@@ -13,6 +13,7 @@ import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
+import { PublishCheckpoints } from "../ports/PublishCheckpoints.js"
 import type { Project } from "../Project.js"
 
 /**
@@ -36,6 +37,8 @@ export class InMemoryData {
   /** Account ids by project, platform, route and the platform's account id. */
   readonly platformAccounts = new Map<string, AccountId>()
   readonly connectionStates = new Map<string, PendingConnection>()
+  /** What publishers recorded part-way through a delivery, by delivery id. */
+  readonly checkpoints = new Map<string, string>()
 
   remember(record: PostRecord): void {
     this.posts.set(record.post.id, record)
@@ -239,6 +242,11 @@ export const makeInMemoryStores = (data: InMemoryData) => {
           const media = data.media.get(id)
           return media !== undefined && media.projectId === projectId ? [media] : []
         }))
+    })),
+    Layer.succeed(PublishCheckpoints, PublishCheckpoints.of({
+      get: (deliveryId) => Effect.sync(() => Option.fromNullable(data.checkpoints.get(deliveryId))),
+      put: (deliveryId, value) => Effect.sync(() => void data.checkpoints.set(deliveryId, value)),
+      clear: (deliveryId) => Effect.sync(() => void data.checkpoints.delete(deliveryId))
     })),
     inMemoryMetricsStore(data)
   )

@@ -523,6 +523,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -703,6 +704,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -962,6 +964,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1122,6 +1125,7 @@ export interface components {
                         code: string;
                         message: string;
                     } | null;
+                    error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                 }[];
                 taken_down_at: string | null;
                 taken_down_by: string | null;
@@ -4017,6 +4021,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                         }[];
                     };
                 };
@@ -4090,6 +4095,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                         }[];
                     };
                 };
@@ -4292,8 +4298,20 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "needs_reconnect" | "disconnected";
                         };
-                        /** @description Why the platform refused the account's credentials. */
+                        /** @description Why the platform refused the account's credentials (the same text as detail). */
                         reason: string;
+                        /**
+                         * @description The connection issue this opens (docs/connection-health.md).
+                         * @enum {string}
+                         */
+                        kind: "login_dead" | "token_expiring" | "permission_missing" | "account_unavailable" | "unreachable" | "rate_limited";
+                        /** @description The issue's detail in plain words. */
+                        detail: string;
+                        /**
+                         * Format: date-time
+                         * @description When the issue was opened.
+                         */
+                        since: string;
                     };
                 };
             };
