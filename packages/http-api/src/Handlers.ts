@@ -3,6 +3,7 @@ import {
   AccountStore,
   ApprovalLinks,
   bestTimes,
+  bestTimesRequestOf,
   BulkBody,
   bulkCreate,
   checkCaption,
@@ -17,7 +18,6 @@ import {
   deletePost,
   editPost,
   analyticsQueryOf,
-  defaultBestTimesDays,
   defaultInsightsDays,
   IdGenerator,
   listConnectionIssues,
@@ -277,10 +277,10 @@ export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handl
       ))
     .handle("bestTimes", ({ urlParams }) =>
       CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => bestTimes(principal, analyticsQueryOf(urlParams, defaultBestTimesDays))),
+        Effect.flatMap((principal) => bestTimes(principal, bestTimesRequestOf(urlParams))),
         Effect.catchAll(failWith)
       ))
-).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore))
+).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore, AccountStore))
 
 export const SpecLive = HttpApiBuilder.group(
   HeraldApi,

@@ -218,6 +218,11 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(resultOf(await call(agent, "get_top_posts", { metric: "likes", limit: 5 })))
       .toEqual((await rest("/top-posts?metric=likes&limit=5")).body)
     expect(resultOf(await call(agent, "get_best_times", {}))).toEqual((await rest("/best-times")).body)
+    expect(resultOf(await call(agent, "get_best_times", { account: "x:herald_demo" })))
+      .toEqual((await rest("/best-times?account=x%3Aherald_demo")).body)
+    const foreign = refusalOf(await call(agent, "get_best_times", { account: "x:nobody" }))
+    expect(foreign).toEqual((await rest("/best-times?account=x%3Anobody")).body)
+    expect(foreign.code).toBe("validation_failed")
     expect(refusalOf(await call(agent, "get_insights", { since_days: 0 })).code).toBe("invalid_request")
   })
 
