@@ -27,7 +27,13 @@ import {
   PostStatus,
   type PostView,
   ProjectId,
+  pausePublishing,
+  type PauseView,
+  PublishingPauses,
   refuseStoredText,
+  resumePublishing,
+  type ResumeView,
+  toPauseView,
   retryAuthFailures,
   type SocialAccount,
   startConnection,
@@ -140,6 +146,16 @@ export interface Herald {
   readonly admin: {
     /** Queues again every delivery of the account that failed auth_expired (after a reconnect); how many. */
     readonly retryAuthFailures: (projectId: string, accountId: string) => Promise<{ readonly queued: number }>
+    /**
+     * The emergency stop (docs/emergency-stop.md): no delivery of the project (null: of every
+     * project) is handed to a platform until resumePublishing; creates are still accepted. A scope
+     * already paused keeps its first pause. Rejects with ProjectNotFound.
+     */
+    readonly pausePublishing: (projectId: string | null, reason?: string) => Promise<PauseView>
+    /** Lifts the stop; what fell due meanwhile publishes in due order. `lifted` is null when nothing was paused. */
+    readonly resumePublishing: (projectId: string | null) => Promise<ResumeView>
+    /** The emergency stops in force. */
+    readonly pauses: () => Promise<ReadonlyArray<PauseView>>
   }
   /** The demo's credentials when `demo` created them on this start; null otherwise. */
   readonly demoCredentials: DemoCredentials | null
@@ -286,7 +302,17 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
             yield* decode(ProjectId, projectId, ["project_id"]),
             yield* decode(AccountId, accountId, ["account_id"])
           )
-        }))
+        })),
+      pausePublishing: (projectId, reason) =>
+        run(Effect.gen(function*() {
+          const scope = projectId === null ? "instance" as const : { project: yield* decode(ProjectId, projectId, ["project_id"]) }
+          return toPauseView(yield* pausePublishing(scope, reason?.trim() || null))
+        })),
+      resumePublishing: (projectId) =>
+        run(Effect.gen(function*() {
+          return yield* resumePublishing(projectId === null ? "instance" : { project: yield* decode(ProjectId, projectId, ["project_id"]) })
+        })),
+      pauses: () => run(Effect.map(Effect.flatMap(PublishingPauses, (pauses) => pauses.list), (pauses) => pauses.map(toPauseView)))
     },
     demoCredentials: Option.getOrNull(demo),
     close: async () => {

@@ -35,6 +35,8 @@ export * from "./ports/ProjectAdmin.js"
 export * from "./ports/RateLimitStore.js"
 export * from "./ports/WebhookEndpoints.js"
 export * from "./ports/WorkerHeartbeats.js"
+export * from "./ports/PublishingPauses.js"
+export * from "./PublishingPause.js"
 export * from "./CaptionSignature.js"
 export * from "./platforms/Registry.js"
 export {

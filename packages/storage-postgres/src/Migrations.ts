@@ -13,6 +13,7 @@ import deliveryErrorCategories from "./migrations/0011_delivery_error_categories
 import accountConnections from "./migrations/0012_account_connections.js"
 import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
 import connectionHealth from "./migrations/0015_connection_health.js"
+import publishingPauses from "./migrations/0017_publishing_pauses.js"
 
 const run = Migrator.make({})
 
@@ -31,7 +32,8 @@ export const migrate = run({
     "0011_delivery_error_categories": deliveryErrorCategories,
     "0012_account_connections": accountConnections,
     "0014_delivery_metrics": deliveryMetrics,
-    "0015_connection_health": connectionHealth
+    "0015_connection_health": connectionHealth,
+    "0017_publishing_pauses": publishingPauses
   }),
   table: "herald_migrations"
 })
