@@ -165,10 +165,11 @@ export interface Herald {
 
 /**
  * The key's principal through core's authenticator, its failures told as InvalidApiKey (the SDK's
- * own error). Identified only: the SDK counts no rate limit.
+ * own error), marked as come through the SDK (provenance). Identified only: the SDK counts no rate limit.
  */
 const principalOf = (apiKey: string) =>
   Effect.flatMap(makeAuthenticator, ({ identify }) => identify(hashApiKey(apiKey.trim()))).pipe(
+    Effect.map((principal) => principal.via("sdk")),
     Effect.catchTags({
       ApiKeyUnknown: () => Effect.fail(new InvalidApiKey({ reason: "invalid" })),
       ApiKeyRevoked: () => Effect.fail(new InvalidApiKey({ reason: "revoked" }))

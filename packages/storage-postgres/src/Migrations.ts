@@ -14,6 +14,7 @@ import accountConnections from "./migrations/0012_account_connections.js"
 import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
 import connectionHealth from "./migrations/0015_connection_health.js"
 import publishingPauses from "./migrations/0017_publishing_pauses.js"
+import provenance from "./migrations/0018_provenance.js"
 
 const run = Migrator.make({})
 
@@ -33,7 +34,8 @@ export const migrate = run({
     "0012_account_connections": accountConnections,
     "0014_delivery_metrics": deliveryMetrics,
     "0015_connection_health": connectionHealth,
-    "0017_publishing_pauses": publishingPauses
+    "0017_publishing_pauses": publishingPauses,
+    "0018_provenance": provenance
   }),
   table: "herald_migrations"
 })

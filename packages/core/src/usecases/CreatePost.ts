@@ -4,7 +4,7 @@ import { IdempotencyKeyReused, PlanInactive } from "../Errors.js"
 import { canonicalJson } from "../Idempotency.js"
 import { PostId } from "../Ids.js"
 import { LifecycleEvent, transition } from "../Lifecycle.js"
-import { type CreatePostBody, Post, PostStatus } from "../Post.js"
+import { actorOf, type CreatePostBody, Post, PostStatus } from "../Post.js"
 import { deliveryState, newDeliveries, planPost } from "../PostPlan.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
@@ -140,7 +140,8 @@ export const createPost = traced("createPost")(function*(principal: Principal, b
     mediaIds: plan.media.map((media) => media.id),
     scheduledAt: plan.scheduledAt,
     platformConfigurations: body.platform_configurations ?? {},
-    author: { keyId: principal.keyId, kind: principal.kind },
+    author: actorOf(principal),
+    origin: actorOf(principal),
     decision: null,
     supersedes: null,
     supersededBy: null,
