@@ -90,7 +90,7 @@ export const newPost = (spec: PostSpec): NewPost => {
     scheduledAt: null,
     platformConfigurations: { x: { reply_settings: "everyone", thread: ["two", "three"] } },
     author: { keyId, keyName: "writer", kind: spec.kind ?? "agent", surface: "mcp" },
-    origin: { keyId, keyName: "first writer", kind: spec.kind ?? "agent", surface: "sdk" },
+    origin: { keyId: newKeyId(), keyName: "first writer", kind: "human", surface: "sdk" },
     decision: null,
     supersedes: null,
     supersededBy: null,
