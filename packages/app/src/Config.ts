@@ -1,4 +1,5 @@
 import { defaultConnectionCheckPolicy } from "@herald/core"
+import { Kit } from "@herald/publishers"
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
 import { defaultMetricsSchedule, defaultMetricsSyncOptions, defaultPublishingDispatcherOptions } from "./workers/index.js"
 
@@ -27,6 +28,13 @@ export interface HeraldConfig {
   readonly workers: boolean
   /** HERALD_DELIVERIES_IN_FLIGHT: deliveries this process's dispatcher handles at once. */
   readonly deliveriesInFlight: number
+  /**
+   * HERALD_DELIVERY_TIMEOUT: how long one publish (its uploads, the platform's media processing
+   * and the post) or one takedown may take in all before its outcome is unknown.
+   */
+  readonly deliveryTimeout: Duration.Duration
+  /** HERALD_CALL_TIMEOUT_READ, _PUBLISH, _UPLOAD: each direct-route platform call's deadline by its kind. */
+  readonly callDeadlines: Kit.Deadlines
   /**
    * HERALD_METRICS_FIRST_SYNC, HERALD_METRICS_EVERY, HERALD_METRICS_FOR: when a delivery's metrics
    * are fetched (first, then how often, until how long after publishing).
@@ -74,7 +82,38 @@ const positiveDuration = (name: string, fallback: Duration.Duration) =>
     Config.withDefault(fallback)
   )
 
-export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
+/** A deadline: a duration of at least a second. */
+const deadline = (name: string, fallback: Duration.Duration) =>
+  Config.duration(name).pipe(
+    Config.validate({
+      message: `${name} must be a duration of at least 1 second, such as "30 seconds" or "10 minutes"`,
+      validation: (value) => Duration.greaterThanOrEqualTo(value, Duration.seconds(1))
+    }),
+    Config.withDefault(fallback)
+  )
+
+const callDeadlines: Config.Config<Kit.Deadlines> = Config.all({
+  read: deadline("HERALD_CALL_TIMEOUT_READ", Kit.deadlines.read),
+  publish: deadline("HERALD_CALL_TIMEOUT_PUBLISH", Kit.deadlines.publish),
+  upload: deadline("HERALD_CALL_TIMEOUT_UPLOAD", Kit.deadlines.upload)
+})
+
+/**
+ * The delivery's time limit with the calls' deadlines: a publish with a video makes an upload and
+ * a post at least, so a limit below their sum would cut short a publish the calls allow.
+ */
+const deliveryLimits = Config.all({
+  deliveryTimeout: deadline("HERALD_DELIVERY_TIMEOUT", defaultPublishingDispatcherOptions().publishTimeout),
+  callDeadlines
+}).pipe(
+  Config.validate({
+    message: "HERALD_DELIVERY_TIMEOUT must be at least HERALD_CALL_TIMEOUT_UPLOAD plus HERALD_CALL_TIMEOUT_PUBLISH (a video's upload and its post)",
+    validation: ({ callDeadlines, deliveryTimeout }) =>
+      Duration.greaterThanOrEqualTo(deliveryTimeout, Duration.sum(callDeadlines.upload, callDeadlines.publish))
+  })
+)
+
+const settings = Config.all({
   env: HeraldEnv,
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   // 0 asks the system for a free port (tests); the address actually bound is printed at start.
@@ -112,3 +151,5 @@ export const heraldConfig: Config.Config<HeraldConfig> = Config.all({
     warningWindow: positiveDuration("HERALD_CONNECTION_EXPIRY_WARNING", defaultConnectionCheckPolicy.warningWindow)
   })
 })
+
+export const heraldConfig: Config.Config<HeraldConfig> = Config.zipWith(settings, deliveryLimits, (rest, limits) => ({ ...rest, ...limits }))

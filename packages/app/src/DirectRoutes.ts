@@ -6,14 +6,19 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Kit, Linkedin, X } from "@herald/publishers"
+import { Bluesky, Kit, Linkedin, Threads, X } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
  * The direct routes this build serves: one entry per platform with a direct publisher. A
  * platform's branch adds its line here (its folder in packages/publishers exports the entry).
  */
-export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [Bluesky.blueskyDirectRoute, Linkedin.linkedinDirectRoute, X.xDirectRoute]
+export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
+  Bluesky.blueskyDirectRoute,
+  Linkedin.linkedinDirectRoute,
+  X.xDirectRoute,
+  Threads.threadsDirectRoute
+]
 
 /** The direct routes' adapters, for the registry beside the simulator's. */
 export class DirectAdapters extends Context.Tag("@herald/app/DirectAdapters")<DirectAdapters, ReadonlyArray<RouteAdapters>>() {}

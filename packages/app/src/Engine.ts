@@ -32,6 +32,8 @@ export interface EngineOptions {
   readonly connectionChecks?: Partial<ConnectionCheckPolicy>
   /** The direct routes to serve; by default every one this build has (DirectRoutes.ts). */
   readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
+  /** Each direct-route platform call's deadline by its kind; by default the kit's. */
+  readonly callDeadlines?: Kit.Deadlines
 }
 
 /**
@@ -75,7 +77,10 @@ export const engineLayer = (options: EngineOptions) => {
     ConnectionCheckRuns.layer(workerName(), { ...defaultConnectionCheckPolicy, ...options.connectionChecks })
   ).pipe(
     Layer.provideMerge(publishers),
-    Layer.provideMerge(directRoutesLayer(options.directRoutes ?? directRoutes).pipe(Layer.provide(RandomIds))),
+    Layer.provideMerge(directRoutesLayer(options.directRoutes ?? directRoutes).pipe(
+      Layer.provide(RandomIds),
+      Layer.provide(Layer.succeed(Kit.CallDeadlines, options.callDeadlines ?? Kit.deadlines))
+    )),
     Layer.provideMerge(Layer.merge(media, Kit.PlatformHttpLive)),
     Layer.provideMerge(outbound),
     Layer.provideMerge(StorageLive.layer(options))

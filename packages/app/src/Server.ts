@@ -48,7 +48,7 @@ const mcp = McpLive({
 
 /** The background workers: publishing what is due, syncing metrics, and sending webhooks. */
 const backgroundWorkers = (config: HeraldConfig) =>
-  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer())
+  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer())
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the

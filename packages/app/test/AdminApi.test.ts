@@ -206,7 +206,12 @@ describe("social accounts", () => {
 
     const unknownPlatform = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "myspace", username: "x" } })
     expect(unknownPlatform.status).toBe(400)
-    expect((await admin(`/projects/${project}/accounts/${missingUuid}`, { method: "PATCH", json: { status: "active" } })).status).toBe(404)
+    const missingAccount = await admin(`/projects/${project}/accounts/${missingUuid}`, { method: "PATCH", json: { status: "active" } })
+    expect(missingAccount.status).toBe(404)
+    expect(await json(missingAccount)).toMatchObject({ code: "account_not_found" })
+    const missingProject = await admin(`/projects/${missingUuid}/accounts/${account.id}`, { method: "PATCH", json: { status: "active" } })
+    expect(missingProject.status).toBe(404)
+    expect(await json(missingProject)).toMatchObject({ code: "project_not_found" })
   })
 
   it("retry-auth-failures queues again what failed while the account waited for a reconnect, and answers how many", async () => {

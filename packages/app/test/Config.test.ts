@@ -49,3 +49,32 @@ describe("the connection checker's throttle", () => {
       }
     }))
 })
+
+describe("the delivery's time limit and the platform calls' deadlines", () => {
+  it.effect("default to 15 minutes for a delivery, and 15 s, 30 s and 5 minutes for a read, a publish call and an upload", () =>
+    Effect.gen(function*() {
+      const { callDeadlines, deliveryTimeout } = Either.getOrThrow(yield* read({}))
+      expect(Duration.toMillis(deliveryTimeout)).toBe(15 * 60_000)
+      expect([callDeadlines.read, callDeadlines.publish, callDeadlines.upload].map(Duration.toMillis)).toEqual([15_000, 30_000, 300_000])
+    }))
+
+  it.effect("take durations from the environment (a deployment posting long videos)", () =>
+    Effect.gen(function*() {
+      const { callDeadlines, deliveryTimeout } = Either.getOrThrow(yield* read({
+        HERALD_DELIVERY_TIMEOUT: "40 minutes",
+        HERALD_CALL_TIMEOUT_READ: "20 seconds",
+        HERALD_CALL_TIMEOUT_PUBLISH: "1 minute",
+        HERALD_CALL_TIMEOUT_UPLOAD: "30 minutes"
+      }))
+      expect(Duration.toMillis(deliveryTimeout)).toBe(40 * 60_000)
+      expect([callDeadlines.read, callDeadlines.publish, callDeadlines.upload].map(Duration.toMillis)).toEqual([20_000, 60_000, 1_800_000])
+    }))
+
+  it.effect("refuse a deadline under a second, and a delivery limit shorter than an upload and a post, naming the variables", () =>
+    Effect.gen(function*() {
+      const tooShort = yield* read({ HERALD_CALL_TIMEOUT_UPLOAD: "10 millis" })
+      expect(Either.isLeft(tooShort) && String(tooShort.left)).toContain("HERALD_CALL_TIMEOUT_UPLOAD")
+      const cut = yield* read({ HERALD_DELIVERY_TIMEOUT: "5 minutes" })
+      expect(Either.isLeft(cut) && String(cut.left)).toContain("HERALD_DELIVERY_TIMEOUT must be at least HERALD_CALL_TIMEOUT_UPLOAD plus HERALD_CALL_TIMEOUT_PUBLISH")
+    }))
+})

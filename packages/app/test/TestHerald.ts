@@ -3,7 +3,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
 import { defaultConnectionCheckPolicy } from "@herald/core"
-import type { Kit } from "@herald/publishers"
+import { Kit } from "@herald/publishers"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
@@ -51,6 +51,8 @@ export const startHerald = async (
     outboundAllowLoopback: options.directRoutes !== undefined,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
+    deliveryTimeout: defaultPublishingDispatcherOptions().publishTimeout,
+    callDeadlines: Kit.deadlines,
     connectionChecks: {
       every: defaultConnectionCheckPolicy.every,
       expiringEvery: defaultConnectionCheckPolicy.expiringEvery,

@@ -96,4 +96,25 @@ describe("X through the direct route, against the X fake", () => {
     expect(takedown.status).toBeLessThan(300)
     expect(fake.stored().find((post) => post.id === delivery.platform_post_id)).toBeUndefined()
   }, 90_000)
+
+  it("takes down a thread whole: the follow-ups and the first comment Herald posted, then the main post", async () => {
+    const created = await herald.call("/api/v1/posts", {
+      method: "POST",
+      token: herald.credentials.human_key,
+      json: {
+        caption: "A thread from Herald (1/3)",
+        social_accounts: [`x:${fake.user.username}`],
+        platform_configurations: { x: { thread: ["The middle (2/3)", "The end (3/3)"], first_comment: "Links in here" } }
+      }
+    })
+    expect(created.status).toBe(201)
+    const receipt = await receiptOf((await json(created)).id, (one) => one.post_status === "posted")
+    const main = receipt.data[0].platform_post_id
+    const thread = () => fake.stored().filter((post) => post.id === main || post.text.includes("(2/3)") || post.text.includes("(3/3)") || post.text.includes("Links in here"))
+    expect(thread()).toHaveLength(4)
+
+    const takedown = await herald.call(`/api/v1/post-results/${receipt.data[0].id}/takedown`, { method: "POST", token: herald.credentials.human_key, json: {} })
+    expect(takedown.status).toBe(200)
+    expect(thread()).toEqual([])
+  }, 60_000)
 })

@@ -1,6 +1,7 @@
 import { DateTime, Schema } from "effect"
 import { SocialAccount } from "./Account.js"
 import { AccountId, ProjectId } from "./Ids.js"
+import { foreignText } from "./StoredText.js"
 
 /**
  * What the connection checker can find wrong with an account (docs/connection-health.md):
@@ -68,7 +69,7 @@ const reconnect = (account: SocialAccount, description: string): ConnectionIssue
 export const deadLogin = (account: SocialAccount, why: string): ConnectionFinding => ({
   kind: "login_dead",
   severity: "critical",
-  detail: `${account.platform} refuses the login of ${account.platform}:${account.username}: ${why}. Nothing can be posted there until it is reconnected.`,
+  detail: `${account.platform} refuses the login of ${account.platform}:${account.username}: ${foreignText(why)}. Nothing can be posted there until it is reconnected.`,
   action: reconnect(account, "reconnect the account, then retry its failed deliveries")
 })
 
@@ -96,20 +97,20 @@ export const missingPermissionsFinding = (account: SocialAccount, missing: Reado
 export const unavailableAccount = (account: SocialAccount, why: string): ConnectionFinding => ({
   kind: "account_unavailable",
   severity: "critical",
-  detail: `${account.platform} reports ${account.platform}:${account.username} unavailable: ${why}.`,
+  detail: `${account.platform} reports ${account.platform}:${account.username} unavailable: ${foreignText(why)}.`,
   action: { type: "check_account", description: `check ${account.platform}:${account.username} on ${account.platform} (suspended, restricted or deleted)`, url: null }
 })
 
 export const unreachablePlatform = (account: SocialAccount, why: string): ConnectionFinding => ({
   kind: "unreachable",
   severity: "warning",
-  detail: `${account.platform} could not be asked about ${account.platform}:${account.username}: ${why}.`,
+  detail: `${account.platform} could not be asked about ${account.platform}:${account.username}: ${foreignText(why)}.`,
   action: { type: "wait", description: "nothing yet: Herald checks again within the hour", url: null }
 })
 
 export const rateLimitedCheck = (account: SocialAccount, why: string, until: DateTime.Utc): ConnectionFinding => ({
   kind: "rate_limited",
   severity: "warning",
-  detail: `${account.platform} is rate-limiting ${account.platform}:${account.username}: ${why}. Herald checks again after ${DateTime.formatIso(until)}.`,
+  detail: `${account.platform} is rate-limiting ${account.platform}:${account.username}: ${foreignText(why)}. Herald checks again after ${DateTime.formatIso(until)}.`,
   action: { type: "wait", description: "nothing: posts are retried after the platform's wait", url: null }
 })

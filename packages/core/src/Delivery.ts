@@ -77,6 +77,8 @@ export class Delivery extends Schema.Class<Delivery>("Delivery")({
   dueAt: Schema.NullOr(Schema.DateTimeUtc),
   url: Schema.NullOr(Schema.String),
   platformPostId: Schema.NullOr(Schema.String),
+  /** The other posts the publish made beside the main one (a thread's follow-ups), for the takedown. */
+  followUpPostIds: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   error: Schema.NullOr(DeliveryError),
   note: Schema.NullOr(DeliveryNote),
   attempts: Schema.Array(Attempt),

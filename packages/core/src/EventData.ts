@@ -29,7 +29,8 @@ const deliverySummaries = ({ deliveries }: PostRecord) =>
     username: delivery.username,
     status: delivery.status,
     url: delivery.url,
-    error: delivery.error === null ? null : toWireError(delivery.error)
+    error: delivery.error === null ? null : toWireError(delivery.error),
+    error_category: delivery.error?.category ?? null
   }))
 
 export const settledData = (record: PostRecord) => ({

@@ -27,7 +27,8 @@ export const ReceiptEntry = Schema.Struct({
     started_at: Schema.String,
     finished_at: Schema.NullOr(Schema.String),
     outcome: Schema.NullOr(Schema.Literal("success", "failed", "unknown", "reconciled")),
-    error: Schema.NullOr(WireDeliveryError)
+    error: Schema.NullOr(WireDeliveryError),
+    error_category: Schema.NullOr(DeliveryErrorCategory)
   })),
   taken_down_at: Schema.NullOr(Schema.String),
   taken_down_by: Schema.NullOr(Schema.String),
@@ -67,7 +68,8 @@ export const toReceiptEntry = (delivery: Delivery): ReceiptEntry => ({
     started_at: DateTime.formatIso(attempt.startedAt),
     finished_at: iso(attempt.finishedAt),
     outcome: attempt.outcome,
-    error: attempt.error === null ? null : toWireError(attempt.error)
+    error: attempt.error === null ? null : toWireError(attempt.error),
+    error_category: attempt.error?.category ?? null
   })),
   // A takedown still under way is not shown: the post is live until the platform confirms.
   taken_down_at: delivery.status === "taken_down" ? iso(delivery.takedown?.at ?? null) : null,

@@ -27,6 +27,23 @@ export const refusedCharacter = (text: string): string | null => {
     : `contains an unpaired surrogate (U+${unit.toString(16).toUpperCase()})`
 }
 
+/** How much of a text from outside Herald (a platform's error message, say) is kept. */
+export const foreignTextLimit = 2000
+
+const refusedUnits = new RegExp(refusedUnit.source, "g")
+
+/**
+ * A text Herald did not write and cannot refuse (a platform's reply), made storable: each NUL or
+ * unpaired surrogate becomes U+FFFD, and a text past foreignTextLimit is cut there (an HTML error
+ * page is not an error message) with an ellipsis, never through a surrogate pair.
+ */
+export const foreignText = (text: string): string => {
+  const clean = text.replace(refusedUnits, "\ufffd")
+  if (clean.length <= foreignTextLimit) return clean
+  const end = /[\ud800-\udbff]/.test(clean[foreignTextLimit - 2]) ? foreignTextLimit - 2 : foreignTextLimit - 1
+  return `${clean.slice(0, end)}\u2026`
+}
+
 /** What the walk found: a value nested too deep (the top field it is in), or every string and key it refuses. */
 export type StoredTextCheck =
   | { readonly _tag: "TooDeep"; readonly field: string }

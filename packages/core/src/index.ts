@@ -37,6 +37,7 @@ export * from "./ports/WebhookEndpoints.js"
 export * from "./ports/WorkerHeartbeats.js"
 export * from "./ports/PublishingPauses.js"
 export * from "./PublishingPause.js"
+export * from "./ports/PublishCheckpoints.js"
 export * from "./CaptionSignature.js"
 export * from "./platforms/Registry.js"
 export {

@@ -5,6 +5,7 @@ import {
   createPost,
   type DeliveryId,
   finishAttempts,
+  foreignTextLimit,
   PostChange,
   type PostRecord,
   PostStore,
@@ -13,7 +14,7 @@ import {
 import { DateTime, Effect, Either } from "effect"
 import { makeWorld } from "./World.js"
 
-const published = (id: string) => AttemptResult.Published({ platformPostId: `p-${id}`, url: `https://x.test/${id}`, note: null, reconciled: false })
+const published = (id: string) => AttemptResult.Published({ platformPostId: `p-${id}`, url: `https://x.test/${id}`, note: null, followUpPostIds: [], reconciled: false })
 
 /** A world with `posts` posts published now to x and bluesky (so their deliveries are queued). */
 const setup = (posts: number) =>
@@ -91,6 +92,27 @@ describe("beginAttempts and finishAttempts", () => {
       expect(first!.attempts[0]!.finishedAt).toEqual(answeredAt)
       expect(second!.attempts[0]!.finishedAt).not.toEqual(answeredAt)
       expect(second!.attempts[0]!.finishedAt).not.toBeNull()
+    }))
+
+  it.effect("a platform's error text is kept storable: no NUL, no lone surrogate, no page-long message", () =>
+    Effect.gen(function*() {
+      const { records, world } = yield* setup(1)
+      const [record] = records
+      const items = record!.deliveries.map((delivery) => ({ projectId: world.projectId, id: delivery.id, record: record! }))
+      const begun = yield* beginAttempts(items).pipe(Effect.provide(world.layer))
+      const reply = `<html>\u0000${"x".repeat(100_000)}`
+      yield* finishAttempts(begun.map((answer, index) => ({
+        projectId: world.projectId,
+        id: items[index]!.id,
+        record: Either.getOrThrow(answer).record,
+        result: AttemptResult.Failed({ error: { category: "transient", code: "bad\ud800", message: reply }, retryAt: null })
+      }))).pipe(Effect.provide(world.layer))
+      for (const delivery of world.data.posts.get(record!.post.id)!.deliveries) {
+        expect(delivery.error?.code).toBe("bad\ufffd")
+        expect(delivery.error?.message.startsWith("<html>\ufffdxxx")).toBe(true)
+        expect(delivery.error?.message.length).toBe(foreignTextLimit)
+        expect(delivery.attempts[0]!.error).toEqual(delivery.error)
+      }
     }))
 
   it.effect("a post that moved on since the caller's copy is read afresh, and only its steps are retried", () =>

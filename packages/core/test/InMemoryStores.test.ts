@@ -1,7 +1,18 @@
 import { layer } from "@effect/vitest"
 import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryAdmin, makeInMemoryStores } from "@herald/core/memory"
 import { Effect, Layer } from "effect"
-import { accountCases, apiKeyCases, connectionCases, connectionCheckCases, metricsStoreCases, postStoreCases, projectCases, rateLimitCases, StoredRows } from "./contract/index.js"
+import {
+  accountCases,
+  apiKeyCases,
+  connectionCases,
+  connectionCheckCases,
+  metricsStoreCases,
+  postStoreCases,
+  projectCases,
+  publishCheckpointCases,
+  rateLimitCases,
+  StoredRows
+} from "./contract/index.js"
 
 const data = new InMemoryData()
 const keys = new InMemoryApiKeys()
@@ -42,6 +53,7 @@ layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(),
   apiKeyCases(it)
   rateLimitCases(it)
   metricsStoreCases(it)
+  publishCheckpointCases(it)
 })
 
 layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRows))("in-memory admin ports", (it) => {

@@ -165,7 +165,7 @@ const run = (actions: ReadonlyArray<Action>, approval: "copilot" | "autopilot") 
           const later = DateTime.add(now, { minutes: 1 })
           const error = { category: "transient" as const, code: "simulated", message: "simulated outcome" }
           yield* finishAttempt(world.projectId, delivery.id, act.outcome === "ok"
-            ? AttemptResult.Published({ platformPostId: `p-${delivery.id}`, url: `https://x.test/${delivery.id}`, note: null, reconciled: false })
+            ? AttemptResult.Published({ platformPostId: `p-${delivery.id}`, url: `https://x.test/${delivery.id}`, note: null, followUpPostIds: [], reconciled: false })
             : act.outcome === "unknown"
             ? AttemptResult.Unknown({ error, recheckAt: later })
             : AttemptResult.Failed({ error, retryAt: act.outcome === "transient" ? later : null }))

@@ -128,6 +128,9 @@ describe("validateDraft", () => {
     ["threads: topic tag without periods", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "v1.0" } } }), one("platform_configurations.threads.topic_tag", "threads:acme")],
     ["threads: topic tag fits 50", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "t".repeat(51) } } }), one("platform_configurations.threads.topic_tag", "threads:acme")],
     ["threads: a fine topic tag", draft({ accounts: [account("threads")], configurations: { threads: { topic_tag: "launchday" } } }), []],
+    ["threads: a link attachment", draft({ accounts: [account("threads")], configurations: { threads: { link_attachment: "https://example.com/launch" } } }), []],
+    ["threads: a link attachment is a URL", draft({ accounts: [account("threads")], configurations: { threads: { link_attachment: "example dot com" } } }), one("platform_configurations.threads.link_attachment", "threads:acme")],
+    ["threads: no link attachment with media", draft({ accounts: [account("threads")], media: image(), configurations: { threads: { link_attachment: "https://example.com" } } }), one("platform_configurations.threads.link_attachment", "threads:acme")],
     // pinterest options
     ["pinterest: title fits 100", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { title: "t".repeat(101) } } }), one("platform_configurations.pinterest.title", "pinterest:acme")],
     ["pinterest: link is http or https", draft({ accounts: [account("pinterest")], media: image(), configurations: { pinterest: { link: "ftp://example.com/a" } } }), one("platform_configurations.pinterest.link", "pinterest:acme")],

@@ -41,7 +41,7 @@ describe("postingRulesFor", () => {
     ["x", ["caption", "first_comment", "thread", "reply_settings", "poll"]],
     ["facebook", ["caption", "placement"]],
     ["bluesky", ["caption"]],
-    ["threads", ["caption", "placement", "topic_tag", "reply_control", "poll_option_a", "poll_option_b", "poll_option_c", "poll_option_d", "gif_id", "crosspost_ig_story"]],
+    ["threads", ["caption", "placement", "topic_tag", "reply_control", "poll_option_a", "poll_option_b", "poll_option_c", "poll_option_d", "gif_id", "crosspost_ig_story", "link_attachment"]],
     ["pinterest", ["caption", "title", "board_ids", "link", "is_ai_generated"]],
     ["tiktok", ["caption", "is_brand_content", "is_organic_brand_content", "is_ai_generated", "privacy_status"]],
     ["youtube", ["caption", "has_paid_product_placement", "contains_synthetic_media"]]

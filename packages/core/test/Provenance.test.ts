@@ -68,7 +68,7 @@ describe("provenance: who created, edited, decided and took down a post", () => 
 
       const id = approved.deliveries[0]!.id as DeliveryId
       yield* run(beginAttempt(world.projectId, id))
-      yield* run(finishAttempt(world.projectId, id, AttemptResult.Published({ platformPostId: "x-1", url: "https://x.test/1", note: null, reconciled: false })))
+      yield* run(finishAttempt(world.projectId, id, AttemptResult.Published({ platformPostId: "x-1", url: "https://x.test/1", note: null, followUpPostIds: [], reconciled: false })))
       const published = world.data.outbox.at(-1)!
       expect(published.kind).toBe("post.published")
       expect(published.data).toMatchObject({

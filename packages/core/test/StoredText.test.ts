@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, FastCheck } from "effect"
 import { fieldPath, quote } from "../src/Echo.js"
-import { checkStoredText, maxJsonDepth, refusedCharacter, refuseStoredText } from "../src/StoredText.js"
+import { checkStoredText, foreignText, foreignTextLimit, maxJsonDepth, refusedCharacter, refuseStoredText } from "../src/StoredText.js"
 
 /** `levels` arrays inside one another around `inner`, built without recursion. */
 const nested = (levels: number, inner: unknown = "x"): unknown => {
@@ -120,5 +120,35 @@ describe("echoes", () => {
     expect(fieldPath(["platform_configurations", "x", "thread", 2])).toBe("platform_configurations.x.thread[2]")
     expect(fieldPath([])).toBe("body")
     expect(fieldPath(["k".repeat(500)]).length).toBeLessThan(100)
+  })
+})
+
+describe("foreignText", () => {
+  it("keeps a clean, short text as it is", () => {
+    expect(foreignText("Status is a duplicate. 👍")).toBe("Status is a duplicate. 👍")
+  })
+
+  it("replaces NULs and unpaired surrogates with U+FFFD", () => {
+    expect(foreignText("bad\u0000reply \ud83d and \ude00")).toBe("bad\ufffdreply \ufffd and \ufffd")
+  })
+
+  it("cuts a long text at the limit with an ellipsis, never inside a surrogate pair", () => {
+    const page = `${"x".repeat(foreignTextLimit - 2)}😀${"y".repeat(50_000)}`
+    const kept = foreignText(page)
+    expect(kept.length).toBeLessThanOrEqual(foreignTextLimit)
+    expect(kept.endsWith("\u2026")).toBe(true)
+    expect(refusedCharacter(kept)).toBeNull()
+  })
+
+  it("always gives a storable text no longer than the limit, the same text when it already was one", () => {
+    FastCheck.assert(
+      FastCheck.property(FastCheck.string({ unit: "binary", minLength: foreignTextLimit - 10, maxLength: foreignTextLimit + 10 }), (text) => {
+        const kept = foreignText(text)
+        expect(refusedCharacter(kept)).toBeNull()
+        expect(kept.length).toBeLessThanOrEqual(foreignTextLimit)
+        if (refusedCharacter(text) === null && text.length <= foreignTextLimit) expect(kept).toBe(text)
+      }),
+      { numRuns: 30 }
+    )
   })
 })

@@ -41,7 +41,7 @@ const delivered = Effect.gen(function*() {
   const { record } = yield* provide(createPost(world.human, { caption: "Live, then removed", social_accounts: ["x:acme_x"] }))
   const id = record.deliveries[0]!.id as DeliveryId
   yield* provide(beginAttempt(world.projectId, id))
-  yield* provide(finishAttempt(world.projectId, id, AttemptResult.Published({ platformPostId: "x-1", url: "https://x.test/1", note: null, reconciled: false })))
+  yield* provide(finishAttempt(world.projectId, id, AttemptResult.Published({ platformPostId: "x-1", url: "https://x.test/1", note: null, followUpPostIds: [], reconciled: false })))
   const stored = () => world.data.posts.get(record.post.id)!.deliveries[0]!
   const takedown = (key = world.human) => provide(takedownDelivery(key, id))
   return { world, calls, id, stored, takedown, provide }

@@ -1,4 +1,15 @@
-import { AccountStatus, ActorKind, DeliveryStatus, type EventKind, FailureCategory, platforms, PostStatus, Surface } from "@herald/core"
+import {
+  AccountStatus,
+  ActorKind,
+  ConnectionIssueKind,
+  DeliveryErrorCategory,
+  DeliveryStatus,
+  type EventKind,
+  FailureCategory,
+  platforms,
+  PostStatus,
+  Surface
+} from "@herald/core"
 
 /**
  * The OpenAPI 3.1 `webhooks` section: what Herald POSTs to a subscribed endpoint for each event
@@ -60,7 +71,8 @@ const settled = object({
       username: { type: "string" },
       status: oneOf(DeliveryStatus.literals),
       url: nullable({ type: "string", description: "The published post on the platform." }),
-      error: nullable(object({ category: oneOf(FailureCategory.literals), code: { type: "string" }, message: { type: "string" } }))
+      error: nullable(object({ category: oneOf(FailureCategory.literals), code: { type: "string" }, message: { type: "string" } })),
+      error_category: nullable(oneOf(DeliveryErrorCategory.literals, "The category of error itself (docs/api.md); error.category groups these more coarsely."))
     })
   }
 })
@@ -85,7 +97,10 @@ const needsReconnect = object({
     username: { type: "string" },
     status: oneOf(AccountStatus.literals)
   }),
-  reason: text("Why the platform refused the account's credentials.")
+  reason: text("Why the platform refused the account's credentials (the same text as detail)."),
+  kind: oneOf(ConnectionIssueKind.literals, "The connection issue this opens (docs/connection-health.md)."),
+  detail: text("The issue's detail in plain words."),
+  since: { type: "string", format: "date-time", description: "When the issue was opened." }
 })
 
 const kinds: ReadonlyArray<readonly [EventKind, string, Json]> = [

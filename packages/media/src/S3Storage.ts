@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs"
 import type { Readable } from "node:stream"
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3"
 import { createPresignedPost } from "@aws-sdk/s3-presigned-post"
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
 import { inSpan, MediaStaging, MediaStorage, MediaTooLarge } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted, Stream } from "effect"
 
@@ -16,6 +17,12 @@ export interface BucketConfig {
   /** Omit to use the SDK's default chain (environment, instance role). */
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: Redacted.Redacted }
 }
+
+/**
+ * How long a presigned GET lasts: Meta downloads a container's media while it processes it, which
+ * takes seconds to minutes.
+ */
+const publicUrlSeconds = 60 * 60
 
 const isMissing = (error: unknown) =>
   error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.$metadata.httpStatusCode === 404)
@@ -76,6 +83,12 @@ export const s3MediaStorage = (config: BucketConfig) =>
             inSpan("MediaStorage.read")
           ),
         configured: true,
+        // A presigned GET: the platform downloads the object straight from the bucket.
+        publicUrl: (key) =>
+          Effect.promise(() => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: publicUrlSeconds })).pipe(
+            Effect.map(Option.some),
+            inSpan("MediaStorage.publicUrl")
+          ),
         uploadForm: (slot) =>
           Effect.gen(function*() {
             const now = yield* DateTime.now

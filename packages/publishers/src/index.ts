@@ -21,3 +21,5 @@ export { type RunningSimulator, SimulatorServer, type SimulatorServerOptions, st
 export * as SimulatorWire from "./simulator/SimulatorWire.js"
 export * as Kit from "./kit/index.js"
 export * as Linkedin from "./linkedin/index.js"
+export * as Meta from "./meta/index.js"
+export * as Threads from "./threads/index.js"

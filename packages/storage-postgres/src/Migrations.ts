@@ -15,6 +15,8 @@ import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
 import connectionHealth from "./migrations/0015_connection_health.js"
 import publishingPauses from "./migrations/0017_publishing_pauses.js"
 import provenance from "./migrations/0018_provenance.js"
+import deliveryFollowUps from "./migrations/0019_delivery_follow_ups.js"
+import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
 
 const run = Migrator.make({})
 
@@ -35,7 +37,9 @@ export const migrate = run({
     "0014_delivery_metrics": deliveryMetrics,
     "0015_connection_health": connectionHealth,
     "0017_publishing_pauses": publishingPauses,
-    "0018_provenance": provenance
+    "0018_provenance": provenance,
+    "0019_delivery_follow_ups": deliveryFollowUps,
+    "0022_publish_checkpoints": publishCheckpoints
   }),
   table: "herald_migrations"
 })

@@ -211,14 +211,14 @@ export const make = Effect.gen(function*() {
             sql`kept AS (
               UPDATE deliveries d SET
                 position = i.position, status = i.status, due_at = i.due_at, url = i.url,
-                platform_post_id = i.platform_post_id, error = i.error, note = i.note, attempts = i.attempts,
+                platform_post_id = i.platform_post_id, follow_up_post_ids = i.follow_up_post_ids, error = i.error, note = i.note, attempts = i.attempts,
                 takedown = i.takedown, updated_at = i.updated_at,
                 lease_owner = CASE WHEN i.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE d.lease_owner END,
                 lease_expires_at = CASE WHEN i.status IN ('success', 'failed', 'taken_down') THEN NULL ELSE d.lease_expires_at END
               FROM delivery_input i
               WHERE d.id = i.id
-                AND (d.updated_at, d.status, d.due_at, d.attempts, d.error, d.note, d.url, d.platform_post_id, d.takedown, d.position)
-                  IS DISTINCT FROM (i.updated_at, i.status, i.due_at, i.attempts, i.error, i.note, i.url, i.platform_post_id, i.takedown, i.position))`,
+                AND (d.updated_at, d.status, d.due_at, d.attempts, d.error, d.note, d.url, d.platform_post_id, d.follow_up_post_ids, d.takedown, d.position)
+                  IS DISTINCT FROM (i.updated_at, i.status, i.due_at, i.attempts, i.error, i.note, i.url, i.platform_post_id, i.follow_up_post_ids, i.takedown, i.position))`,
             sql`added AS (
               INSERT INTO deliveries (${deliveryNames})
               SELECT ${deliveryNames} FROM delivery_input i

@@ -192,6 +192,7 @@ export interface DeliveryRow {
   readonly due_at: Timestamp | null
   readonly url: string | null
   readonly platform_post_id: string | null
+  readonly follow_up_post_ids: unknown
   readonly error: unknown
   readonly note: unknown
   readonly attempts: unknown
@@ -201,6 +202,7 @@ export interface DeliveryRow {
 }
 
 const DeliveryJson = Schema.Struct({
+  follow_up_post_ids: Schema.Array(Schema.String),
   error: Schema.NullOr(DeliveryError),
   note: Schema.NullOr(DeliveryNote),
   attempts: Schema.Array(Attempt),
@@ -216,7 +218,8 @@ const decodeDeliveryColumns = Schema.decodeUnknownEither(DeliveryColumns)
 
 const plainDelivery = (row: DeliveryRow) =>
   platforms.has(row.platform) && deliveryStatuses.has(row.status) && row.error === null && row.note === null &&
-  row.takedown === null && Array.isArray(row.attempts) && row.attempts.length === 0
+  row.takedown === null && Array.isArray(row.attempts) && row.attempts.length === 0 &&
+  Array.isArray(row.follow_up_post_ids) && row.follow_up_post_ids.length === 0
 
 export const deliveryFromRow = (row: DeliveryRow): Either.Either<Delivery, ParseResult.ParseError> =>
   Either.map(plainDelivery(row) ? Either.right(row as DeliveryRow & Schema.Schema.Type<typeof DeliveryColumns>) : decodeDeliveryColumns(row), (valid) =>
@@ -231,6 +234,7 @@ export const deliveryFromRow = (row: DeliveryRow): Either.Either<Delivery, Parse
       dueAt: instantOrNull(row.due_at),
       url: row.url,
       platformPostId: row.platform_post_id,
+      followUpPostIds: valid.follow_up_post_ids,
       error: valid.error,
       note: valid.note,
       attempts: valid.attempts,
@@ -259,6 +263,7 @@ export const deliveryColumns = (delivery: Delivery, position: number) => {
     due_at: isoOrNull(delivery.dueAt),
     url: delivery.url,
     platform_post_id: delivery.platformPostId,
+    follow_up_post_ids: delivery.followUpPostIds as unknown,
     error: delivery.error as unknown,
     note: delivery.note as unknown,
     attempts: delivery.attempts.map((attempt) => ({ ...attempt, startedAt: iso(attempt.startedAt), finishedAt: isoOrNull(attempt.finishedAt) })) as unknown,
@@ -273,6 +278,7 @@ export const deliveryToRow = (delivery: Delivery, position: number) => {
   const columns = deliveryColumns(delivery, position)
   return {
     ...columns,
+    follow_up_post_ids: JSON.stringify(columns.follow_up_post_ids),
     error: json(columns.error),
     note: json(columns.note),
     attempts: JSON.stringify(columns.attempts),

@@ -42,7 +42,8 @@ export const workerName = (): string => `${Os.hostname()}:${process.pid}:${rando
 
 export const defaultPublishingDispatcherOptions = (): PublishingDispatcherOptions => ({
   ...defaultRetryPolicy,
-  publishTimeout: Duration.seconds(30),
+  // Long enough for a video: uploads (each call up to 5 minutes) and the platform's processing.
+  publishTimeout: Duration.minutes(15),
   worker: workerName(),
   concurrency: 32,
   leaseMillis: 60_000,

@@ -22,6 +22,7 @@ import { DateTime, Duration, Effect, Layer, ManagedRuntime, Schedule } from "eff
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { heartbeatKind, workers } from "../../src/workers/index.js"
+import { expectDocumentedWebhook } from "../DocumentedWebhooks.js"
 import { eventsOf, loadRecord, seed, testOptions, world } from "./fixtures.js"
 
 const simulatorOptions = { latency: { minMs: 5, maxMs: 20 }, retryAfterSeconds: 1, timeoutHoldMs: 1_500 }
@@ -100,9 +101,17 @@ describe("the dispatcher end to end (PGlite, the simulator over HTTP, the live c
       expect(record.post.status).toBe("partial")
       expect(statuses(record)).toEqual(["success", "failed"])
       expect(record.deliveries[1]!.error).toMatchObject({ category: "permission_missing", code: "account_restricted" })
-      expect(yield* eventsOf(project.id)).toMatchObject([
-        { kind: "post.published", data: { post: { status: "partial", delivered: 1, targets: 2 } } }
+      const events = yield* eventsOf(project.id)
+      expect(events).toMatchObject([
+        {
+          kind: "post.published",
+          data: {
+            post: { status: "partial", delivered: 1, targets: 2 },
+            deliveries: [{ error: null, error_category: null }, { error: { category: "platform_error" }, error_category: "permission_missing" }]
+          }
+        }
       ])
+      events.forEach(expectDocumentedWebhook)
     })), 30_000)
 
   it("a rate-limited delivery waits for Retry-After, then succeeds", () =>
@@ -148,6 +157,7 @@ describe("the dispatcher end to end (PGlite, the simulator over HTTP, the live c
       expect(events.find((event) => event.kind === "account.needs_reconnect")).toMatchObject({
         data: { account: { id: accounts[0]!.id, status: "needs_reconnect" } }
       })
+      events.forEach(expectDocumentedWebhook)
       // The next post to that account fails at once, without a platform call.
       const next = yield* createPost(human, { caption: "Another", social_accounts: ["x:acme"] })
       const failed = yield* settled(project.id, next.record.post.id)

@@ -13,6 +13,7 @@ import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
+import { PublishCheckpoints } from "../ports/PublishCheckpoints.js"
 import type { Project } from "../Project.js"
 import { PublishingPauses } from "../ports/PublishingPauses.js"
 import type { PublishingPause } from "../PublishingPause.js"
@@ -40,6 +41,8 @@ export class InMemoryData {
   readonly connectionStates = new Map<string, PendingConnection>()
   /** The emergency stops in force, by project id ("" for the instance's). */
   readonly pauses = new Map<string, PublishingPause>()
+  /** What publishers recorded part-way through a delivery, by delivery id. */
+  readonly checkpoints = new Map<string, string>()
 
   remember(record: PostRecord): void {
     this.posts.set(record.post.id, record)
@@ -261,6 +264,11 @@ export const makeInMemoryStores = (data: InMemoryData) => {
         }),
       holding: (projectId) => Effect.sync(() => [data.pauses.get(""), data.pauses.get(projectId)].filter((pause) => pause !== undefined)),
       list: Effect.sync(() => [...data.pauses.values()])
+    })),
+    Layer.succeed(PublishCheckpoints, PublishCheckpoints.of({
+      get: (deliveryId) => Effect.sync(() => Option.fromNullable(data.checkpoints.get(deliveryId))),
+      put: (deliveryId, value) => Effect.sync(() => void data.checkpoints.set(deliveryId, value)),
+      clear: (deliveryId) => Effect.sync(() => void data.checkpoints.delete(deliveryId))
     })),
     inMemoryMetricsStore(data)
   )

@@ -44,7 +44,12 @@ const options = {
   poll_option_c: pollOption(),
   poll_option_d: pollOption(),
   gif_id: text("A GIF from a GIF-hosting site; only on a post with no media and no poll."),
-  crosspost_ig_story: toggle("Also shares the post to the linked Instagram story.")
+  crosspost_ig_story: toggle("Also shares the post to the linked Instagram story."),
+  // Beyond the contract: Threads' link_attachment, a preview card for a link (Posts, "Links").
+  link_attachment: text("A link shown as a preview card; only on a post with no media.", {
+    text: { max: 2048, noun: "a link" },
+    refuse: (link) => /^https?:\/\/[^\s/?#]+\S*$/i.test(link) ? null : "a link attachment is an http(s) URL"
+  })
 }
 
 export const ThreadsConfiguration = configurationSchema(options)
@@ -69,6 +74,9 @@ const pollAndGifRules = (target: Target): ReadonlyArray<Violation> => {
       }
     })
     if (hasMedia) violations.push(refuse(field("poll_option_a"), ref, "a poll rides only a post with no media"))
+  }
+  if (configuration.link_attachment !== undefined && hasMedia) {
+    violations.push(refuse(field("link_attachment"), ref, "a link attachment rides only a post with no media"))
   }
   if (configuration.gif_id !== undefined) {
     if (hasMedia) violations.push(refuse(field("gif_id"), ref, "a GIF rides only a post with no media"))

@@ -67,6 +67,12 @@ export class MediaStorage extends Context.Tag("@herald/core/MediaStorage")<Media
   readonly remove: (key: string) => Effect.Effect<void>
   /** The stored bytes of `key` (a publisher uploading them to a platform); none when nothing is stored there. */
   readonly read: (key: string) => Effect.Effect<Option.Option<Uint8Array>>
+  /**
+   * A public https URL the stored bytes of `key` can be downloaded from for a while (a presigned
+   * GET on a bucket), for platforms that fetch media themselves (Meta's container flow). Absent
+   * where the storage cannot hand one out (local disk).
+   */
+  readonly publicUrl?: (key: string) => Effect.Effect<Option.Option<string>>
   /** False when neither a local directory nor a bucket is configured: uploads answer 503. */
   readonly configured: boolean
   /** A presigned form for a direct upload to the slot; none when the bytes live on local disk. */

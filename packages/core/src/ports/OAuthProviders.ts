@@ -30,6 +30,12 @@ export interface OAuthProvider {
   ) => Effect.Effect<TokenGrant, PlatformCallFailed>
   readonly refresh: (credentials: Credentials) => Effect.Effect<TokenGrant, PlatformCallFailed>
   readonly identify: (credentials: Credentials) => Effect.Effect<PlatformIdentity, PlatformCallFailed>
+  /**
+   * The other authors the same grant posts as (LinkedIn's organisation pages the member
+   * administers): the credentials of each, identified like the granting account and connected as
+   * accounts of their own beside it. Absent: the grant posts as its own account only.
+   */
+  readonly alsoPostsAs?: (credentials: Credentials) => Effect.Effect<ReadonlyArray<Credentials>, PlatformCallFailed>
 }
 
 /** For platforms connected with a login instead of a consent page (Bluesky app passwords). */

@@ -21,6 +21,11 @@ export interface Published {
   readonly platformPostId: string
   readonly url: string
   readonly note: DeliveryNote | null
+  /**
+   * The other posts this publish made beside the main one (X's thread follow-ups and first
+   * comment), in the order they were made: a takedown removes them too. Absent: none.
+   */
+  readonly followUpPostIds?: ReadonlyArray<string>
 }
 
 /** The platform refused or failed. transient failures are retried with backoff. */
@@ -56,9 +61,11 @@ export interface Publisher {
   readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishFailed | OutcomeUnknown>
   /** Finds the post carrying the marker, if the platform holds one. */
   readonly reconcile: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
+  /** Removes the post, and first the follow-ups its publish made (Published.followUpPostIds), if any. */
   readonly takedown: (
     account: SocialAccount,
-    platformPostId: string
+    platformPostId: string,
+    followUpPostIds?: ReadonlyArray<string>
   ) => Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone>
   /**
    * The handles among `handles` the platform does not know (people tags are confirmed before a

@@ -1,6 +1,7 @@
 import { Data, DateTime, Effect, Either } from "effect"
 import type { Delivery, DeliveryNote, DeliveryStatus } from "../Delivery.js"
 import type { DeliveryError } from "../DeliveryError.js"
+import { foreignText } from "../StoredText.js"
 import { DeliveryNotDue, type DeliveryNotFound, StaleWrite, type StateConflict } from "../Errors.js"
 import type { OutboxEvent } from "../Event.js"
 import { makeEvent, settledData } from "../EventData.js"
@@ -24,6 +25,7 @@ export type AttemptResult = Data.TaggedEnum<{
     readonly platformPostId: string
     readonly url: string
     readonly note: DeliveryNote | null
+    readonly followUpPostIds: ReadonlyArray<string>
     /** Found on the platform by its marker after an unknown outcome, rather than posted now. */
     readonly reconciled: boolean
   }
@@ -174,6 +176,13 @@ const foldIntents: Fold<BeginItem, BegunAttempt, never> = (record, members) =>
     }
   })
 
+/** A publisher's error as a delivery keeps it: the platform's code and message made storable. */
+const storedError = (error: DeliveryError): DeliveryError => ({
+  category: error.category,
+  code: foreignText(error.code),
+  message: foreignText(error.message)
+})
+
 /** The delivery once its open attempt has this result. */
 const finished = (delivery: Delivery, result: AttemptResult, now: DateTime.Utc): Delivery => {
   const close = (outcome: "success" | "failed" | "unknown" | "reconciled", error: DeliveryError | null) =>
@@ -181,27 +190,32 @@ const finished = (delivery: Delivery, result: AttemptResult, now: DateTime.Utc):
       index === delivery.attempts.length - 1 ? { ...attempt, finishedAt: now, outcome, error } : attempt
     )
   return AttemptResult.$match(result, {
-    Published: ({ note, platformPostId, reconciled, url }) =>
+    Published: ({ followUpPostIds, note, platformPostId, reconciled, url }) =>
       delivery.with({
         status: "success",
         dueAt: null,
         url,
         platformPostId,
+        followUpPostIds,
         note,
         error: null,
         attempts: close(reconciled ? "reconciled" : "success", null),
         updatedAt: now
       }),
-    Failed: ({ error, retryAt }) =>
-      delivery.with({
+    Failed: ({ error: reported, retryAt }) => {
+      const error = storedError(reported)
+      return delivery.with({
         status: retryAt === null ? "failed" : "queued",
         dueAt: retryAt,
         error,
         attempts: close("failed", error),
         updatedAt: now
-      }),
-    Unknown: ({ error, recheckAt }) =>
-      delivery.with({ status: "unknown", dueAt: recheckAt, error, attempts: close("unknown", error), updatedAt: now })
+      })
+    },
+    Unknown: ({ error: reported, recheckAt }) => {
+      const error = storedError(reported)
+      return delivery.with({ status: "unknown", dueAt: recheckAt, error, attempts: close("unknown", error), updatedAt: now })
+    }
   })
 }
 

@@ -223,7 +223,7 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
   const now = yield* DateTime.now
   if (outcome._tag === "Right") {
     const note = outcome.right.note ?? deliveryNote(request.account, request.media, request.configuration)
-    yield* finish(AttemptResult.Published({ ...outcome.right, note, reconciled: false }), now)
+    yield* finish(AttemptResult.Published({ ...outcome.right, followUpPostIds: outcome.right.followUpPostIds ?? [], note, reconciled: false }), now)
     return "published" as const
   }
   const error = outcome.left
@@ -288,7 +288,7 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   if (Option.isSome(lookup.right)) {
     const found = lookup.right.value
     const note = found.note ?? deliveryNote(request.account, request.media, request.configuration)
-    yield* finish(AttemptResult.Published({ ...found, note, reconciled: true }))
+    yield* finish(AttemptResult.Published({ ...found, followUpPostIds: found.followUpPostIds ?? [], note, reconciled: true }))
     return "reconciled" as const
   }
   // Not on the platform: the call never landed. A worker that died mid-call left its attempt

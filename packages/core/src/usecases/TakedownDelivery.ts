@@ -29,6 +29,7 @@ export const takedownLease = Duration.minutes(2)
 interface Intent {
   readonly delivery: Delivery
   readonly platformPostId: string
+  readonly followUpPostIds: ReadonlyArray<string>
 }
 
 const held = (delivery: Delivery, now: DateTime.Utc) =>
@@ -63,14 +64,14 @@ const recordIntent = (principal: Principal, project: Project, id: DeliveryId) =>
       )
       const asked = delivery.with({ takedown: takedownBy(principal, now), updatedAt: now })
       yield* store.commit(PostChange.Update({ expectedVersion: record.post.version, record: withDelivery(record, asked, status, now), events: [] }))
-      return { delivery: asked, platformPostId: delivery.platformPostId } satisfies Intent
+      return { delivery: asked, platformPostId: delivery.platformPostId, followUpPostIds: delivery.followUpPostIds } satisfies Intent
     })))
 
 /**
  * Asks the platform to remove the post. A platform that no longer holds it has removed it, maybe
  * through an earlier call whose answer was lost (timed out, or its request died): that is success.
  */
-const removeFromPlatform = (projectId: ProjectId, { delivery, platformPostId }: Intent) =>
+const removeFromPlatform = (projectId: ProjectId, { delivery, followUpPostIds, platformPostId }: Intent) =>
   Effect.gen(function*() {
     const accounts = yield* AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
     const account = Option.fromNullable(accounts.find((candidate) => candidate.id === delivery.accountId))
@@ -78,7 +79,7 @@ const removeFromPlatform = (projectId: ProjectId, { delivery, platformPostId }: 
       return yield* new TakedownFailed({ deliveryId: delivery.id, category: "auth_expired", detail: "the account is no longer connected" })
     }
     const publishers = yield* Publishers
-    yield* Effect.interruptible(publishers.forAccount(account.value).takedown(account.value, platformPostId)).pipe(
+    yield* Effect.interruptible(publishers.forAccount(account.value).takedown(account.value, platformPostId, followUpPostIds)).pipe(
       Effect.timeoutFail({
         duration: takedownCallLimit,
         onTimeout: () => new OutcomeUnknown({ detail: `${delivery.platform} did not answer within ${Duration.format(takedownCallLimit)}` })

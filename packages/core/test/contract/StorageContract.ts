@@ -26,6 +26,7 @@ import {
   type PostUpdate,
   ProjectAdmin,
   ProjectStore,
+  PublishCheckpoints,
   RateLimitStore,
   OutboxSendOutcome,
   Project,
@@ -272,6 +273,23 @@ export const postStoreCases: Cases<PostStore | StoredRows> = (it) => {
         expect(Exit.isFailure(yield* Effect.exit(posts.commitAll(changes)))).toBe(true)
         for (const record of [a!, b!]) expect(Option.getOrThrow(yield* posts.find(project.id, record.post.id)).post.version).toBe(1)
         expect(yield* count("outbox_events", "id", event.id)).toBe(0)
+      }))
+
+    it.effect("a published delivery keeps its main post id, its URL and the ids of its follow-up posts", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const input = newPost({ projectId: newProject().id, deliveries: 1 })
+        yield* posts.create(input)
+        const [delivery] = input.record.deliveries
+        const published = delivery!.with({ status: "success", url: "https://x.com/a/status/1", platformPostId: "1", followUpPostIds: ["2", "3", "4"] })
+        yield* posts.commit(PostChange.Update({
+          expectedVersion: 1,
+          record: { post: input.record.post.with({ version: 2 }), deliveries: [published] },
+          events: []
+        }))
+        const [found] = yield* posts.findMany([{ projectId: input.record.post.projectId, postId: input.record.post.id }])
+        expect(found!.deliveries[0]).toEqual(published)
+        expect(found!.deliveries[0]!.followUpPostIds).toEqual(["2", "3", "4"])
       }))
 
     it.effect("findMany reads the posts named within their projects, with their deliveries", () =>
@@ -712,6 +730,29 @@ export const projectCases: Cases<ProjectAdmin | ProjectStore> = (it) => {
   })
 }
 
+/** PublishCheckpoints: one value per delivery, replaced, cleared, gone with its post. */
+export const publishCheckpointCases: Cases<PublishCheckpoints | PostStore | StoredRows> = (it) => {
+  describe("PublishCheckpoints", () => {
+    it.effect("a delivery's value is kept, replaced and cleared, apart from the others'", () =>
+      Effect.gen(function*() {
+        const checkpoints = yield* PublishCheckpoints
+        const posts = yield* PostStore
+        const input = newPost({ projectId: newProject().id })
+        yield* posts.create(input)
+        const [one, two] = input.record.deliveries
+        expect(yield* checkpoints.get(one!.id)).toEqual(Option.none())
+        yield* checkpoints.put(one!.id, "container-1")
+        yield* checkpoints.put(two!.id, "container-2")
+        yield* checkpoints.put(one!.id, "container-3")
+        expect(yield* checkpoints.get(one!.id)).toEqual(Option.some("container-3"))
+        expect(yield* checkpoints.get(two!.id)).toEqual(Option.some("container-2"))
+        yield* checkpoints.clear(one!.id)
+        expect(yield* checkpoints.get(one!.id)).toEqual(Option.none())
+        expect(yield* checkpoints.get(two!.id)).toEqual(Option.some("container-2"))
+      }))
+  })
+}
+
 /** ApiKeyStore: keys by hash, revoked and touched. */
 export const apiKeyCases: Cases<ApiKeyStore | ProjectAdmin | StoredRows> = (it) => {
   describe("ApiKeyStore", () => {
@@ -789,6 +830,7 @@ export type Storage =
   | OutboxQueue
   | WebhookEndpoints
   | MetricsStore
+  | PublishCheckpoints
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -803,4 +845,5 @@ export const storageCases: Cases<Storage> = (it) => {
   apiKeyCases(it)
   rateLimitCases(it)
   metricsStoreCases(it)
+  publishCheckpointCases(it)
 }

@@ -225,7 +225,7 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
     .handle("setStatus", ({ path, payload }) =>
       setAccountStatus(path.project_id, path.account_id, payload.status).pipe(
         Effect.map(adminSocialAccount),
-        Effect.catchTag("AccountNotFound", AccountNotFound404)
+        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, AccountNotFound: AccountNotFound404 })
       ))
     .handle("retryAuthFailures", ({ path }) =>
       retryAuthFailures(path.project_id, path.account_id).pipe(

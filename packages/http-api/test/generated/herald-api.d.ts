@@ -523,6 +523,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -740,6 +741,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -999,6 +1001,7 @@ export interface components {
                     poll_option_d?: string;
                     gif_id?: string;
                     crosspost_ig_story?: boolean;
+                    link_attachment?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1160,6 +1163,7 @@ export interface components {
                         code: string;
                         message: string;
                     } | null;
+                    error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                 }[];
                 taken_down_at: string | null;
                 taken_down_by: string | null;
@@ -4094,6 +4098,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                         }[];
                     };
                 };
@@ -4201,6 +4206,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
                         }[];
                     };
                 };
@@ -4475,8 +4481,20 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "needs_reconnect" | "disconnected";
                         };
-                        /** @description Why the platform refused the account's credentials. */
+                        /** @description Why the platform refused the account's credentials (the same text as detail). */
                         reason: string;
+                        /**
+                         * @description The connection issue this opens (docs/connection-health.md).
+                         * @enum {string}
+                         */
+                        kind: "login_dead" | "token_expiring" | "permission_missing" | "account_unavailable" | "unreachable" | "rate_limited";
+                        /** @description The issue's detail in plain words. */
+                        detail: string;
+                        /**
+                         * Format: date-time
+                         * @description When the issue was opened.
+                         */
+                        since: string;
                     };
                 };
             };

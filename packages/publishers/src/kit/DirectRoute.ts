@@ -1,6 +1,6 @@
 import type { HttpClient } from "@effect/platform"
-import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, Platform, RouteAdapters } from "@herald/core"
-import type { Effect } from "effect"
+import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, Platform, PublishCheckpoints, RouteAdapters } from "@herald/core"
+import type { ConfigError, Effect } from "effect"
 import type { PlatformEndpoints } from "./Config.js"
 
 /** What a platform's direct route gives the app: its adapters, and how its accounts are connected. */
@@ -15,10 +15,14 @@ export interface BuiltRoute {
 /**
  * One platform's direct route, as app/src/DirectRoutes.ts lists it: the platform's real hosts
  * (overridden by HERALD_<PLATFORM>_API_URL / _AUTH_URL), and how to build the route from its
- * endpoints over the guarded HttpClient, the account tokens and the stored media.
+ * endpoints over the guarded HttpClient, the account tokens, the stored media and the publish
+ * checkpoints (what a container flow records before it waits on the platform).
  */
 export interface DirectRoute {
   readonly platform: Platform
   readonly defaults: { readonly apiBaseUrl: string; readonly authBaseUrl: string }
-  readonly build: (endpoints: PlatformEndpoints) => Effect.Effect<BuiltRoute, never, HttpClient.HttpClient | AccountTokens | MediaStorage>
+  /** A route's own settings beyond its endpoints come from the environment too (a bad one fails start-up). */
+  readonly build: (
+    endpoints: PlatformEndpoints
+  ) => Effect.Effect<BuiltRoute, ConfigError.ConfigError, HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints>
 }

@@ -15,8 +15,11 @@ import { credentialsUnusable, isOrganization, type Needs, StoredToken, tokenOf }
 
 /** What Herald asks a member for: who they are (OpenID) and to post as them. */
 export const memberScopes = ["openid", "profile", "w_member_social"] as const
-/** Added for organisation authors (Community Management API, which LinkedIn approves per app). */
-export const organizationScopes = ["w_organization_social", "r_organization_social"] as const
+/**
+ * Added for organisation authors (Community Management API, which LinkedIn approves per app):
+ * posting and reading as a page, and listing the pages the member administers (organizationAcls).
+ */
+export const organizationScopes = ["w_organization_social", "r_organization_social", "rw_organization_admin"] as const
 
 const TokenReply = Schema.Struct({
   access_token: Schema.String,
@@ -27,6 +30,13 @@ const TokenReply = Schema.Struct({
 
 export const UserInfo = Schema.Struct({ sub: Schema.String, name: Schema.optional(Schema.String) })
 const Organization = Schema.Struct({ localizedName: Schema.optional(Schema.String), vanityName: Schema.optional(Schema.String) })
+
+/** One page of the roleAssignee finder of /rest/organizationAcls. */
+const OrganizationAcls = Schema.Struct({
+  elements: Schema.Array(Schema.Struct({ organization: Schema.String, role: Schema.String, state: Schema.String }))
+})
+/** The finder's page size (LinkedIn's default is 10). */
+const aclPage = 100
 
 /** OAuth errors that name the app's configuration (client, redirect, products), which no reconnect mends. */
 const appErrors = new Set(["invalid_client", "invalid_client_id", "unauthorized_client", "invalid_redirect_uri", "invalid_scope", "unauthorized_scope_error"])
@@ -123,8 +133,33 @@ export const linkedinOAuth = (
       return { platformAccountId: stored.author_urn, username: organization.vanityName ?? organization.localizedName ?? id } satisfies PlatformIdentity
     }).pipe(Effect.provide(context))
 
+  /**
+   * The pages the member administers, when the grant may post as pages: the approved ADMINISTRATOR
+   * roles of the roleAssignee finder (the token's member is the assignee), page by page.
+   */
+  const alsoPostsAs: NonNullable<OAuthProvider["alsoPostsAs"]> = (credentials) =>
+    Effect.gen(function*() {
+      const stored = yield* Effect.mapError(Schema.decodeUnknown(StoredToken)(credentials), credentialsUnusable)
+      if (!scopeList(stored.scope).includes("w_organization_social")) return []
+      const ids: Array<string> = []
+      for (let start = 0;; start += aclPage) {
+        const page = yield* sendJson(
+          clients.api.read,
+          rest("GET", `/rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&start=${start}&count=${aclPage}`, stored.access_token),
+          "read",
+          OrganizationAcls
+        ).pipe(asRead)
+        for (const acl of page.elements) {
+          if (acl.role === "ADMINISTRATOR" && acl.state === "APPROVED" && isOrganization(acl.organization)) ids.push(acl.organization.slice("urn:li:organization:".length))
+        }
+        if (page.elements.length < aclPage) break
+      }
+      return ids.map((id) => asOrganization(credentials, id))
+    }).pipe(Effect.provide(context))
+
   return {
     platform: "linkedin",
+    alsoPostsAs,
     authorizeUrl: ({ redirectUri, state }) =>
       `${endpoints.authBaseUrl}/oauth/v2/authorization?${new URLSearchParams({
         response_type: "code",

@@ -1,9 +1,9 @@
 /** LinkedIn's direct route: its adapters and its OAuth provider, over one API and one auth base URL. */
 import type { OAuthProvider, RouteAdapters } from "@herald/core"
-import { Effect } from "effect"
+import { Config, Effect } from "effect"
 import { type DirectRoute, platformClient, type PlatformEndpoints } from "../kit/index.js"
 import { linkedinMetrics } from "./LinkedinMetrics.js"
-import { linkedinOAuth, memberScopes } from "./LinkedinOAuth.js"
+import { linkedinOAuth, memberScopes, organizationScopes } from "./LinkedinOAuth.js"
 import { linkedinProbe } from "./LinkedinProbe.js"
 import { linkedinPublisher } from "./LinkedinPublisher.js"
 import type { Needs } from "./Token.js"
@@ -36,9 +36,18 @@ export const linkedinRoute = (
     }
   })
 
+/**
+ * HERALD_LINKEDIN_ORGANIZATIONS=true: the consent page also asks for organisationScopes, and each
+ * page the member administers is connected beside the member (the app needs LinkedIn's Community
+ * Management API for LinkedIn to grant them).
+ */
+export const organizationsVariable = "HERALD_LINKEDIN_ORGANIZATIONS"
+
 /** LinkedIn's entry in the app's direct routes (app/src/DirectRoutes.ts). */
 export const linkedinDirectRoute: DirectRoute = {
   platform: "linkedin",
   defaults: linkedinHosts,
-  build: (endpoints) => linkedinRoute(endpoints)
+  build: (endpoints) =>
+    Effect.flatMap(Config.withDefault(Config.boolean(organizationsVariable), false), (organizations) =>
+      linkedinRoute(endpoints, { scopes: organizations ? [...memberScopes, ...organizationScopes] : memberScopes }))
 }

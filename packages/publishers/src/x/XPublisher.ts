@@ -69,7 +69,10 @@ export const makeXPublisher = (client: PlatformClient) =>
       authorized(account, (credentials) =>
         exchange(client.publish, HttpClientRequest.post("/2/tweets").pipe(withToken(credentials), HttpClientRequest.bodyUnsafeJson(body)), CreatedPost))
 
-    /** Replies after the main post; a failure stops the chain and is told in the receipt's note. */
+    /**
+     * Replies after the main post: the ids of those made, and a note when one failed (which stops
+     * the chain).
+     */
     const replies = (account: SocialAccount, mainId: string, configuration: Configuration) =>
       Effect.gen(function*() {
         const chain = [
@@ -79,6 +82,7 @@ export const makeXPublisher = (client: PlatformClient) =>
             : [{ text: configuration.first_comment, label: "first comment", under: "main" as const }])
         ]
         let previous = mainId
+        const made: Array<string> = []
         for (const reply of chain) {
           const result = yield* Effect.either(asPublish(createPost(account, {
             text: reply.text,
@@ -86,11 +90,12 @@ export const makeXPublisher = (client: PlatformClient) =>
           })))
           if (Either.isLeft(result)) {
             const why = result.left._tag === "OutcomeUnknown" ? `got no answer (${result.left.detail}); it may exist` : `was refused: ${result.left.error.message}`
-            return { text: `the ${reply.label} ${why}; nothing after it was sent`, kind: null } satisfies DeliveryNote
+            return { made, note: { text: `the ${reply.label} ${why}; nothing after it was sent`, kind: null } satisfies DeliveryNote }
           }
+          made.push(result.right.data.id)
           if (reply.under === "previous") previous = result.right.data.id
         }
-        return null
+        return { made, note: null }
       })
 
     const publish = (request: PublishRequest): Effect.Effect<Published, PublishFailed | OutcomeUnknown> => {
@@ -102,8 +107,8 @@ export const makeXPublisher = (client: PlatformClient) =>
           (credentials) => Effect.forEach(media, (item) => uploadMedia(client, credentials, item))
         )))
         const created = yield* asPublish(createPost(request.account, mainPostBody(request.text ?? "", mediaIds, configuration)))
-        const note = yield* replies(request.account, created.data.id, configuration)
-        return { platformPostId: created.data.id, url: postUrl(request.account.username, created.data.id), note }
+        const { made, note } = yield* replies(request.account, created.data.id, configuration)
+        return { platformPostId: created.data.id, url: postUrl(request.account.username, created.data.id), note, followUpPostIds: made }
       }).pipe(Effect.provide(services))
     }
 
@@ -153,22 +158,38 @@ export const makeXPublisher = (client: PlatformClient) =>
       }).pipe(Effect.provide(services))
     }
 
-    const takedown = (account: SocialAccount, platformPostId: string): Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone> =>
+    /** DELETE /2/tweets/{id}: `true` when X removed it, `false` when X held no such post. */
+    const remove = (account: SocialAccount, id: string) =>
       asPublish(authorized(account, (credentials) =>
         exchange(
           client.publish,
-          HttpClientRequest.del(`/2/tweets/${encodeURIComponent(platformPostId)}`).pipe(withToken(credentials), HttpClientRequest.acceptJson),
+          HttpClientRequest.del(`/2/tweets/${encodeURIComponent(id)}`).pipe(withToken(credentials), HttpClientRequest.acceptJson),
           DeletedPost
         ))).pipe(
+          Effect.map(({ data }) => data.deleted),
           Effect.catchIf(
             (error): error is PublishFailed => error._tag === "PublishFailed" && error.error.category === "not_found",
-            () => Effect.succeed({ data: { deleted: false } })
-          ),
-          Effect.flatMap(({ data }) =>
-            data.deleted ? Effect.void : Effect.fail(new AlreadyGone({ detail: `x holds no live post ${platformPostId}` }))
-          ),
-          Effect.provide(services)
+            () => Effect.succeed(false)
+          )
         )
+
+    /**
+     * The thread's follow-ups and the first comment first, newest first, then the main post: a
+     * takedown that fails part-way leaves the main post (and the receipt) in place to be taken down
+     * again, and a follow-up already gone is no failure.
+     */
+    const takedown = (
+      account: SocialAccount,
+      platformPostId: string,
+      followUpPostIds: ReadonlyArray<string> = []
+    ): Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone> =>
+      Effect.forEach([...followUpPostIds].reverse(), (id) => remove(account, id), { discard: true }).pipe(
+        Effect.zipRight(remove(account, platformPostId)),
+        Effect.flatMap((deleted) =>
+          deleted ? Effect.void : Effect.fail(new AlreadyGone({ detail: `x holds no live post ${platformPostId}` }))
+        ),
+        Effect.provide(services)
+      )
 
     return {
       capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },

@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
-import type { Server } from "node:http"
+import { request as httpRequest, type Server } from "node:http"
 import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -36,6 +36,13 @@ export interface LocalPds {
    * past, signed with this PDS's JWT secret, as the PDS would see the real token two hours on.
    */
   readonly expiredCopy: (accessJwt: string) => string
+  /**
+   * The account owner at the PDS's OAuth consent page (the authorization server's own sign-in and
+   * consent API, as its page's script calls it): opens `authorizeUrl`, signs in with the main
+   * password, accepts, and answers where the PDS sends the browser back (the client's redirect
+   * URI with `code`, `state` and `iss`).
+   */
+  readonly consent: (authorizeUrl: string, account: LocalAccount) => Promise<URL>
   readonly close: () => Promise<void>
 }
 
@@ -152,6 +159,56 @@ export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<Loca
       await xrpc("com.atproto.server.deactivateAccount", {}, await ownerSession(account))
     },
     expiredCopy,
+    consent: async (authorizeUrl, account) => {
+      const cookies = new Map<string, string>()
+      // node:http rather than fetch: fetch sets its own Sec-Fetch-* headers, and the page and its
+      // API check them as a browser would send them.
+      const browse = (target: string, headers: Record<string, string>, body?: string) =>
+        new Promise<{ status: number; location: string | undefined; text: string }>((resolve, reject) => {
+          const request = httpRequest(target, {
+            method: body === undefined ? "GET" : "POST",
+            headers: { ...headers, cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") }
+          }, (response) => {
+            for (const line of response.headers["set-cookie"] ?? []) {
+              const [pair] = line.split(";")
+              const at = pair!.indexOf("=")
+              cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim())
+            }
+            const chunks: Array<Buffer> = []
+            response.on("data", (chunk: Buffer) => chunks.push(chunk))
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, location: response.headers.location, text: Buffer.concat(chunks).toString("utf8") }))
+          })
+          request.on("error", reject)
+          request.end(body)
+        })
+      const page = await browse(authorizeUrl, { "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", "sec-fetch-site": "cross-site" })
+      if (page.status !== 200) throw new Error(`authorize page: ${page.status} ${page.text}`)
+      const api = async (endpoint: string, input: unknown) => {
+        const answer = await browse(`${url}/@atproto/oauth-provider/~api${endpoint}`, {
+          "content-type": "application/json",
+          origin: url,
+          referer: authorizeUrl,
+          "sec-fetch-mode": "same-origin",
+          "sec-fetch-site": "same-origin",
+          "sec-fetch-dest": "empty",
+          "x-csrf-token": cookies.get("csrf-token") ?? ""
+        }, JSON.stringify(input))
+        if (answer.status !== 200) throw new Error(`${endpoint}: ${answer.status} ${answer.text}`)
+        return JSON.parse(answer.text) as Record<string, unknown>
+      }
+      const signedIn = await api("/sign-in", { locale: "en", username: account.handle, password: account.password, remember: true })
+      const { sub } = signedIn.account as { sub: string }
+      const consented = await api("/consent", { sub })
+      // The page then navigates to the PDS's redirect endpoint, which sends the browser to the client.
+      const redirect = await browse(String(consented.url), {
+        referer: authorizeUrl,
+        "sec-fetch-mode": "navigate",
+        "sec-fetch-site": "same-origin",
+        "sec-fetch-dest": "document"
+      })
+      if (redirect.location === undefined) throw new Error(`authorize redirect: ${redirect.status} ${redirect.text}`)
+      return new URL(redirect.location)
+    },
     close: async () => {
       await closeServer(pdsServer)
       await server.destroy()
@@ -160,4 +217,15 @@ export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<Loca
       await rm(directory, { recursive: true, force: true })
     }
   }
+}
+
+/** A record as the PDS holds it (com.atproto.repo.getRecord, no session needed); null when gone. */
+export const readRecord = async (pds: LocalPds, uri: string): Promise<{ cid: string; value: Record<string, unknown> } | null> => {
+  const [, , repo, collection, rkey] = uri.split("/")
+  const response = await fetch(
+    `${pds.url}/xrpc/com.atproto.repo.getRecord?${new URLSearchParams({ repo: repo!, collection: collection!, rkey: rkey! })}`
+  )
+  if (response.status === 400) return null
+  if (!response.ok) throw new Error(`getRecord ${uri}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as { cid: string; value: Record<string, unknown> }
 }

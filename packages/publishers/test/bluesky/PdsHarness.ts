@@ -31,6 +31,8 @@ import type { FakeControls } from "../kit/publisherContract.js"
 import { type FaultProxy, startFaultProxy } from "./FaultProxy.js"
 import { type LocalAccount, type LocalPds, startLocalPds } from "./LocalPds.js"
 
+export { readRecord } from "./LocalPds.js"
+
 /** A 1×1 PNG. */
 export const png = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
@@ -210,17 +212,6 @@ const startPage = async () => {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
-}
-
-/** A record as the PDS holds it (com.atproto.repo.getRecord, no session needed); null when gone. */
-export const readRecord = async (pds: LocalPds, uri: string): Promise<{ cid: string; value: Record<string, unknown> } | null> => {
-  const [, , repo, collection, rkey] = uri.split("/")
-  const response = await fetch(
-    `${pds.url}/xrpc/com.atproto.repo.getRecord?${new URLSearchParams({ repo: repo!, collection: collection!, rkey: rkey! })}`
-  )
-  if (response.status === 400) return null
-  if (!response.ok) throw new Error(`getRecord ${uri}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as { cid: string; value: Record<string, unknown> }
 }
 
 /** A blob's bytes as the PDS serves them (com.atproto.sync.getBlob). */

@@ -3,7 +3,7 @@ import { Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterEach, describe, expect, it } from "vitest"
 import { linkedinVersion } from "../../src/linkedin/Rest.js"
-import { asOrganization, memberScopes, organizationScopes } from "../../src/linkedin/LinkedinOAuth.js"
+import { memberScopes, organizationScopes } from "../../src/linkedin/LinkedinOAuth.js"
 import { makeHarness, mediaItem, pdfBytes } from "./harness.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
@@ -66,10 +66,54 @@ describe("LinkedIn OAuth", () => {
     expect(second.error.category).toBe("auth_expired")
   })
 
-  it("identifies an organisation author by its vanity name", async () => {
-    const { connect, fake, route } = await open({}, { scopes: [...memberScopes, ...organizationScopes] })
-    const { credentials } = await connect()
-    expect(await run(route.oauth.identify(asOrganization(credentials, fake.member.organizations[0]!)))).toEqual({ platformAccountId: "urn:li:organization:2414183", username: "devtestco" })
+  it("connects each page the member administers beside the member, from one consent with the organisation scopes", async () => {
+    const { connect, data, fake, page, route } = await open(
+      {
+        member: {
+          sub: "aBcD3fGh1J",
+          name: "Ada Lovelace",
+          organizations: ["2414183", "5550001"],
+          otherRoles: [{ organization: "7770002", role: "ANALYST", state: "APPROVED" }, { organization: "8880003", role: "ADMINISTRATOR", state: "REQUESTED" }],
+          vanityNames: { "2414183": "devtestco" }
+        }
+      },
+      { scopes: [...memberScopes, ...organizationScopes] }
+    )
+    const consent = new URL(route.oauth.authorizeUrl({ state: "s", codeChallenge: "c", redirectUri: "https://herald.example/cb" }))
+    expect(consent.searchParams.get("scope")).toBe("openid profile w_member_social w_organization_social r_organization_social rw_organization_admin")
+
+    const { account } = await connect()
+    expect(account.username).toBe("Ada Lovelace")
+    const connected = () => [...data.accounts.values()].map((one) => one.username).sort()
+    // Only the approved ADMINISTRATOR roles: not the analyst page, not the pending one.
+    expect(connected()).toEqual(["Ada Lovelace", "devtestco", "page-5550001"])
+    expect(fake.calls.filter((call) => call.startsWith("GET /rest/organizationAcls"))).toEqual([
+      "GET /rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&start=0&count=100"
+    ])
+    expect(data.credentials.get(page("devtestco").id)?.["author_urn"]).toBe("urn:li:organization:2414183")
+    expect(data.credentials.get(page("page-5550001").id)?.["member_urn"]).toBe("urn:li:person:aBcD3fGh1J")
+
+    // Consenting again reconnects the same accounts instead of adding copies.
+    const pageId = page("devtestco").id
+    await connect()
+    expect(connected()).toEqual(["Ada Lovelace", "devtestco", "page-5550001"])
+    expect(page("devtestco").id).toBe(pageId)
+
+    const published = await run(route.adapters.publisher.publish(request(page("page-5550001"), "from the second page")))
+    expect(fake.livePosts().find((post) => post.id === published.platformPostId)?.author).toBe("urn:li:organization:5550001")
+  })
+
+  it("connects the member only, and lists no pages, when the grant carries no organisation scope", async () => {
+    const { connect, data, fake } = await open()
+    await connect()
+    expect([...data.accounts.values()].map((one) => one.username)).toEqual(["Ada Lovelace"])
+    expect(fake.calls.some((call) => call.startsWith("GET /rest/organizationAcls"))).toBe(false)
+  })
+
+  it("connects nothing when the pages cannot be listed (an app without rw_organization_admin)", async () => {
+    const { connect, data } = await open({}, { scopes: [...memberScopes, "w_organization_social", "r_organization_social"] })
+    await expect(connect()).rejects.toThrow(/linkedin refused the connection \(ACCESS_DENIED\)/)
+    expect(data.accounts.size).toBe(0)
   })
 })
 
@@ -292,9 +336,9 @@ describe("LinkedIn tokens", () => {
 
 describe("LinkedIn metrics and probe", () => {
   it("maps an organisation post's share statistics onto Herald's names (null where LinkedIn has none)", async () => {
-    const { chooseOrganization, connect, fake, route } = await open({}, { scopes: [...memberScopes, ...organizationScopes] })
-    const { account } = await connect()
-    chooseOrganization(account, "2414183")
+    const { connect, fake, page, route } = await open({}, { scopes: [...memberScopes, ...organizationScopes] })
+    await connect()
+    const account = page("devtestco")
     const published = await run(route.adapters.publisher.publish(request(account, "from the page")))
     expect(fake.livePosts()[0]?.author).toBe("urn:li:organization:2414183")
     fake.statistics.set(published.platformPostId, { impressionCount: 120, uniqueImpressionsCount: 80, likeCount: 7, commentCount: 2, shareCount: 1, clickCount: 9 })

@@ -17,6 +17,10 @@ export interface FakeMember {
   readonly name: string
   /** Organisation ids this member administers. */
   readonly organizations: ReadonlyArray<string>
+  /** Pages where the member holds another role (not ADMINISTRATOR), or an administrator role still pending. */
+  readonly otherRoles?: ReadonlyArray<{ readonly organization: string; readonly role: string; readonly state: "APPROVED" | "REQUESTED" }>
+  /** Each page's vanity name; `page-<id>` where none is given. */
+  readonly vanityNames?: Readonly<Record<string, string>>
 }
 
 export interface FakeOptions {
@@ -86,7 +90,7 @@ interface RequestBody {
 const restliIdPattern = /^urn:li:(person|organization):/
 
 /** LinkedIn's default scopes when the authorize call names none is an error; the fake follows. */
-const defaultMember: FakeMember = { sub: "aBcD3fGh1J", name: "Ada Lovelace", organizations: ["2414183"] }
+const defaultMember: FakeMember = { sub: "aBcD3fGh1J", name: "Ada Lovelace", organizations: ["2414183"], vanityNames: { "2414183": "devtestco" } }
 
 const digits = (count: number) => {
   let out = String(1 + Math.floor(Math.random() * 9))
@@ -425,6 +429,34 @@ export class LinkedinFake {
   // REST resources
   // -------------------------------------------------------------------------------------------
 
+  /**
+   * GET /rest/organizationAcls?q=roleAssignee: the token's member's roles on pages, filtered by
+   * `role` and `state` when given, paged by `start` and `count` (default 10). Needs
+   * rw_organization_admin or r_organization_admin.
+   */
+  private organizationAcls(token: FakeToken, url: URL, res: ServerResponse) {
+    if (!token.scopes.has("rw_organization_admin") && !token.scopes.has("r_organization_admin")) {
+      return this.error(res, 403, "ACCESS_DENIED", "Not enough permissions to access: organizationAcls.FINDER-roleAssignee.20260801")
+    }
+    if (url.searchParams.get("q") !== "roleAssignee") return this.error(res, 400, "ILLEGAL_ARGUMENT", "q must be roleAssignee or organization")
+    const roleAssignee = `urn:li:person:${token.sub}`
+    const all = [
+      ...this.member.organizations.map((id) => ({ organization: id, role: "ADMINISTRATOR", state: "APPROVED" })),
+      ...(this.member.otherRoles ?? [])
+    ].filter((acl) =>
+      (url.searchParams.get("role") ?? acl.role) === acl.role && (url.searchParams.get("state") ?? acl.state) === acl.state
+    )
+    const start = Number(url.searchParams.get("start") ?? "0")
+    const count = Number(url.searchParams.get("count") ?? "10")
+    const elements = all.slice(start, start + count).map((acl) => ({
+      roleAssignee,
+      role: acl.role,
+      state: acl.state,
+      organization: `urn:li:organization:${acl.organization}`
+    }))
+    return this.json(res, 200, { elements, paging: { start, count, total: all.length, links: [] } })
+  }
+
   /** The author the token may post as, or a 403 answered. */
   private mayActAs(token: FakeToken, author: string, res: ServerResponse, write: boolean): boolean {
     const organization = author.startsWith("urn:li:organization:") ? author.slice("urn:li:organization:".length) : null
@@ -464,8 +496,10 @@ export class LinkedinFake {
     const organization = /^\/rest\/organizations\/(\d+)$/.exec(path)
     if (organization !== null && method === "GET") {
       if (!this.member.organizations.includes(organization[1]!)) return this.error(res, 404, "NOT_FOUND", "Organization not found")
-      return this.json(res, 200, { id: Number(organization[1]), localizedName: "Devtestco", vanityName: "devtestco" })
+      const vanityName = this.member.vanityNames?.[organization[1]!] ?? `page-${organization[1]}`
+      return this.json(res, 200, { id: Number(organization[1]), localizedName: vanityName.replace(/^./, (first) => first.toUpperCase()), vanityName })
     }
+    if (path === "/rest/organizationAcls" && method === "GET") return this.organizationAcls(token, url, res)
     if (path === "/rest/organizationalEntityShareStatistics" && method === "GET") return this.shareStatistics(token, url, res)
     if (path === "/rest/memberCreatorPostAnalytics" && method === "GET") return this.memberAnalytics(token, url, res)
     return this.error(res, 404, "NOT_FOUND", `No resource found at ${method} ${path}`)

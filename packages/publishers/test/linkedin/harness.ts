@@ -26,7 +26,6 @@ import { DateTime, Duration, Effect, Layer, ManagedRuntime, Option, Redacted } f
 import { randomUUID } from "node:crypto"
 import { CallDeadlines, PlatformHttpLive } from "../../src/kit/index.js"
 import { linkedinRoute, type LinkedinOptions } from "../../src/linkedin/LinkedinRoute.js"
-import { asOrganization } from "../../src/linkedin/LinkedinOAuth.js"
 import { type FakeOptions, LinkedinFake } from "./LinkedinFake.js"
 
 const clientId = "86fake0client"
@@ -109,12 +108,12 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
     return { account, credentials: data.credentials.get(account.id)! }
   }
 
-  /**
-   * Makes the account post as the organisation: what choosing a page at connect time will do once
-   * the connection flow carries the choice (docs/networks/linkedin.md, open points).
-   */
-  const chooseOrganization = (account: SocialAccount, organizationId: string) =>
-    data.credentials.set(account.id, asOrganization(data.credentials.get(account.id)!, organizationId))
+  /** The page the connection flow connected beside the member, by its vanity name (its username). */
+  const page = (username: string): SocialAccount => {
+    const found = [...data.accounts.values()].find((account) => account.platform === "linkedin" && account.username === username)
+    if (found === undefined) throw new Error(`no LinkedIn page ${username} connected`)
+    return found
+  }
 
   const withBytes = (media: Media, content: Uint8Array) => {
     bytes.set(media.storageKey, content)
@@ -126,5 +125,5 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
     await fake.stop()
   }
 
-  return { fake, route, data, connect, chooseOrganization, withBytes, stop, status: (account: SocialAccount) => data.accounts.get(account.id)?.status }
+  return { fake, route, data, connect, page, withBytes, stop, status: (account: SocialAccount) => data.accounts.get(account.id)?.status }
 }

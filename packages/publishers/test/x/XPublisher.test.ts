@@ -106,6 +106,29 @@ describe("X direct route against the fake", () => {
     expect(third.text.startsWith("third")).toBe(true)
     expect(comment).toBeDefined()
     expect(published.note).toBeNull()
+    expect(published.followUpPostIds).toEqual([second.id, third.id, comment!.id])
+  })
+
+  it("takedown of a thread deletes every post the publish made, follow-ups and first comment first", async () => {
+    const published = Either.getOrThrow(await publish(request(fresh("Thread to remove"), {
+      configuration: { thread: [fresh("two"), fresh("three")], first_comment: fresh("comment") }
+    })))
+    const made = [published.platformPostId, ...published.followUpPostIds!]
+    expect(made.every((id) => stored(id) !== undefined)).toBe(true)
+    const deletes = harness.fake.calls().length
+    await harness.run(harness.adapters.publisher.takedown(account, published.platformPostId, published.followUpPostIds))
+    expect(made.map((id) => stored(id))).toEqual([undefined, undefined, undefined, undefined])
+    // Newest first, the main post last.
+    expect(harness.fake.calls().slice(deletes).filter((line) => line.startsWith("DELETE")))
+      .toEqual([...made.slice(1).reverse(), made[0]].map((id) => `DELETE /2/tweets/${id}`))
+  })
+
+  it("takedown of a thread whose follow-up is gone already still deletes the rest", async () => {
+    const published = Either.getOrThrow(await publish(request(fresh("Thread part gone"), { configuration: { thread: [fresh("two")] } })))
+    const [followUp] = published.followUpPostIds!
+    await harness.run(harness.adapters.publisher.takedown(account, followUp!))
+    await harness.run(harness.adapters.publisher.takedown(account, published.platformPostId, published.followUpPostIds))
+    expect(stored(published.platformPostId)).toBeUndefined()
   })
 
   it("a refused follow-up leaves the main post published and says so in the note", async () => {

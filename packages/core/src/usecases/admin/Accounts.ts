@@ -46,10 +46,12 @@ export const connectAccount = Effect.fnUntraced(function*(projectId: ProjectId, 
   return account
 })
 
+/** The project (ProjectNotFound when there is none) and its account (AccountNotFound when it is not this project's). */
 const projectAccount = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId) {
+  const project = yield* getProject(projectId)
   const account = (yield* Effect.flatMap(AccountStore, (store) => store.list(projectId))).find((candidate) => candidate.id === id)
   if (account === undefined) return yield* Effect.fail(new AccountNotFound({ accountId: id }))
-  return account
+  return { project, account }
 })
 
 /**
@@ -57,7 +59,7 @@ const projectAccount = Effect.fnUntraced(function*(projectId: ProjectId, id: Acc
  * is a reconnect: the incidents a reconnect answers close, and the account is checked next.
  */
 export const setAccountStatus = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId, status: AccountStatus) {
-  const account = yield* projectAccount(projectId, id)
+  const { account } = yield* projectAccount(projectId, id)
   yield* Effect.flatMap(AccountAdmin, (admin) => admin.setStatus(account.id, status))
   if (status === "active" && account.status !== "active") {
     const now = yield* DateTime.now
@@ -71,8 +73,7 @@ export const setAccountStatus = Effect.fnUntraced(function*(projectId: ProjectId
  * how many went back in the queue. One whose post changed meanwhile is left as it is.
  */
 export const retryAuthFailures = Effect.fnUntraced(function*(projectId: ProjectId, id: AccountId) {
-  const project = yield* getProject(projectId)
-  const account = yield* projectAccount(projectId, id)
+  const { account, project } = yield* projectAccount(projectId, id)
   const failed = yield* Effect.flatMap(ConnectionChecks, (checks) => checks.authFailures(projectId, account.id))
   const queued = yield* Effect.forEach(failed, (deliveryId) =>
     requeueFailed(project, deliveryId, "human").pipe(

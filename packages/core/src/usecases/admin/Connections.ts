@@ -172,8 +172,9 @@ const connectGranted = Effect.fnUntraced(function*(
 
 /**
  * The consent page's answer: the state is taken (once), the code exchanged with its PKCE
- * verifier, the account identified and connected to the project that started it. `denied` is the
- * platform's `error` parameter when the person declined.
+ * verifier, the account identified and connected to the project that started it, and with it each
+ * other author the grant posts as (`alsoPostsAs`). `denied` is the platform's `error` parameter
+ * when the person declined. The answer is the granting account.
  */
 export const completeConnection = Effect.fnUntraced(function*(
   platform: Platform,
@@ -199,7 +200,15 @@ export const completeConnection = Effect.fnUntraced(function*(
     redirectUri: started.redirectUri
   }).pipe(Effect.mapError(refused(platform)))
   const identity = yield* provider.identify(grantCredentials(grant)).pipe(Effect.mapError(refused(platform)))
-  return yield* connectGranted(started.projectId, platform, grant, identity)
+  // Every author the grant covers is identified before any is connected: a refusal connects none.
+  const others = yield* (provider.alsoPostsAs === undefined ? Effect.succeed([]) : provider.alsoPostsAs(grantCredentials(grant))).pipe(
+    Effect.flatMap(Effect.forEach((credentials) =>
+      Effect.map(provider.identify(credentials), (author) => ({ grant: { credentials, expiresAt: grant.expiresAt }, author })))),
+    Effect.mapError(refused(platform))
+  )
+  const connected = yield* connectGranted(started.projectId, platform, grant, identity)
+  yield* Effect.forEach(others, (other) => connectGranted(started.projectId, platform, other.grant, other.author), { discard: true })
+  return connected
 })
 
 /**

@@ -1,0 +1,3 @@
+export * from "./Containers.js"
+export * from "./GraphErrors.js"
+export * from "./GraphVersions.js"

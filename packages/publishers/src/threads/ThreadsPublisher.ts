@@ -1,0 +1,213 @@
+/**
+ * Publishing to Threads through its container flow (meta/Containers): the publishing quota read
+ * first (250 posts in a moving 24 hours), the container created (a carousel's items first, each
+ * FINISHED), recorded, waited on, published, and the post's permalink read for the receipt.
+ */
+import { HttpClientRequest } from "@effect/platform"
+import {
+  AlreadyGone,
+  type Media,
+  MediaStorage,
+  OutcomeUnknown,
+  type Published,
+  type Publisher,
+  PublishCheckpoints,
+  PublishFailed,
+  type PublishRequest,
+  type SocialAccount
+} from "@herald/core"
+import { Clock, type Context, Effect, Option, Schema } from "effect"
+import { asPublish, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
+import { awaitFinished, ContainerState, publishThroughContainer, recordedContainer } from "../meta/Containers.js"
+import { graph, network, send, sendJson } from "./ThreadsApi.js"
+import { mediaFields, optionFields, postUrl } from "./ThreadsPosts.js"
+import { type Needs, type StoredToken, withToken } from "./ThreadsToken.js"
+
+const Created = Schema.Struct({ id: Schema.String })
+const Status = Schema.Struct({ id: Schema.optional(Schema.String), status: ContainerState, error_message: Schema.optional(Schema.String) })
+const Permalink = Schema.Struct({ id: Schema.String, permalink: Schema.optional(Schema.String) })
+const Quota = Schema.Struct({
+  data: Schema.Array(Schema.Struct({
+    quota_usage: Schema.Number,
+    config: Schema.optional(Schema.Struct({ quota_total: Schema.Number, quota_duration: Schema.Number }))
+  }))
+})
+export const ThreadsPost = Schema.Struct({
+  id: Schema.String,
+  text: Schema.optional(Schema.String),
+  timestamp: Schema.optional(Schema.String),
+  permalink: Schema.optional(Schema.String),
+  media_type: Schema.optional(Schema.String)
+})
+const Posts = Schema.Struct({ data: Schema.Array(ThreadsPost) })
+
+/** Threads' documented publishing limit, when the quota read gives no config. */
+const quotaTotal = 250
+/**
+ * The quota is a moving 24-hour window and Threads does not say when its oldest post ages out:
+ * Herald asks again in an hour.
+ */
+const quotaWaitMs = 60 * 60 * 1000
+/** How far back reconcile looks: past the dispatcher's 24 hours of trying to confirm an outcome. */
+const reconcileWindowMs = 25 * 60 * 60 * 1000
+
+const refused = (category: "media_rejected" | "rate_limited", code: string, message: string, retryAfterMs: number | null = null) =>
+  new PlatformRefusal({ error: { category, code, message }, retryAfterMs })
+
+const mediaTypes: Record<string, string> = { "": "TEXT_POST", image: "IMAGE", video: "VIDEO", carousel: "CAROUSEL_ALBUM" }
+const shapeOf = (request: PublishRequest) =>
+  request.media.length > 1 ? mediaTypes.carousel : mediaTypes[request.media[0]?.kind === "video" ? "video" : request.media.length === 1 ? "image" : ""]
+
+export const threadsPublisher = (client: PlatformClient, context: Context.Context<Needs>): Publisher => {
+  const form = (path: string, token: StoredToken, fields: Record<string, string>) =>
+    graph("POST", path, token.access_token).pipe(HttpClientRequest.bodyUrlParams(fields))
+
+  /** Refused when the account has used its 250 posts of the last 24 hours. */
+  const quotaLeft = (token: StoredToken) =>
+    Effect.gen(function*() {
+      const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/threads_publishing_limit?fields=quota_usage,config`, token.access_token), Quota)
+      const used = quota.data[0]
+      if (used === undefined) return
+      const total = used.config?.quota_total ?? quotaTotal
+      if (used.quota_usage >= total) {
+        return yield* refused(
+          "rate_limited",
+          "threads_publishing_limit",
+          `${network} accounts publish at most ${total} posts in 24 hours through the API and this one has used ${used.quota_usage}`,
+          quotaWaitMs
+        )
+      }
+    })
+
+  const status = (token: StoredToken) => (container: string) =>
+    Effect.map(
+      sendJson(client.read, graph("GET", `${container}?fields=id,status,error_message`, token.access_token), Status),
+      (seen) => ({ state: seen.status, errorMessage: seen.error_message ?? null })
+    )
+
+  /** Where Threads downloads an item from: the storage's public URL of it (Threads takes no bytes). */
+  const urlOf = (media: Media) =>
+    Effect.flatMap(
+      Effect.flatMap(MediaStorage, (storage) => storage.publicUrl === undefined ? Effect.succeed(Option.none<string>()) : storage.publicUrl(media.storageKey)),
+      Option.match({
+      onNone: () =>
+        Effect.fail(refused(
+          "media_rejected",
+          "media_url_unavailable",
+          `${network} downloads media from a public URL and this Herald's media storage cannot hand one out for media ${media.id}; store media in a bucket (docs/media.md)`
+        )),
+        onSome: Effect.succeed
+      })
+    )
+
+  const container = (token: StoredToken, fields: Record<string, string>, stage: "media" | "call") =>
+    Effect.map(sendJson(client.publish, form(`${token.user_id}/threads`, token, fields), Created, stage), (created) => created.id)
+
+  /** A carousel item's container, waited on until FINISHED (the carousel's own container is the flow's). */
+  const carouselItem = (token: StoredToken, media: Media) =>
+    Effect.gen(function*() {
+      const id = yield* container(token, { ...mediaFields(media, yield* urlOf(media)), is_carousel_item: "true" }, "media")
+      const createdAt = yield* Clock.currentTimeMillis
+      yield* awaitFinished(network, status(token), { container: id, createdAt, video: media.kind === "video" }, "media_rejected")
+      return id
+    })
+
+  const create = (token: StoredToken, request: PublishRequest) =>
+    Effect.gen(function*() {
+      const text: Record<string, string> = request.text === null ? {} : { text: request.text }
+      const options = optionFields(request)
+      const [first, ...rest] = request.media
+      if (first === undefined) return yield* container(token, { media_type: "TEXT", ...text, ...options }, "call")
+      if (rest.length === 0) return yield* container(token, { ...mediaFields(first, yield* urlOf(first)), ...text, ...options }, "media")
+      const children = yield* Effect.forEach(request.media, (item) => carouselItem(token, item))
+      return yield* container(token, { media_type: "CAROUSEL", children: children.join(","), ...text, ...options }, "media")
+    })
+
+  const permalinkOf = (token: StoredToken, id: string) =>
+    sendJson(client.read, graph("GET", `${id}?fields=id,permalink`, token.access_token), Permalink).pipe(
+      Effect.map((post) => post.permalink),
+      // The post exists: a receipt without its permalink beats a failure that would post again.
+      Effect.orElseSucceed(() => undefined)
+    )
+
+  const publishOnce = (token: StoredToken, request: PublishRequest) =>
+    Effect.gen(function*() {
+      if (Option.isNone(yield* recordedContainer(request.marker))) yield* quotaLeft(token)
+      const id = yield* publishThroughContainer(
+        {
+          network,
+          deliveryId: request.marker,
+          video: request.media.some((item) => item.kind === "video"),
+          refusedAs: request.media.length === 0 ? "content_rejected" : "media_rejected"
+        },
+        {
+          create: create(token, request),
+          status: status(token),
+          publish: (creation) =>
+            Effect.map(
+              sendJson(client.publish, form(`${token.user_id}/threads_publish`, token, { creation_id: creation }), Created),
+              (published) => published.id
+            )
+        }
+      )
+      return { platformPostId: id, url: postUrl(token.username, yield* permalinkOf(token, id), id), note: null } satisfies Published
+    })
+
+  const publish = (request: PublishRequest) =>
+    withToken(request.account, (token) => publishOnce(token, request)).pipe(
+      Effect.catchTag("ContainerPublished", (published) =>
+        Effect.fail(new OutcomeUnknown({ detail: `${network} reports container ${published.container} published by an earlier attempt` }))),
+      Effect.mapError((error) =>
+        error._tag === "OutcomeUnknown" ? error : error._tag === "PlatformCallFailed" ? publishFailureOfRead(error) : publishFailure(error)
+      ),
+      Effect.provide(context)
+    )
+
+  /**
+   * The delivery's post, if Threads holds it. A container recorded for the delivery and not
+   * PUBLISHED says no (the next attempt resumes on it); otherwise the account's recent posts are
+   * read for one with the delivery's text and kind of media (Threads keeps no field of the caller's).
+   */
+  const reconcile = (request: PublishRequest) =>
+    withToken(request.account, (token) =>
+      Effect.gen(function*() {
+        const recorded = yield* recordedContainer(request.marker)
+        if (Option.isSome(recorded)) {
+          const seen = yield* status(token)(recorded.value.container)
+          if (seen.state !== "PUBLISHED") return Option.none()
+        }
+        const page = yield* sendJson(
+          client.read,
+          graph("GET", `${token.user_id}/threads?fields=id,text,timestamp,permalink,media_type&limit=50`, token.access_token),
+          Posts
+        )
+        const since = (yield* Clock.currentTimeMillis) - reconcileWindowMs
+        const found = page.data.find((post) =>
+          (post.timestamp === undefined || Date.parse(post.timestamp) >= since) &&
+          (post.text ?? null) === request.text &&
+          (post.media_type === undefined || post.media_type === shapeOf(request))
+        )
+        if (found === undefined) return Option.none()
+        // Found: the container is spent, and a later attempt must not read it again.
+        if (Option.isSome(recorded)) yield* Effect.flatMap(PublishCheckpoints, (checkpoints) => checkpoints.clear(request.marker))
+        return Option.some<Published>({ platformPostId: found.id, url: postUrl(token.username, found.permalink, found.id), note: null })
+      })).pipe(asPublish, Effect.provide(context))
+
+  const takedown = (account: SocialAccount, platformPostId: string) =>
+    withToken(account, (token) => send(client.publish, graph("DELETE", encodeURIComponent(platformPostId), token.access_token))).pipe(
+      asPublish,
+      Effect.asVoid,
+      Effect.catchIf(
+        (failure): failure is PublishFailed => failure._tag === "PublishFailed" && failure.error.category === "not_found",
+        () => Effect.fail(new AlreadyGone({ detail: `${network} holds no live post ${platformPostId}` }))
+      ),
+      Effect.provide(context)
+    )
+
+  return {
+    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
+    publish,
+    reconcile,
+    takedown
+  }
+}

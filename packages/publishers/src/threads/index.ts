@@ -1,0 +1,2 @@
+export { threadsScopes } from "./ThreadsOAuth.js"
+export { threadsDirectRoute, threadsHosts, threadsRoute } from "./ThreadsRoute.js"
