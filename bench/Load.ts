@@ -7,6 +7,8 @@ export interface Figures {
   readonly p99: number
   readonly non2xx: number
   readonly errors: number
+  /** The server's CPU time per request (µs) over the measured load, when `cpuMs` was given and could be read. */
+  readonly cpuMicrosPerRequest: number | null
 }
 
 /** Seconds each measured load runs (BENCH_SECONDS). */
@@ -19,15 +21,28 @@ export const seconds = Number(process.env.BENCH_SECONDS ?? 8)
  */
 export const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 
-/** autocannon at `connections` for `seconds`, after the warm-up. */
+/**
+ * autocannon at `connections` for `seconds`, after the warm-up. `cpuMs` reads the server's CPU time
+ * so far (ProcessCpu.ts), to report what each request cost it.
+ */
 export const load = async (
   url: string,
   connections: number,
-  options: { readonly method: "GET" | "POST"; readonly headers: Record<string, string>; readonly body?: string }
+  { cpuMs, ...options }: {
+    readonly method: "GET" | "POST"
+    readonly headers: Record<string, string>
+    readonly body?: string
+    readonly cpuMs?: () => number | null
+  }
 ): Promise<Figures> => {
   if (warmupSeconds > 0) await autocannon({ url, connections, duration: warmupSeconds, ...options })
+  const cpuBefore = cpuMs?.() ?? null
   const result = await autocannon({ url, connections, duration: seconds, ...options })
+  const cpuAfter = cpuMs?.() ?? null
   return {
+    cpuMicrosPerRequest: cpuBefore === null || cpuAfter === null || result.requests.total === 0
+      ? null
+      : (1000 * (cpuAfter - cpuBefore)) / result.requests.total,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,

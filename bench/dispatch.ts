@@ -27,6 +27,7 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { deliveryToRow, postToRow } from "../packages/storage-postgres/src/Rows.js"
+import { cpuMsOf } from "./ProcessCpu.js"
 
 const url = process.env.DATABASE_URL
 if (url === undefined || url === "") {
@@ -128,18 +129,6 @@ const settledCount = (since: DateTime.Utc) =>
       Effect.map((rows) => rows[0]!.n),
       Effect.orDie
     ))
-
-/** CPU milliseconds these processes have used so far (user + system, from /proc; null elsewhere). */
-const cpuMsOf = (pids: ReadonlyArray<number>): number | null => {
-  try {
-    return pids.reduce((sum, pid) => {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-      return sum + (Number(fields[11]) + Number(fields[12])) * (1000 / 100)
-    }, 0)
-  } catch {
-    return null
-  }
-}
 
 /** Busy CPU milliseconds of the whole machine so far (all cores; from /proc/stat; null elsewhere). */
 const machineCpuMs = (): number | null => {

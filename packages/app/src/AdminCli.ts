@@ -63,6 +63,11 @@ const withGuardrails = (input: Input, body: Record<string, unknown>) =>
   Either.map(fields(input, guardrailFields), (guardrails) =>
     Object.keys(guardrails).length === 0 ? body : { ...body, guardrails })
 
+const keyLimitFields = [
+  ["rate-limit", "rate_limit_per_minute", int],
+  ["daily-cap", "daily_post_cap", capOrNone]
+] as const
+
 const inProject = (input: Input, path: (project: string) => string, method: AdminRequest["method"] = "GET") =>
   Either.map(input.project(), (project) => ({ method, path: path(encodeURIComponent(project)) }))
 
@@ -118,9 +123,18 @@ export const adminCommands: Readonly<Record<string, Command>> = {
           ["kind", "kind", text],
           ["scopes", "scopes", csv],
           ["name", "name", text],
-          ["rate-limit", "rate_limit_per_minute", int],
-          ["daily-cap", "daily_post_cap", capOrNone]
+          ...keyLimitFields
         ])
+      )
+  },
+  "keys update": {
+    usage: "keys update <key id> [--rate-limit <per minute>] [--daily-cap <n>|none] [--project <id>]",
+    flags: ["rate-limit", "daily-cap"],
+    positionals: ["key id"],
+    build: (input) =>
+      withBody(
+        inProject(input, (p) => `/projects/${p}/keys/${id(input, 0)}`, "PATCH"),
+        fields(input, keyLimitFields)
       )
   },
   "keys revoke": {

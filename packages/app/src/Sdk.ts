@@ -1,5 +1,8 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import {
+  ApiKeyId,
+  ApiKeyLimits,
+  type ApiKeySummary,
   AccountId,
   checkConnectionsNow,
   type CheckReport,
@@ -35,6 +38,7 @@ import {
   type ResumeView,
   toPauseView,
   retryAuthFailures,
+  updateApiKeyLimits,
   type SocialAccount,
   startConnection,
   topPosts,
@@ -156,6 +160,13 @@ export interface Herald {
     readonly resumePublishing: (projectId: string | null) => Promise<ResumeView>
     /** The emergency stops in force. */
     readonly pauses: () => Promise<ReadonlyArray<PauseView>>
+    /**
+     * Edits a key's rate limit (1 to 1,000,000 a minute) and daily post cap (null: none of its own)
+     * after creation, as PATCH /admin/v1/projects/{id}/keys/{key_id} does; omitted ones are kept.
+     * The key's next request, in any process, is counted against the new limit. Rejects with the
+     * decoding error naming a bad value, ProjectNotFound or ApiKeyNotFound.
+     */
+    readonly updateKeyLimits: (projectId: string, keyId: string, limits: ApiKeyLimits) => Promise<ApiKeySummary>
   }
   /** The demo's credentials when `demo` created them on this start; null otherwise. */
   readonly demoCredentials: DemoCredentials | null
@@ -313,7 +324,15 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
         run(Effect.gen(function*() {
           return yield* resumePublishing(projectId === null ? "instance" : { project: yield* decode(ProjectId, projectId, ["project_id"]) })
         })),
-      pauses: () => run(Effect.map(Effect.flatMap(PublishingPauses, (pauses) => pauses.list), (pauses) => pauses.map(toPauseView)))
+      pauses: () => run(Effect.map(Effect.flatMap(PublishingPauses, (pauses) => pauses.list), (pauses) => pauses.map(toPauseView))),
+      updateKeyLimits: (projectId, keyId, limits) =>
+        run(Effect.gen(function*() {
+          return yield* updateApiKeyLimits(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(ApiKeyId, keyId, ["key_id"]),
+            yield* decode(ApiKeyLimits, limits)
+          )
+        }))
     },
     demoCredentials: Option.getOrNull(demo),
     close: async () => {

@@ -171,6 +171,46 @@ describe("API keys", () => {
     expect((await herald.call("/api/v1/posts", { token: key.key })).status).toBe(401)
   })
 
+  it("edits a key's rate limit and daily cap after creation (PATCH), taking effect at the key's next request", async () => {
+    const project = herald.credentials.project_id
+    const key = await json(await admin(`/projects/${project}/keys`, {
+      method: "POST",
+      json: { name: "editable", kind: "human", scopes: ["posts:read", "posts:write"], rate_limit_per_minute: 1000 }
+    }))
+    for (let i = 0; i < 3; i++) expect((await herald.call("/api/v1/project", { token: key.key })).status).toBe(200)
+    const lowered = await admin(`/projects/${project}/keys/${key.id}`, { method: "PATCH", json: { rate_limit_per_minute: 3 } })
+    expect(lowered.status).toBe(200)
+    expect(await json(lowered)).toMatchObject({ id: key.id, rate_limit_per_minute: 3, daily_post_cap: null })
+    // The window already counts 3: the limiter refuses the next request at once.
+    const limited = await herald.call("/api/v1/project", { token: key.key })
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(limited.headers.get("x-ratelimit-limit")).toBe("3")
+    expect(await json(limited)).toMatchObject({ code: "rate_limited" })
+
+    const raised = await admin(`/projects/${project}/keys/${key.id}`, { method: "PATCH", json: { rate_limit_per_minute: 1000, daily_post_cap: 1 } })
+    expect(await json(raised)).toMatchObject({ rate_limit_per_minute: 1000, daily_post_cap: 1 })
+    const post = (caption: string) =>
+      herald.call("/api/v1/posts", { method: "POST", token: key.key, json: { caption, social_accounts: ["bluesky:herald_demo"], is_draft: true } })
+    expect((await post("Editable one")).status).toBe(201)
+    const capped = await post("Editable two")
+    expect([capped.status, (await json(capped)).code]).toEqual([429, "daily_cap_reached"])
+    // Omitted fields are kept; null lifts the key's own cap.
+    const uncapped = await admin(`/projects/${project}/keys/${key.id}`, { method: "PATCH", json: { daily_post_cap: null } })
+    expect(await json(uncapped)).toMatchObject({ rate_limit_per_minute: 1000, daily_post_cap: null })
+    expect((await post("Editable two")).status).toBe(201)
+  })
+
+  it("refuses a limit outside 1..1,000,000 or a cap below 1 naming the field; 404 for an unknown key", async () => {
+    const project = herald.credentials.project_id
+    const keys = await json(await admin(`/projects/${project}/keys`))
+    const bad = await admin(`/projects/${project}/keys/${keys.data[0].id}`, { method: "PATCH", json: { rate_limit_per_minute: 0, daily_post_cap: 0 } })
+    expect(bad.status).toBe(400)
+    expect([...new Set((await json(bad)).violations.map((v: { field: string }) => v.field))].sort()).toEqual(["daily_post_cap", "rate_limit_per_minute"])
+    const missing = await admin(`/projects/${project}/keys/${missingUuid}`, { method: "PATCH", json: { rate_limit_per_minute: 5 } })
+    expect([missing.status, (await json(missing)).code]).toEqual([404, "api_key_not_found"])
+  })
+
   it("refuses an unknown kind or scope, and answers 404 for another project's key", async () => {
     const bad = await admin(`/projects/${herald.credentials.project_id}/keys`, {
       method: "POST",
@@ -311,6 +351,9 @@ describe("documents and health", () => {
     const document = await json(reply)
     expect(document.openapi).toBe("3.1.0")
     expect(Object.keys(document.paths)).toContain("/admin/v1/projects/{project_id}/keys")
+    const editKey = document.paths["/admin/v1/projects/{project_id}/keys/{key_id}"].patch
+    expect(Object.keys(editKey.responses).sort()).toEqual(expect.arrayContaining(["200", "400", "401", "404"]))
+    expect(JSON.stringify(editKey.requestBody)).toContain("UpdateKeyBody")
     const result = await new Validator().validate(document)
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)

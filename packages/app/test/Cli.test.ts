@@ -37,6 +37,9 @@ describe("argument parsing", () => {
     expect(request("projects update --project p2 --banned-words a,b --tone none")).toMatchObject({
       right: { method: "PATCH", path: "/projects/p2", body: { guardrails: { banned_words: ["a", "b"], tone: null } } }
     })
+    expect(request("keys update k1 --rate-limit 3 --daily-cap none")).toMatchObject({
+      right: { method: "PATCH", path: "/projects/p1/keys/k1", body: { rate_limit_per_minute: 3, daily_post_cap: null } }
+    })
     expect(request("webhooks deliveries w1 --limit 20")).toMatchObject({
       right: { method: "GET", path: "/projects/p1/webhooks/w1/deliveries?limit=20" }
     })

@@ -112,3 +112,26 @@ describe("createHerald(): the emergency stop and provenance", () => {
     expect(missing).toMatchObject({ _tag: "ProjectNotFound" })
   })
 })
+
+describe("createHerald(): admin.updateKeyLimits", () => {
+  it("edits a key's rate limit at once for the running limiter; refuses a bad value and an unknown key", async () => {
+    const projectId = herald.demoCredentials!.project_id
+    const listed = await (await herald.handler(new Request(`http://herald.test/admin/v1/projects/${projectId}/keys`, {
+      headers: { authorization: `Bearer ${herald.demoCredentials!.admin_token}` }
+    }))).json() as { readonly data: ReadonlyArray<{ readonly id: string; readonly kind: string }> }
+    const human = listed.data.find((key) => key.kind === "human")!
+    const read = () => herald.handler(new Request("http://herald.test/api/v1/project", { headers: { authorization: `Bearer ${humanKey}` } }))
+    await read()
+    const edited = await herald.admin.updateKeyLimits(projectId, human.id, { rateLimitPerMinute: 1 })
+    expect([edited.id, edited.rateLimitPerMinute]).toEqual([human.id, 1])
+    const limited = await read()
+    expect([limited.status, limited.headers.get("x-ratelimit-limit")]).toEqual([429, "1"])
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect((await herald.admin.updateKeyLimits(projectId, human.id, { rateLimitPerMinute: 60 })).rateLimitPerMinute).toBe(60)
+    const zero = await herald.admin.updateKeyLimits(projectId, human.id, { rateLimitPerMinute: 0 }).then(() => null, (failure: unknown) => failure)
+    expect(String(zero)).toContain("rateLimitPerMinute")
+    const unknown = await herald.admin.updateKeyLimits(projectId, "00000000-0000-4000-8000-000000000000", { dailyPostCap: 3 })
+      .then(() => null, (failure: unknown) => failure)
+    expect(unknown).toMatchObject({ _tag: "ApiKeyNotFound" })
+  })
+})

@@ -86,13 +86,16 @@ export const resolveAccountRefs = (
     } else if (candidates.length === 0) {
       failures.push({ index, ref: raw, reason: "unknown", message: `account ${quote(raw)} is not connected to this project` })
     } else {
+      // What to send instead: each candidate's own ref (platform:username, or its id where that
+      // is not unique), never the form that was just sent.
+      const refs = candidates.map((account) => accountRef(account, accounts))
       failures.push({
         index,
         ref: raw,
         reason: "ambiguous",
-        message: `account ${quote(raw)} matches ${candidates.length} accounts (${
-          candidates.map((account) => account.id).join(", ")
-        }); send platform:username or the account id`
+        message: `account ${quote(raw)} matches ${candidates.length} accounts; send ${
+          refs.every((one) => isUuid(one)) ? "the account id: " : ""
+        }${refs.slice(0, -1).join(", ")} or ${refs.at(-1)!}`
       })
     }
   })

@@ -15,6 +15,7 @@ import type {
   StateConflict,
   StateConflictCode,
   TakedownFailed,
+  UnknownOption,
   ValidationFailed
 } from "./Errors.js"
 
@@ -32,6 +33,7 @@ export type DomainError =
   | PostSuperseded
   | StateConflict
   | TakedownFailed
+  | UnknownOption
   | ValidationFailed
 
 /**
@@ -50,6 +52,7 @@ export const errorCodes = {
   PostNotFound: "post_not_found",
   PostSuperseded: "post_superseded",
   TakedownFailed: "takedown_failed",
+  UnknownOption: "unknown_option",
   ValidationFailed: "validation_failed"
 } as const satisfies Record<Exclude<DomainError, StateConflict>["_tag"], string>
 
@@ -75,6 +78,7 @@ export const errorBody = <E extends DomainError>(error: E): Effect.Effect<ErrorB
   const base = { error: error.message, code: errorCode(error) }
   switch (error._tag) {
     case "ValidationFailed":
+    case "UnknownOption":
     case "GuardrailBlocked":
       return Effect.succeed({ ...base, violations: error.violations })
     case "DailyCapReached":

@@ -23,6 +23,18 @@ export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("Va
   }
 }
 
+/**
+ * platform_configurations names a key its platform does not have (a typo, another platform's key):
+ * refused rather than dropped, each violation naming the path and the account.
+ */
+export class UnknownOption extends Schema.TaggedError<UnknownOption>()("UnknownOption", {
+  violations: Schema.Array(Violation)
+}) {
+  override get message(): string {
+    return this.violations.map(describeViolation).join("; ")
+  }
+}
+
 export const GuardrailViolation = Schema.Struct({ rule: Schema.String, detail: Schema.String })
 export type GuardrailViolation = typeof GuardrailViolation.Type
 

@@ -96,7 +96,7 @@ const checkPostingCap = (cap: number, postsToday: number | null): Outcome =>
     : checked(
       "posting_cap",
       postsToday >= cap
-        ? [{ rule: "posting_cap", detail: `the project already created ${postsToday} posts today; its daily cap is ${cap}` }]
+        ? [{ rule: "posting_cap", detail: `this key already created ${postsToday} post${postsToday === 1 ? "" : "s"} today; its daily cap is ${cap}` }]
         : []
     )
 

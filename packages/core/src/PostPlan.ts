@@ -2,13 +2,13 @@ import { DateTime, Effect, Either, Option } from "effect"
 import { resolveAccountRefs, type SocialAccount } from "./Account.js"
 import { Delivery } from "./Delivery.js"
 import { excerpt } from "./Echo.js"
-import { GuardrailBlocked, ValidationFailed, type Violation } from "./Errors.js"
+import { GuardrailBlocked, UnknownOption, ValidationFailed, type Violation } from "./Errors.js"
 import { checkGuardrails, outboundTexts } from "./Guardrails.js"
 import { DeliveryId, type MediaId, type PostId, type ProjectId } from "./Ids.js"
 import type { Media } from "./Media.js"
 import type { PlatformConfigurations } from "./platforms/Registry.js"
 import type { PostStatus } from "./Post.js"
-import { validateDraft } from "./PostValidation.js"
+import { unknownOptions, validateDraft } from "./PostValidation.js"
 import { AccountStore } from "./ports/AccountStore.js"
 import { IdGenerator } from "./ports/IdGenerator.js"
 import { MediaLibrary } from "./ports/MediaLibrary.js"
@@ -95,6 +95,10 @@ export const planPost = traced("planPost")(function*(project: Project, intent: P
     platformConfigurations: intent.platformConfigurations,
     projectAccounts: all
   }
+  // Refused first, with a code of its own: a key the platform lacks is most often a typo or another
+  // platform's key, and its other rules would judge the post without the option the caller meant.
+  const unknown = targets.violations.length === 0 ? unknownOptions(draft) : []
+  if (unknown.length > 0) return yield* new UnknownOption({ violations: unknown })
   const violations = [
     ...targets.violations,
     ...media.violations,

@@ -7,7 +7,9 @@ import { type Check, type OptionSpec, optionField, refuse, type Target, type Tex
 import {
   capabilitiesFor,
   captionCeiling,
+  isPlatformKey,
   limitsFor,
+  optionKeysFor,
   placementOf,
   type PlatformConfiguration,
   type PlatformConfigurations,
@@ -15,6 +17,7 @@ import {
   platformsWith
 } from "./platforms/Registry.js"
 import { appendSignature, signatureLength } from "./CaptionSignature.js"
+import { quote } from "./Echo.js"
 
 /** A create or edit as the use case has resolved it, ready to be judged as a whole. */
 export interface PostDraft {
@@ -90,12 +93,23 @@ const surfaceRules: Check = (target) => {
 const captionRules: Check = (target) => {
   const text = textOn(target.draft, target.platform, target.placement)
   if (text === null) {
-    return target.placement === "stories" || platformRegistry[target.platform].caption.optional
+    const { caption, media } = platformRegistry[target.platform]
+    if (target.placement === "stories") return []
+    if (!caption.optional) {
+      return [refuse(
+        "caption",
+        target.ref,
+        `${target.platform} requires a caption and the caption is shared by the whole post; write one, or give platform_configurations.${target.platform}.caption`
+      )]
+    }
+    // Media without words is a post here; neither is nothing (x would publish an empty tweet).
+    // Where media is required its own rule already says so.
+    return media.required || target.visual.length + target.documents.length > 0
       ? []
       : [refuse(
         "caption",
         target.ref,
-        `${target.platform} requires a caption and the caption is shared by the whole post; write one, or give platform_configurations.${target.platform}.caption`
+        `${target.platform} has nothing to print: this post carries no caption and no media; write a caption (or platform_configurations.${target.platform}.caption) or attach media`
       )]
   }
   const count = platformRegistry[target.platform].caption.length
@@ -268,6 +282,26 @@ const toTarget = (draft: PostDraft, account: SocialAccount): Target => {
     documents: draft.media.filter((item) => item.kind === "document")
   }
 }
+
+/**
+ * Keys of platform_configurations.<platform> the platform does not have at all, per target account.
+ * (A key it has that this account's route cannot take is refused by that option's own rule.)
+ */
+export const unknownOptions = (draft: PostDraft): ReadonlyArray<Violation> =>
+  draft.accounts.flatMap((account) => {
+    const configuration: Readonly<Record<string, unknown>> = configurationOf(draft, account.platform) ?? {}
+    const unknown = Object.keys(configuration).filter((key) => !isPlatformKey(account.platform, key))
+    if (unknown.length === 0) return []
+    const ref = accountRef(account, draft.projectAccounts ?? draft.accounts)
+    const accepted = optionKeysFor(account.platform, capabilitiesFor(account.platform, account.route))
+    return unknown.map((key) =>
+      refuse(
+        optionField(account.platform, key),
+        ref,
+        `${account.platform} has no option ${quote(key)}; ${ref} accepts ${accepted.join(", ")} (GET /posting-rules)`
+      )
+    )
+  })
 
 /** A configuration no target reads would be dropped without a word: refuse it instead. */
 const unusedConfigurations = (draft: PostDraft): ReadonlyArray<Violation> =>

@@ -10,7 +10,7 @@ import {
 import { AccountId } from "./Ids.js"
 import { Placement, Platform } from "./Platform.js"
 import { type OptionSpec, PostingOptionKind } from "./platforms/PlatformModule.js"
-import { capabilitiesFor, limitsFor, platformRegistry } from "./platforms/Registry.js"
+import { capabilitiesFor, limitsFor, optionKeysFor, platformRegistry } from "./platforms/Registry.js"
 
 /** A row of GET /social-accounts. */
 export const AccountView = Schema.Struct({
@@ -93,21 +93,18 @@ const option = (
 
 type Brief = { readonly limits: AccountView["limits"]; readonly can: AccountView["can"] }
 
-/** caption and placement, as far as this account's route takes them. */
-const commonOptions = ({ can, limits }: Brief): Array<PostingOption> => {
-  const stories = can.placements.includes("stories") ? { except_placement: ["stories" as const] } : {}
-  const caption = option("caption", "textarea", "Replaces the main caption on this platform; the signature is still appended.", {
+/** caption: the main caption's override, held to what is left once the signature is appended. */
+const captionOption = ({ can, limits }: Brief): PostingOption =>
+  option("caption", "textarea", "Replaces the main caption on this platform; the signature is still appended.", {
     max_length: limits.caption_chars_available,
-    ...stories
+    ...(can.placements.includes("stories") ? { except_placement: ["stories" as const] } : {})
   })
-  return can.placements.length === 0 ? [caption] : [
-    caption,
-    option("placement", "select", "Where the post appears. Reels need a video; stories need media and print no caption.", {
-      values: can.placements,
-      default: "timeline"
-    })
-  ]
-}
+
+const placementOption = ({ can }: Brief): PostingOption =>
+  option("placement", "select", "Where the post appears. Reels need a video; stories need media and print no caption.", {
+    values: can.placements,
+    default: "timeline"
+  })
 
 /** An option of the platform's module as GET /posting-rules shows it. */
 const advertised = (key: string, spec: OptionSpec): PostingOption =>
@@ -119,11 +116,15 @@ const advertised = (key: string, spec: OptionSpec): PostingOption =>
     except_placement: spec.exceptPlacement
   })
 
-/** The platform's own keys. Keys this route cannot honour are left out: asking for them refuses the post. */
-const platformOptions = (platform: Platform, { can }: Brief): Array<PostingOption> =>
-  Object.entries(platformRegistry[platform].options)
-    .filter(([, spec]) => spec.needs === null || can[spec.needs])
-    .map(([key, spec]) => advertised(key, spec))
+/** Every key the account accepts (optionKeysFor: the list validation holds posts to), described. */
+const accountOptions = (platform: Platform, brief: Brief): Array<PostingOption> =>
+  optionKeysFor(platform, brief.can).map((key) =>
+    key === "caption"
+      ? captionOption(brief)
+      : key === "placement"
+      ? placementOption(brief)
+      : advertised(key, platformRegistry[platform].options[key]!)
+  )
 
 /** GET /posting-rules for one account: its limits/can brief and every key it accepts. */
 export const postingRulesFor = (
@@ -138,7 +139,7 @@ export const postingRulesFor = (
     ref: accountRef(account, all),
     platform: account.platform,
     ...brief,
-    options: [...commonOptions(brief), ...platformOptions(account.platform, brief)],
+    options: accountOptions(account.platform, brief),
     ...(account.platform === "pinterest" ? { boards } : {})
   }
 }

@@ -49,11 +49,33 @@ export const refusedFieldsBody = (violations: ReadonlyArray<Violation>) => {
   return { error: sentence(capped), violations: capped }
 }
 
-/** A schema's issues (ArrayFormatter's) as violations, one per field. */
+const expected = /^Expected (.*?), actual (.*)$/s
+
+const within = (field: string, parent: string) =>
+  field === parent || field.startsWith(`${parent}.`) || field.startsWith(`${parent}[`)
+
+/**
+ * A schema's issues (ArrayFormatter's) as violations, one sentence per field. A union reports one
+ * issue per member it tried ("Expected string, actual 5" and "Expected null, actual 5"): they are
+ * read as one, "Expected string or null, actual 5". An optional field (a union with undefined)
+ * also reports its undefined member, at the field and at every optional object around it; that
+ * one says nothing when the field has another issue.
+ */
 export const issueViolations = (
   issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
 ): ReadonlyArray<Violation> => {
-  const all = issues.map((issue) => ({ field: fieldPath(issue.path), account: null, message: issue.message }))
-  // An optional field that fails reports its undefined alternative too; that one says nothing.
-  return all.filter((v) => !(v.message.startsWith("Expected undefined,") && all.some((other) => other !== v && other.field === v.field)))
+  const all = issues.map((issue) => ({ field: fieldPath(issue.path), message: issue.message }))
+  const telling = all.filter((v) =>
+    !(v.message.startsWith("Expected undefined,") && all.some((other) => other !== v && within(other.field, v.field)))
+  )
+  const byField = new Map<string, Array<string>>()
+  for (const { field, message } of telling) byField.set(field, [...(byField.get(field) ?? []), message])
+  return [...byField].flatMap(([field, messages]): ReadonlyArray<Violation> => {
+    const parts = messages.map((message) => expected.exec(message))
+    const actual = parts[0]?.[2]
+    const oneUnion = messages.length > 1 && parts.every((part) => part !== null && part[2] === actual)
+    if (!oneUnion) return messages.map((message) => ({ field, account: null, message }))
+    const members = [...new Set(parts.map((part) => part![1]!))]
+    return [{ field, account: null, message: `Expected ${members.slice(0, -1).join(", ")} or ${members.at(-1)!}, actual ${actual!}` }]
+  })
 }

@@ -67,7 +67,7 @@ describe("checkGuardrails", () => {
         { rule: "banned_topics", detail: "caption is about banned topic \"gambling\": the text names \"gambling\"" },
         { rule: "tone", detail: "caption does not fit the tone \"calm\": it shouts" },
         { rule: "links", detail: "caption links to denied domain \"evil.com\"" },
-        { rule: "posting_cap", detail: "the project already created 5 posts today; its daily cap is 5" }
+        { rule: "posting_cap", detail: "this key already created 5 posts today; its daily cap is 5" }
       ])
     }).pipe(Effect.provide(Classifiers)))
 

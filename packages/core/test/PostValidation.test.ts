@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { SocialAccount } from "../src/Account.js"
+import { Arbitrary, FastCheck } from "effect"
+import { ConnectionRoute, type SocialAccount } from "../src/Account.js"
+import { platforms } from "../src/Platform.js"
+import { capabilitiesFor, commonOptionKeys, optionKeysFor, type PlatformConfigurations, platformRegistry } from "../src/platforms/Registry.js"
 import type { Media } from "../src/Media.js"
-import type { PlatformConfigurations } from "../src/platforms/Registry.js"
-import { type PostDraft, printedText, validateDraft } from "../src/PostValidation.js"
+import { type PostDraft, printedText, unknownOptions, validateDraft } from "../src/PostValidation.js"
 import { account, images, media } from "./RuleFixtures.js"
 
 const draft = (fields: {
@@ -152,9 +154,10 @@ describe("validateDraft", () => {
     // tiktok
     ["tiktok: branded content cannot be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_brand_content: true, privacy_status: "SELF_ONLY" } } }), one("platform_configurations.tiktok.privacy_status", "tiktok:acme")],
     ["tiktok: own-brand content may be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_organic_brand_content: true, privacy_status: "SELF_ONLY" } } }), []],
-    // facebook and bluesky: common keys only, unknown keys allowed (guardrail-checked elsewhere)
-    ["facebook: unknown keys are allowed", draft({ accounts: [account("facebook")], configurations: { facebook: { cta_text: "Shop now" } } }), []],
-    ["bluesky: unknown keys are allowed", draft({ accounts: [account("bluesky")], configurations: { bluesky: { langs: ["en"] } } }), []],
+    // nothing prints nothing: x and linkedin take media without words, never neither
+    ["x: no caption and no media", draft({ accounts: [x()], caption: null }), one("caption", "x:acme")],
+    ["linkedin: a blank caption and no media", draft({ accounts: [account("linkedin")], caption: " " }), one("caption", "linkedin:acme")],
+    ["x: media without words", draft({ accounts: [x()], caption: null, media: images(1) }), []],
     // configurations nobody reads
     ["a configuration for a platform no target uses", draft({ accounts: [x()], configurations: { instagram: { first_comment: "hi" } } }), one("platform_configurations.instagram", null)]
   ]
@@ -208,8 +211,45 @@ describe("validateDraft", () => {
       { field: "platform_configurations.instagram.first_comment", account: "instagram:acme" },
       { field: "caption", account: "facebook:acme" },
       { field: "platform_configurations.x.placement", account: "x:acme" },
+      { field: "caption", account: "x:acme" },
       { field: "platform_configurations.x.thread", account: "x:acme" }
     ])
+  })
+})
+
+describe("unknownOptions", () => {
+  it("names each key a target's platform does not have, per account, with the keys it accepts", () => {
+    const post = draft({
+      accounts: [account("facebook"), account("bluesky"), x()],
+      configurations: { facebook: { cta_text: "Shop now", placement: "timeline" }, bluesky: { langs: ["en"] }, x: { thread: ["1"] } }
+    })
+    expect(unknownOptions(post)).toEqual([
+      { field: "platform_configurations.facebook.cta_text", account: "facebook:acme", message: "facebook has no option \"cta_text\"; facebook:acme accepts caption, placement (GET /posting-rules)" },
+      { field: "platform_configurations.bluesky.langs", account: "bluesky:acme", message: "bluesky has no option \"langs\"; bluesky:acme accepts caption (GET /posting-rules)" }
+    ])
+  })
+
+  it("refuses every key GET /posting-rules does not list for the account, on every platform and route", () => {
+    for (const platform of platforms) {
+      for (const route of ConnectionRoute.literals) {
+        const target = account(platform, route)
+        const listed = optionKeysFor(platform, capabilitiesFor(platform, route))
+        const keys = [...commonOptionKeys, ...Object.keys(platformRegistry[platform].options)].filter((key) => !listed.includes(key))
+        for (const key of keys) {
+          const spec = platformRegistry[platform].options[key]
+          const value = spec === undefined ? "timeline" : FastCheck.sample(Arbitrary.make(spec.schema), 1)[0]
+          const post = draft({ accounts: [target], caption: "Hi", media: images(1), configurations: { [platform]: { [key]: value } } })
+          expect([...unknownOptions(post), ...validateDraft(post)].map((v) => v.field), `${platform} ${route} ${key}`)
+            .toContain(`platform_configurations.${platform}.${key}`)
+        }
+      }
+    }
+  })
+
+  it("leaves a key the platform has but this route cannot take to that option's own rule", () => {
+    const post = draft({ accounts: [account("instagram", "direct")], media: images(1), configurations: { instagram: { first_comment: "hi" } } })
+    expect(unknownOptions(post)).toEqual([])
+    expect(refusals(post)).toEqual([{ field: "platform_configurations.instagram.first_comment", account: "instagram:acme" }])
   })
 })
 

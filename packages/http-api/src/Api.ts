@@ -62,6 +62,7 @@ import {
   TooManyRequests,
   Unauthorized,
   UnsupportedMediaType,
+  UnknownOptionError,
   ValidationFailedError
 } from "./HttpErrors.js"
 import { finishDocument } from "./OpenApiDocument.js"
@@ -214,6 +215,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .addSuccess(CreatedPost, { status: 201 })
       .addSuccess(RepeatedPost)
       .addError(ValidationFailedError)
+      .addError(UnknownOptionError)
       .addError(IdempotencyKeyReusedError)
       .addError(MissingScopeError)
       .addError(PlanInactiveError)
@@ -238,6 +240,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .setPayload(request(PatchPostBody, "PatchPostBody", "Fields to change; omitted fields are kept."))
       .addSuccess(EditedPost)
       .addError(ValidationFailedError)
+      .addError(UnknownOptionError)
       .addError(PostChangeRefused)
       .addError(GuardrailBlockedError)
       .middleware(RequestBodyGuard)

@@ -95,6 +95,11 @@ export class ValidationFailedError extends Schema.Class<ValidationFailedError>("
   violations: Schema.Array(Violation)
 }, HttpApiSchema.annotations({ status: 400, description: "The post is refused; violations names every field at fault." })) {}
 
+export class UnknownOptionError extends Schema.Class<UnknownOptionError>("UnknownOptionError")({
+  ...domain(Schema.Literal(errorCodes.UnknownOption)),
+  violations: Schema.Array(Violation)
+}, HttpApiSchema.annotations({ status: 400, description: "platform_configurations names a key its platform does not have; violations names each path and account (GET /posting-rules lists the keys each account accepts)." })) {}
+
 export class IdempotencyKeyReusedError extends domainReply<IdempotencyKeyReusedError>()("IdempotencyKeyReusedError", errorCodes.IdempotencyKeyReused, 400, "The idempotency_key was already used with a different body.") {}
 
 export class NotEditableError extends domainReply<NotEditableError>()("NotEditableError", errorCodes.NotEditable, 400, "The post has gone out or was already tried; retry a failed delivery instead.") {}
@@ -131,6 +136,7 @@ export class TakedownFailedError extends domainReply<TakedownFailedError>()("Tak
 /** Each domain error's reply class, by the error's tag. */
 export const domainReplies = {
   ValidationFailed: ValidationFailedError,
+  UnknownOption: UnknownOptionError,
   IdempotencyKeyReused: IdempotencyKeyReusedError,
   NotEditable: NotEditableError,
   MissingScope: MissingScopeError,

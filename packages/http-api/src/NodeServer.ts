@@ -72,4 +72,8 @@ const answerClientError = (error: ClientError, socket: Socket) => {
  * answered with a JSON body like every other error, and without cutting a client that is still
  * sending.
  */
-export const createNodeServer = (): Server => createServer().on("clientError", answerClientError)
+export const createNodeServer = (): Server =>
+  // An idle keep-alive connection is held longer than the clients and load balancers in front
+  // usually hold theirs (60 s), so the server is never the side that closes one just as a request
+  // is sent on it (the client would see ECONNRESET on a POST it cannot safely retry).
+  createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000 }).on("clientError", answerClientError)

@@ -1,5 +1,5 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import type { DomainError, Principal } from "@herald/core"
+import { type DomainError, keptBy, type Principal } from "@herald/core"
 import { Context, Effect, type Either, FiberRef, JSONSchema, Layer, Option, ParseResult, Schema, Scope } from "effect"
 import { failWith } from "./HttpErrors.js"
 
@@ -155,26 +155,19 @@ export type AsIs<S extends Schema.Schema.Any> = [S["Type"]] extends [S["Encoded"
 export const replyAsIs = <S extends Schema.Schema.Any>(_schema: S, value: AsIs<S>, status = 200) =>
   HttpServerResponse.unsafeJson(value, { status })
 
-const keptBodies = new WeakMap<object, { readonly parts: ReadonlyArray<unknown>; readonly body: Uint8Array }>()
+const keptBody = keptBy<Uint8Array>()
 
 /**
- * `replyAsIs` with the bytes kept: `owner` is an object the use case hands out again while the
- * value is unchanged (a list's rows array), and `parts` what else the value is made of (compared
- * by identity: an equal part that is another object only costs a rebuild).
+ * `replyAsIs` with the bytes kept (core's `keptBy`): `owner` is an object the use case hands out
+ * again while the value is unchanged (a list's rows array), and `parts` what else the value is
+ * made of (compared by identity: an equal part that is another object only costs a rebuild).
  */
 export const replyKept = <S extends Schema.Schema.Any>(
   _schema: S,
   value: AsIs<S>,
   owner: object,
   parts: ReadonlyArray<unknown>
-) => {
-  const known = keptBodies.get(owner)
-  const body = known !== undefined && known.parts.length === parts.length && known.parts.every((part, i) => part === parts[i])
-    ? known.body
-    : Buffer.from(JSON.stringify(value))
-  if (body !== known?.body) keptBodies.set(owner, { parts, body })
-  return HttpServerResponse.uint8Array(body, { contentType: "application/json" })
-}
+) => HttpServerResponse.uint8Array(keptBody(owner, parts, () => Buffer.from(JSON.stringify(value))), { contentType: "application/json" })
 
 /**
  * These headers (names in lower case) on the reply, whatever it turns out to be (success or

@@ -31,7 +31,7 @@ describe("POST /posts/bulk", () => {
     expect(body.results[1].message).not.toContain("fire")
     expect(postsWith(crashCaption)).toHaveLength(0)
     expect(body.results[2].violations[0].rule).toBe("banned_words")
-    expect(body.results[3].violations[0].field).toBe("social_accounts[0]")
+    expect(body.results[3].violations[0].field).toBe("rows[3].accounts[0]")
     const again = await (await bulk(server.tokens.agent.key, JSON.stringify({ rows: [rows[4]] }), "application/json")).json()
     expect(again.results[0]).toMatchObject({ code: "repeated", repeated: true, id: body.results[4].id })
     const single = await server.call("/api/v1/posts", {
@@ -70,7 +70,7 @@ describe("POST /posts/bulk", () => {
     expect((await reply.json()).results.map((r: Json) => r.code)).toEqual(["created", "daily_cap_reached"])
   })
 
-  it("400 for unparseable bodies: broken CSV naming the line, no rows, too many rows, unknown fields, no file field", async () => {
+  it("400 for unparseable bodies: broken CSV naming the line, no rows, too many rows, unknown top-level fields, no file field", async () => {
     const brokenCsv = await bulk(server.tokens.human.key, "caption,accounts\n\"never closed,x:acme\n", "text/csv")
     expect(brokenCsv.status).toBe(400)
     expect(await brokenCsv.json()).toMatchObject({ code: "invalid_csv", violations: [{ field: "line 2" }] })
@@ -79,8 +79,11 @@ describe("POST /posts/bulk", () => {
     expect((await none.json()).violations[0].field).toBe("rows")
     const many = Array.from({ length: 101 }, (_, i) => ({ caption: `r${i}`, accounts: ["x:acme"] }))
     expect((await bulk(server.tokens.human.key, JSON.stringify({ rows: many }), "application/json")).status).toBe(400)
-    const extra = await bulk(server.tokens.human.key, JSON.stringify({ rows: [{ caption: "a", accounts: ["x:acme"], colour: 1 }] }), "application/json")
-    expect((await extra.json()).violations[0].field).toBe("rows[0].colour")
+    const extra = await bulk(server.tokens.human.key, JSON.stringify({ rows: [{ caption: "a", accounts: ["x:acme"] }], colour: 1 }), "application/json")
+    expect([extra.status, (await extra.json()).violations[0].field]).toEqual([400, "colour"])
+    // An unknown field inside a row fails that row alone.
+    const inRow = await bulk(server.tokens.human.key, JSON.stringify({ rows: [{ caption: "a", accounts: ["x:acme"], colour: 1 }] }), "application/json")
+    expect([inRow.status, (await inRow.json()).results[0].violations[0].field]).toEqual([200, "rows[0].colour"])
     const form = new FormData()
     form.append("csv", "caption,accounts\na,x:acme\n")
     expect((await bulk(server.tokens.human.key, form)).status).toBe(400)

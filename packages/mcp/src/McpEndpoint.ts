@@ -10,7 +10,8 @@ import {
   type Tool as McpTool
 } from "@modelcontextprotocol/sdk/types.js"
 import { type ApiKeyHash, type ApiKeyStore, makeAuthenticator, type Principal, type RateLimited, type RateLimitStore } from "@herald/core"
-import { Cause, Effect, Exit, Option, Runtime } from "effect"
+import { Cause, Effect, Option, Runtime } from "effect"
+import { isToolCall, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
 import { type AnyTool, decodeArguments, jsonSchemaOf, type Refusal, type ToolServices } from "./Tool.js"
 import { tools } from "./Tools.js"
 
@@ -56,9 +57,6 @@ const toolError = (body: Refusal): CallToolResult => ({ content: [{ type: "text"
 const jsonRpcError = (code: number, message: string, status: number) =>
   json({ jsonrpc: "2.0", id: null, error: { code, message } }, status)
 
-const isToolCall = (body: unknown) =>
-  typeof body === "object" && body !== null && (body as { readonly method?: unknown }).method === "tools/call"
-
 /** The key a request presents: the path's, else the Authorization header's Bearer. */
 const presentedKey = (pathKey: string | undefined, authorization: string | undefined) => {
   if (pathKey !== undefined) return pathKey
@@ -77,24 +75,28 @@ export const McpLive = (options: McpOptions) =>
     Effect.gen(function*() {
       const runtime = yield* Effect.runtime<McpServices>()
       const { authenticate } = yield* makeAuthenticator
-      const runPromiseExit = Runtime.runPromiseExit(runtime)
+      const runPromise = Runtime.runPromise(runtime)
 
-      const callTool = async (
-        admitted: Principal | RateLimited,
-        name: string,
-        args: unknown
-      ): Promise<CallToolResult> => {
-        const tool = byName.get(name)
-        if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${name}; tools/list names the 11 tools`)
-        if ("_tag" in admitted) return toolError(rateLimitedBody(admitted))
-        const exit = await runPromiseExit(Effect.flatMap(decodeArguments(tool.input, args), (input) => tool.run(admitted, input)))
-        if (Exit.isSuccess(exit)) {
-          return { content: [{ type: "text", text: tool.text(exit.value) }], structuredContent: exit.value as Record<string, unknown> }
-        }
-        const failure = Cause.failureOption(exit.cause)
-        if (Option.isSome(failure)) return toolError(failure.value as Refusal)
-        await runPromiseExit(Effect.logError(`MCP tool ${name} failed inside Herald`, exit.cause))
-        return toolError({ error: "internal error", code: "internal_error" })
+      /** A tool's result, or its refusal as a tool error; run on the connector's services, in whatever fiber runs it. */
+      const callTool = (admitted: Principal | RateLimited, tool: AnyTool, args: unknown): Effect.Effect<CallToolResult> => {
+        if ("_tag" in admitted) return Effect.succeed(toolError(rateLimitedBody(admitted)))
+        const run: Effect.Effect<unknown, Refusal, McpServices> = Effect.flatMap(decodeArguments(tool.input, args), (input) => tool.run(admitted, input))
+        return run.pipe(
+          Effect.matchCauseEffect({
+            onSuccess: (output): Effect.Effect<CallToolResult> =>
+              Effect.succeed({ content: [{ type: "text", text: tool.text(output) }], structuredContent: output as Record<string, unknown> }),
+            onFailure: (cause) =>
+              Option.match(Cause.failureOption(cause), {
+                onSome: (refusal) => Effect.succeed(toolError(refusal as Refusal)),
+                onNone: () =>
+                  Effect.as(
+                    Effect.logError(`MCP tool ${tool.name} failed inside Herald`, cause),
+                    toolError({ error: "internal error", code: "internal_error" })
+                  )
+              })
+          }),
+          Effect.provide(runtime.context)
+        )
       }
 
       /**
@@ -113,7 +115,9 @@ export const McpLive = (options: McpOptions) =>
         made.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }))
         made.server.setRequestHandler(CallToolRequestSchema, (call) => {
           if (made.admitted === null) throw new McpError(ErrorCode.InternalError, "no caller")
-          return callTool(made.admitted, call.params.name, call.params.arguments)
+          const tool = byName.get(call.params.name)
+          if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${call.params.name}; tools/list names the 11 tools`)
+          return runPromise(callTool(made.admitted, tool, call.params.arguments))
         })
         return made
       }
@@ -146,6 +150,13 @@ export const McpLive = (options: McpOptions) =>
             ? HttpServerResponse.empty({ status })
             : HttpServerResponse.text(text, { status, contentType: type ?? "application/json" })))
 
+      /** A plain tools/call of a tool Herald has: its result, framed as the SDK frames it. */
+      const answerPlain = (admitted: Principal | RateLimited, call: PlainToolCall, tool: AnyTool) =>
+        Effect.map(
+          callTool(admitted, tool, call.arguments),
+          (result) => HttpServerResponse.text(resultReply(call, tool, result), { status: 200, contentType: "application/json" })
+        )
+
       const handle = (pathKey: string | undefined) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
@@ -170,7 +181,11 @@ export const McpLive = (options: McpOptions) =>
           if ("_tag" in admitted.right && !isToolCall(body.value)) {
             return json(rateLimitedBody(admitted.right), 429, { "retry-after": String(admitted.right.retryAfterSeconds) })
           }
-          return yield* answer(admitted.right, body.value, request)
+          const plain = plainToolCall(request.headers, body.value)
+          const tool = plain === null ? undefined : byName.get(plain.name)
+          return yield* plain !== null && tool !== undefined
+            ? answerPlain(admitted.right, plain, tool)
+            : answer(admitted.right, body.value, request)
         }).pipe(
           Effect.catchAllCause((cause) =>
             Effect.as(

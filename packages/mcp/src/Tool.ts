@@ -27,6 +27,11 @@ export interface Tool<I, O, R> {
   readonly run: (principal: Principal, input: I) => Effect.Effect<O, Refusal, R>
   /** The short text rendering beside structuredContent. */
   readonly text: (output: O) => string
+  /**
+   * For a result the use case hands out again while it is unchanged: the object it hands out again
+   * and what else the result is made of (core's `keptBy`), so its JSON is kept as REST keeps its reply's.
+   */
+  readonly kept?: (output: O) => { readonly owner: object; readonly parts: ReadonlyArray<unknown> }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

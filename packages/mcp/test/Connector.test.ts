@@ -90,13 +90,26 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
   it("bulk_post answers POST /posts/bulk's body", async () => {
     const rows = [
       { caption: "Bulk one", accounts: ["bluesky:herald_demo"], idempotency_key: "mcp-bulk-1" },
-      { caption: "Bulk two", accounts: ["nobody:here"] }
+      { caption: "Bulk two", accounts: ["nobody:here"] },
+      // A malformed row fails alone there too (issue 26): not the whole call.
+      { caption: "", accounts: ["bluesky:herald_demo"] }
     ]
     const first = resultOf(await call(agent, "bulk_post", { rows: [rows[0]] }))
     expect(first).toMatchObject({ created: 1, failed: 0 })
     const viaMcp = resultOf(await call(agent, "bulk_post", { rows }))
-    expect(viaMcp).toMatchObject({ created: 1, failed: 1 })
+    expect(viaMcp).toMatchObject({ created: 1, failed: 2 })
+    expect(viaMcp.results.map((row: { code: string }) => row.code)).toEqual(["repeated", "validation_failed", "validation_failed"])
+    expect(viaMcp.results[1].violations[0].field).toBe("rows[1].accounts[0]")
     expect(viaMcp).toEqual((await rest("/posts/bulk", { method: "POST", json: { rows } })).body)
+  })
+
+  it("create_post refuses an unknown option as REST does (400 unknown_option naming the path and the account)", async () => {
+    const body = { caption: "Hi", social_accounts: ["facebook:herald_demo"], platform_configurations: { facebook: { first_comment: "First!" } } }
+    const viaMcp = refusalOf(await call(agent, "create_post", body))
+    const viaRest = await rest("/posts", { method: "POST", json: body })
+    expect(viaRest.status).toBe(400)
+    expect(viaMcp).toEqual(viaRest.body)
+    expect(viaMcp).toMatchObject({ code: "unknown_option", violations: [{ field: "platform_configurations.facebook.first_comment", account: "facebook:herald_demo" }] })
   })
 
   it("list_posts and get_delivery_receipt answer GET /posts and GET /post-results", async () => {
@@ -206,6 +219,36 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
       .toEqual((await rest("/top-posts?metric=likes&limit=5")).body)
     expect(resultOf(await call(agent, "get_best_times", {}))).toEqual((await rest("/best-times")).body)
     expect(refusalOf(await call(agent, "get_insights", { since_days: 0 })).code).toBe("invalid_request")
+  })
+
+  it("a plain tools/call answers what the SDK answers for the same call, and what it does not take still gets the SDK's protocol errors", async () => {
+    const headers = {
+      authorization: `Bearer ${herald.credentials.agent_key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18"
+    }
+    const send = async (body: unknown, extra: Record<string, string> = {}) => {
+      const reply = await fetch(`${herald.origin}/api/mcp`, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) })
+      return { status: reply.status, body: await json(reply) }
+    }
+    const listPosts = { jsonrpc: "2.0", id: "list-7", method: "tools/call", params: { name: "list_posts", arguments: { limit: 3 } } }
+    // Twice: the second plain reply is made of the kept JSON of the first.
+    const plain = await send(listPosts)
+    expect(await send(listPosts)).toEqual(plain)
+    expect(plain.status).toBe(200)
+    expect(plain.body.result.structuredContent).toEqual((await rest("/posts?limit=3")).body)
+    // A batch of one is not plain: the SDK's transport and protocol server answer it.
+    const throughSdk = await send([listPosts])
+    expect(throughSdk.status).toBe(200)
+    expect(Array.isArray(throughSdk.body) ? throughSdk.body[0] : throughSdk.body).toEqual(plain.body)
+    const refused = { ...listPosts, params: { name: "check_guardrails", arguments: {} } }
+    const refusedThroughSdk = await send([refused])
+    expect((Array.isArray(refusedThroughSdk.body) ? refusedThroughSdk.body[0] : refusedThroughSdk.body)).toEqual((await send(refused)).body)
+    const unknown = await send({ ...listPosts, params: { name: "no_such_tool", arguments: {} } })
+    expect(unknown.body).toMatchObject({ id: "list-7", error: { code: -32602 } })
+    expect((await send(listPosts, { accept: "application/json" })).status).toBe(406)
+    expect((await send(listPosts, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400)
   })
 
   it("answers 401 without a valid key, and never repeats a key sent in the path", async () => {

@@ -137,6 +137,16 @@ const make = Effect.gen(function*() {
       if (rows.length === 0) return yield* new ApiKeyNotFound({ keyId: id })
       notices.changed("keys", projectId)
     }),
+    updateLimits: traced("ApiKeyStore.updateLimits")(function*(projectId, id, limits) {
+      const rows = yield* orDieInfra(sql<KeyRow>`
+        UPDATE api_keys SET
+          rate_limit_per_minute = COALESCE(${limits.rateLimitPerMinute ?? null}::int, rate_limit_per_minute),
+          daily_post_cap = CASE WHEN ${limits.dailyPostCap !== undefined} THEN ${limits.dailyPostCap ?? null}::int ELSE daily_post_cap END
+        WHERE project_id = ${projectId} AND id = ${id} RETURNING ${columns}`)
+      if (rows.length === 0) return yield* new ApiKeyNotFound({ keyId: id })
+      notices.changed("keys", projectId)
+      return yield* orDieInfra(summaryFromRow(rows[0]!))
+    }),
     // Called on every request: a touch the memo skips is Effect.void, without even a span.
     touch: (id, at) => {
       const millis = DateTime.toEpochMillis(at)

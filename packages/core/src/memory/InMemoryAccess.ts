@@ -71,6 +71,21 @@ export class InMemoryApiKeys {
             ? Effect.sync(() => void this.update(id, (stored) => ({ ...stored, revokedAt: stored.revokedAt ?? at })))
             : Effect.fail(new ApiKeyNotFound({ keyId: id }))
         }),
+      updateLimits: (projectId, id, limits) =>
+        Effect.suspend(() => {
+          const owned = [...this.byHash.values()].find(({ key }) => key.id === id && key.projectId === projectId)
+          if (owned === undefined) return Effect.fail(new ApiKeyNotFound({ keyId: id }))
+          const changed: StoredKey = {
+            ...owned,
+            key: {
+              ...owned.key,
+              rateLimitPerMinute: limits.rateLimitPerMinute ?? owned.key.rateLimitPerMinute,
+              dailyPostCap: limits.dailyPostCap === undefined ? owned.key.dailyPostCap : limits.dailyPostCap
+            }
+          }
+          this.update(id, () => changed)
+          return Effect.succeed(summary(changed))
+        }),
       touch: (id, at) => Effect.sync(() => void this.update(id, (stored) => ({ ...stored, lastUsedAt: at })))
     }))
 

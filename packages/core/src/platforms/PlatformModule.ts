@@ -225,7 +225,10 @@ const common = {
   placement: Schema.optional(Placement)
 }
 
-/** Keys not listed are accepted and guardrail-checked like any other text. */
+/**
+ * Keys not listed pass the schema only so that validation, which knows the target accounts,
+ * refuses them naming the path and the account (unknown_option, PostValidation's unknownOptions).
+ */
 const extra = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 type OptionFields<Options extends OptionSpecs> = { readonly [K in keyof Options]: Schema.optional<Options[K]["schema"]> }

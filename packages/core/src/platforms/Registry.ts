@@ -66,6 +66,27 @@ export const capabilitiesFor = (platform: Platform, route: ConnectionRoute): Acc
   }
 }
 
+/** The keys every platform's configuration has beside its own options. */
+export const commonOptionKeys = ["caption", "placement"] as const
+
+/**
+ * The platform_configurations keys an account on this route accepts, in the order GET
+ * /posting-rules lists them: caption; placement where the platform has surfaces beyond the feed;
+ * then the platform's options this route can honour. GET /posting-rules lists exactly these, and
+ * validation refuses any other key (PostValidation's unknownOptions and the options' own rules).
+ */
+export const optionKeysFor = (platform: Platform, can: AccountCapabilities): ReadonlyArray<string> => [
+  "caption",
+  ...(can.placements.length > 0 ? ["placement"] : []),
+  ...Object.entries(platformRegistry[platform].options)
+    .filter(([, spec]) => spec.needs === null || can[spec.needs])
+    .map(([key]) => key)
+]
+
+/** A key the platform has at all, on some route (caption and placement are everyone's). */
+export const isPlatformKey = (platform: Platform, key: string): boolean =>
+  (commonOptionKeys as ReadonlyArray<string>).includes(key) || Object.hasOwn(platformRegistry[platform].options, key)
+
 export const limitsFor = (account: SocialAccount, signature: string): AccountLimits => {
   const { caption, media } = platformRegistry[account.platform]
   return {

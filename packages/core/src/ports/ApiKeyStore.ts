@@ -23,6 +23,18 @@ export interface NewApiKey {
   readonly createdAt: DateTime.Utc
 }
 
+/** A key's requests per minute, as created or edited. */
+export const RateLimitPerMinute = Schema.Int.pipe(Schema.between(1, 1_000_000))
+/** A key's own daily post cap; null: none of its own (the project's default applies). */
+export const DailyPostCap = Schema.NullOr(Schema.Int.pipe(Schema.positive()))
+
+/** A key's limits as an admin edits them after creation; an omitted one is kept. */
+export const ApiKeyLimits = Schema.Struct({
+  rateLimitPerMinute: Schema.optional(RateLimitPerMinute),
+  dailyPostCap: Schema.optional(DailyPostCap)
+})
+export type ApiKeyLimits = typeof ApiKeyLimits.Type
+
 /** What an admin sees of a key: never its hash. */
 export class ApiKeySummary extends Schema.Class<ApiKeySummary>("ApiKeySummary")({
   id: ApiKeyId,
@@ -58,6 +70,11 @@ export class ApiKeyStore extends Context.Tag("@herald/core/ApiKeyStore")<ApiKeyS
   readonly findByHash: (hash: ApiKeyHash) => Effect.Effect<Option.Option<ApiKeyMatch>>
   readonly list: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<ApiKeySummary>>
   readonly revoke: (projectId: ProjectId, id: ApiKeyId, at: DateTime.Utc) => Effect.Effect<void, ApiKeyNotFound>
+  /**
+   * Changes the key's limits and answers it as it now stands. Every process authenticates with
+   * the new ones at once (the same change notice as a revoke).
+   */
+  readonly updateLimits: (projectId: ProjectId, id: ApiKeyId, limits: ApiKeyLimits) => Effect.Effect<ApiKeySummary, ApiKeyNotFound>
   /** Records that the key was just used (best effort, not part of any request's transaction). */
   readonly touch: (id: ApiKeyId, at: DateTime.Utc) => Effect.Effect<void>
 }>() {}

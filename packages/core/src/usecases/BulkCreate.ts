@@ -1,7 +1,8 @@
-import { Cause, Effect, Schema } from "effect"
+import { Cause, Effect, JSONSchema, ParseResult, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
 import { type DomainError, errorCode } from "../ErrorCode.js"
-import { GuardrailViolation, ValidationFailed, Violation } from "../Errors.js"
+import { GuardrailViolation, UnknownOption, ValidationFailed, Violation } from "../Errors.js"
+import { issueViolations } from "../RefusedFields.js"
 import { type CreatePostBody, PostStatus, ScheduledAtInput } from "../Post.js"
 import type { Principal } from "../Principal.js"
 import { refuseStoredText } from "../StoredText.js"
@@ -26,8 +27,17 @@ export const BulkRow = Schema.Struct({
 })
 export type BulkRow = typeof BulkRow.Type
 
+/** BulkRow's JSON Schema, which documents each row of BulkBody (the row itself is decoded by bulkCreate). */
+const { $schema: _, ...bulkRowJsonSchema } = JSONSchema.make(BulkRow)
+
+/**
+ * The body of POST /posts/bulk (its JSON form; MCP bulk_post's input). Only the envelope is
+ * decoded here: each row is decoded on its own by bulkCreate, so that a malformed row fails alone
+ * (validation_failed naming rows[i]) and only a body that is not { rows: [1 to 100 items] } is
+ * refused whole. Documents and clients see each row as BulkRow.
+ */
 export const BulkBody = Schema.Struct({
-  rows: Schema.Array(BulkRow).pipe(Schema.minItems(1), Schema.maxItems(100))
+  rows: Schema.Array(Schema.Unknown.annotations({ jsonSchema: bulkRowJsonSchema })).pipe(Schema.minItems(1), Schema.maxItems(100))
 })
 
 /** One result per row: code is created, repeated, an error code, or internal_error. */
@@ -58,13 +68,39 @@ const ingest = (principal: Principal, urls: ReadonlyArray<string>) =>
       ))
   ))
 
-const rowBody = (principal: Principal, row: BulkRow, index: number) =>
+/** A row as sent, decoded on its own: its refusals name rows[i]. */
+const decodeRow = (row: unknown, index: number) =>
+  Schema.decodeUnknown(BulkRow)(row, { errors: "all", onExcessProperty: "error" }).pipe(
+    Effect.catchTag("ParseError", (error) =>
+      Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) =>
+        Effect.fail(
+          new ValidationFailed({ violations: issueViolations(issues.map((issue) => ({ ...issue, path: ["rows", index, ...issue.path] }))) })
+        )))
+  )
+
+/**
+ * The single-post path names the fields of POST /posts; a row's refusal names the row's own
+ * (rows[i].accounts[j] for social_accounts[j], rows[i].media_urls[j] for media_ids[j]: media_ids
+ * holds the row's URLs in order, as a row whose URL failed is refused before).
+ */
+const rowField = (index: number, field: string): string =>
+  `rows[${index}].${field.replace(/^social_accounts(?=\[|$)/, "accounts").replace(/^media_ids(?=\[|$)/, "media_urls")}`
+
+const inRow = (index: number) => <E extends DomainError>(error: E): DomainError =>
+  error._tag === "ValidationFailed"
+    ? new ValidationFailed({ violations: error.violations.map((v) => ({ ...v, field: rowField(index, v.field) })) })
+    : error._tag === "UnknownOption"
+    ? new UnknownOption({ violations: error.violations.map((v) => ({ ...v, field: rowField(index, v.field) })) })
+    : error
+
+const rowBody = (principal: Principal, sent: unknown, index: number) =>
   Effect.gen(function*() {
     // Before any media is fetched: a row with text that cannot be stored fails on its own.
-    yield* refuseStoredText(row, ["rows", index])
+    yield* refuseStoredText(sent, ["rows", index])
+    const row = yield* decodeRow(sent, index)
     const fetched = yield* ingest(principal, row.media_urls ?? [])
     const violations = fetched.flatMap((result) => result._tag === "Left" ? result.left : [])
-    if (violations.length > 0) return yield* new ValidationFailed({ violations })
+    if (violations.length > 0) return yield* new ValidationFailed({ violations: violations.map((v) => ({ ...v, field: rowField(index, v.field) })) })
     const body: CreatePostBody = {
       caption: row.caption,
       social_accounts: row.accounts,
@@ -84,7 +120,9 @@ const failed = (row: number, error: DomainError): BulkRowResult => ({
   id: null,
   status: null,
   message: error.message,
-  ...(error._tag === "ValidationFailed" || error._tag === "GuardrailBlocked" ? { violations: error.violations } : {})
+  ...(error._tag === "ValidationFailed" || error._tag === "UnknownOption" || error._tag === "GuardrailBlocked"
+    ? { violations: error.violations }
+    : {})
 })
 
 /**
@@ -92,11 +130,11 @@ const failed = (row: number, error: DomainError): BulkRowResult => ({
  * approval, idempotency) and gets its own result; one row's failure never touches another. Each
  * row's text is judged here (the body guard leaves it to this), its fields named rows[i].
  */
-export const bulkCreate = traced("bulkCreate")(function*(principal: Principal, rows: ReadonlyArray<BulkRow>) {
+export const bulkCreate = traced("bulkCreate")(function*(principal: Principal, rows: ReadonlyArray<unknown>) {
   yield* requireScope(principal, "posts:write")
   const results = yield* Effect.forEach(rows, (row, index) =>
     rowBody(principal, row, index).pipe(
-      Effect.flatMap((body) => createPost(principal, body)),
+      Effect.flatMap((body) => Effect.mapError(createPost(principal, body), inRow(index))),
       Effect.map((created): BulkRowResult => ({
         row: index,
         code: created.repeated ? "repeated" : "created",

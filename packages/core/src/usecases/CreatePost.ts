@@ -73,15 +73,30 @@ const approvalUrlFor = (record: PostRecord): Effect.Effect<string | null, never,
     ? Effect.flatMap(ApprovalLinks, (links) => links.urlFor(record.post))
     : Effect.succeed(null)
 
-const replay = (record: PostRecord) =>
-  approvalUrlFor(record).pipe(
+/**
+ * The post that now stands for `record`: an edit supersedes a post with a new one, so a resend of
+ * the create that made it answers the last of its successors (the id that does not 404), not the
+ * id the first create answered. A successor deleted since ends the walk at the post before it.
+ */
+const standing = (record: PostRecord): Effect.Effect<PostRecord, never, PostStore> =>
+  record.post.supersededBy === null
+    ? Effect.succeed(record)
+    : PostStore.pipe(
+      Effect.flatMap((store) => store.find(record.post.projectId, record.post.supersededBy!)),
+      Effect.flatMap(Option.match({ onNone: () => Effect.succeed(record), onSome: standing }))
+    )
+
+const replay = (first: PostRecord) =>
+  Effect.flatMap(standing(first), (record) => approvalUrlFor(record).pipe(
     Effect.map((approvalUrl): CreatePostResult => ({
       record,
       repeated: true,
-      message: `Repeated: idempotency_key already created this post. ${statusMessage(record)}`,
+      message: record === first
+        ? `Repeated: idempotency_key already created this post. ${statusMessage(record)}`
+        : `Repeated: idempotency_key already created post ${first.post.id}, which an edit replaced with this one. ${statusMessage(record)}`,
       approvalUrl
     }))
-  )
+  ))
 
 /** A post that waits to publish says so when an emergency stop holds its project (the stop keeps it, due as it is). */
 const noteOfPause = (result: CreatePostResult): Effect.Effect<CreatePostResult, never, PublishingPauses> => {

@@ -793,6 +793,29 @@ export const apiKeyCases: Cases<ApiKeyStore | ProjectAdmin | StoredRows> = (it) 
         expect(Option.getOrThrow(yield* keys.findByHash(hash)).revoked).toBe(true)
         expect((yield* Effect.flip(keys.revoke(newProject().id, id, t0)))._tag).toBe("ApiKeyNotFound")
       }))
+
+    it.effect("a key's limits are edited after creation: omitted ones kept, null lifts the cap, found at once by hash", () =>
+      Effect.gen(function*() {
+        const keys = yield* ApiKeyStore
+        const project = newProject()
+        yield* Effect.flatMap(ProjectAdmin, (projects) => projects.create(project))
+        const hash = ApiKeyHash.make(createHash("sha256").update(`hk_${randomUUID()}`).digest("hex"))
+        const id = newKeyId()
+        yield* keys.create({
+          id, projectId: project.id, name: "edited", hash, prefix: "hk_agen", kind: "agent", scopes: ["posts:read"],
+          rateLimitPerMinute: 60, dailyPostCap: 10, createdAt: t0
+        })
+        expect(Option.getOrThrow(yield* keys.findByHash(hash)).rateLimitPerMinute).toBe(60)
+        const lowered = yield* keys.updateLimits(project.id, id, { rateLimitPerMinute: 3 })
+        expect([lowered.rateLimitPerMinute, lowered.dailyPostCap]).toEqual([3, 10])
+        const found = Option.getOrThrow(yield* keys.findByHash(hash))
+        expect([found.rateLimitPerMinute, found.principal.dailyPostCap]).toEqual([3, 10])
+        const uncapped = yield* keys.updateLimits(project.id, id, { dailyPostCap: null })
+        expect([uncapped.rateLimitPerMinute, uncapped.dailyPostCap]).toEqual([3, null])
+        expect(Option.getOrThrow(yield* keys.findByHash(hash)).principal.dailyPostCap).toBe(null)
+        expect((yield* keys.updateLimits(project.id, id, { dailyPostCap: 5 })).dailyPostCap).toBe(5)
+        expect((yield* Effect.flip(keys.updateLimits(newProject().id, id, { rateLimitPerMinute: 1 })))._tag).toBe("ApiKeyNotFound")
+      }))
   })
 }
 

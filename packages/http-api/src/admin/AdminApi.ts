@@ -12,6 +12,7 @@ import {
   AccountStatus,
   ActorKind,
   ApiKeyId,
+  DailyPostCap,
   ApprovalMode,
   ConnectionRoute,
   EventKind,
@@ -19,6 +20,7 @@ import {
   Platform,
   PlanStatus,
   ProjectId,
+  RateLimitPerMinute,
   Scope,
   TimeZone,
   WebhookEndpointId
@@ -171,10 +173,22 @@ export const CreateKeyBody = request(
     name: Schema.optionalWith(Schema.Trim.pipe(Schema.maxLength(200)), { default: () => "" }),
     kind: ActorKind.annotations({ description: "agent or human; fixed for the key's life." }),
     scopes: Schema.Array(Scope).pipe(Schema.minItems(1)),
-    rate_limit_per_minute: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 1_000_000)), { default: () => 60 }),
-    daily_post_cap: Schema.optionalWith(Schema.NullOr(Schema.Int.pipe(Schema.positive())), { default: () => null })
+    rate_limit_per_minute: Schema.optionalWith(RateLimitPerMinute, { default: () => 60 }),
+    daily_post_cap: Schema.optionalWith(DailyPostCap, { default: () => null })
   }),
   "CreateKeyBody"
+)
+
+export const UpdateKeyBody = request(
+  Schema.Struct({
+    rate_limit_per_minute: Schema.optional(RateLimitPerMinute).annotations({
+      description: "Requests per minute; applies from the key's next request."
+    }),
+    daily_post_cap: Schema.optional(DailyPostCap).annotations({
+      description: "Posts a day; null removes the key's own cap (the project's default then applies)."
+    })
+  }),
+  "UpdateKeyBody"
 )
 
 export class AdminKeysGroup extends HttpApiGroup.make("keys")
@@ -199,6 +213,14 @@ export class AdminKeysGroup extends HttpApiGroup.make("keys")
       .addSuccess(AdminApiKey)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Revoke an API key (it answers 401 from then on)")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/projects/:project_id/keys/:key_id")
+      .setPath(Schema.Struct({ project_id: ProjectId, key_id: ApiKeyId }))
+      .setPayload(UpdateKeyBody)
+      .addSuccess(AdminApiKey)
+      .addError(AdminNotFound)
+      .annotate(OpenApi.Summary, "Edit an API key's rate limit and daily post cap; omitted ones are kept; applies at once")
   )
 {}
 

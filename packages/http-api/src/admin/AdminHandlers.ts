@@ -20,6 +20,7 @@ import {
   IdGenerator,
   listAccounts,
   listApiKeys,
+  updateApiKeyLimits,
   listProjects,
   listWebhookEndpoints,
   loginConnection,
@@ -170,6 +171,14 @@ export const AdminKeysLive = HttpApiBuilder.group(HeraldAdminApi, "keys", (handl
       ))
     .handle("revoke", ({ path }) =>
       revokeApiKey(path.project_id, path.key_id).pipe(
+        Effect.map(adminApiKey),
+        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, ApiKeyNotFound: ApiKeyNotFound404 })
+      ))
+    .handle("update", ({ path, payload }) =>
+      updateApiKeyLimits(path.project_id, path.key_id, {
+        ...(payload.rate_limit_per_minute === undefined ? {} : { rateLimitPerMinute: payload.rate_limit_per_minute }),
+        ...(payload.daily_post_cap === undefined ? {} : { dailyPostCap: payload.daily_post_cap })
+      }).pipe(
         Effect.map(adminApiKey),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, ApiKeyNotFound: ApiKeyNotFound404 })
       ))

@@ -824,6 +824,17 @@ export interface components {
                 message: string;
             }[];
         };
+        /** @description platform_configurations names a key its platform does not have; violations names each path and account (GET /posting-rules lists the keys each account accepts). */
+        UnknownOptionError: {
+            error: string;
+            /** @enum {string} */
+            code: "unknown_option";
+            violations: {
+                field: string;
+                account: string | null;
+                message: string;
+            }[];
+        };
         /** @description The idempotency_key was already used with a different body. */
         IdempotencyKeyReusedError: {
             error: string;
@@ -1824,7 +1835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"] | components["schemas"]["IdempotencyKeyReusedError"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"] | components["schemas"]["UnknownOptionError"] | components["schemas"]["IdempotencyKeyReusedError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2167,7 +2178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"] | components["schemas"]["NotEditableError"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"] | components["schemas"]["UnknownOptionError"] | components["schemas"]["NotEditableError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */

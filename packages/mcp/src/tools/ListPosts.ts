@@ -24,6 +24,8 @@ export const listPostsTool = tool({
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (principal, input) =>
     Effect.catchAll(listPosts(principal, { statuses: input.status ?? null, limit: input.limit ?? defaultPostListLimit }), refuse),
+  // listPosts hands out the same rows array while the list is unchanged (GET /posts keeps its reply so too).
+  kept: (reply) => ({ owner: reply.data, parts: [reply.filter.status, reply.filter.limit] }),
   text: (reply) =>
     reply.data.length === 0
       ? "No posts."

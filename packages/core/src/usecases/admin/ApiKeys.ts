@@ -1,7 +1,7 @@
 import { DateTime, Effect, type Redacted } from "effect"
 import { ApiKeyId, type ProjectId } from "../../Ids.js"
 import type { ActorKind, Scope } from "../../Principal.js"
-import { ApiKeyStore, type ApiKeySummary, defaultRateLimitPerMinute } from "../../ports/ApiKeyStore.js"
+import { type ApiKeyLimits, ApiKeyStore, type ApiKeySummary, defaultRateLimitPerMinute } from "../../ports/ApiKeyStore.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { SecretMint } from "../../ports/SecretMint.js"
 import { getProject } from "./Projects.js"
@@ -42,6 +42,15 @@ export const createApiKey = Effect.fnUntraced(function*(projectId: ProjectId, se
     createdAt: yield* DateTime.now
   })
   return { summary, key: minted.key } satisfies CreatedApiKey
+})
+
+/**
+ * Edits the key's rate limit and daily cap after creation (the contract's "editable per key"); the
+ * running limiter applies them from the key's next request, in every process.
+ */
+export const updateApiKeyLimits = Effect.fnUntraced(function*(projectId: ProjectId, id: ApiKeyId, limits: ApiKeyLimits) {
+  yield* getProject(projectId)
+  return yield* Effect.flatMap(ApiKeyStore, (store) => store.updateLimits(projectId, id, limits))
 })
 
 /** Revokes the key (revoking it again keeps the first date) and answers it as it now stands. */

@@ -1,0 +1,66 @@
+import { keptBy } from "@herald/core"
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  JSONRPCRequestSchema,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS
+} from "@modelcontextprotocol/sdk/types.js"
+import type { AnyTool } from "./Tool.js"
+
+/**
+ * A plain tools/call: one well-formed JSON-RPC request calling a tool, with the headers the SDK's
+ * Streamable HTTP transport accepts. Such a request is answered without the SDK's transport and
+ * protocol server, which cost about twice the rest of a cheap call: on every message they run
+ * type guards that fail by design (is it an initialize, is it a response), and a failing zod parse
+ * builds an error of about 40 µs each (bench/README.md, MCP). Whatever else comes (initialize,
+ * tools/list, a batch, a task, a header or message the transport refuses) still goes through the
+ * SDK, which answers it or names what is wrong; the decision here is made by the SDK's own
+ * schemas and header rules, so nothing goes this way that the SDK would have answered otherwise.
+ */
+export interface PlainToolCall {
+  readonly id: RequestId
+  readonly name: string
+  readonly arguments: unknown
+}
+
+type Headers = Readonly<Record<string, string | undefined>>
+
+/** The transport's header rules (Accept lists both reply types, a JSON body, a known protocol version). */
+const acceptedHeaders = (headers: Headers) => {
+  const accept = headers.accept
+  const version = headers["mcp-protocol-version"]
+  return accept !== undefined && accept.includes("application/json") && accept.includes("text/event-stream") &&
+    isJsonContentType(headers["content-type"]) &&
+    (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+}
+
+/** Whether a body is a tools/call (well-formed or not). */
+export const isToolCall = (body: unknown) =>
+  typeof body === "object" && body !== null && (body as { readonly method?: unknown }).method === "tools/call"
+
+/** The request as a plain tools/call, or null when the SDK should read it. */
+export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | null => {
+  // Checked first so that other methods never pay for a failing parse.
+  if (!isToolCall(body) || !acceptedHeaders(headers)) return null
+  const message = JSONRPCRequestSchema.safeParse(body)
+  const call = CallToolRequestSchema.safeParse(body)
+  if (!message.success || !call.success || call.data.params.task !== undefined) return null
+  return { id: message.data.id, name: call.data.params.name, arguments: call.data.params.arguments }
+}
+
+const keptJson = keptBy<string>()
+
+/**
+ * The JSON-RPC reply carrying a tool's result, as the SDK's transport writes it in JSON mode; the
+ * JSON of a result the tool says is kept (`Tool.kept`) is made once while it is unchanged.
+ */
+export const resultReply = (call: PlainToolCall, tool: AnyTool, result: CallToolResult): string => {
+  const kept = result.isError === true || result.structuredContent === undefined ? undefined : tool.kept?.(result.structuredContent)
+  if (kept === undefined) return JSON.stringify({ result, jsonrpc: "2.0", id: call.id })
+  const { structuredContent, ...rest } = result
+  const structured = keptJson(kept.owner, kept.parts, () => JSON.stringify(structuredContent))
+  // rest holds content, so its JSON is an object with at least one member: its closing brace is replaced.
+  return `{"result":${JSON.stringify(rest).slice(0, -1)},"structuredContent":${structured}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
+}
