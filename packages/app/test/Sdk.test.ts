@@ -102,6 +102,23 @@ describe("createHerald(): connection health", () => {
   })
 })
 
+describe("createHerald(): the emergency stop and provenance", () => {
+  it("pausePublishing holds the project (a create says so), pauses lists it, resumePublishing lifts it; posts made through the SDK say so", async () => {
+    const projectId = herald.demoCredentials!.project_id
+    const paused = await herald.admin.pausePublishing(projectId, " incident ")
+    expect(paused).toMatchObject({ scope: "project", project_id: projectId, reason: "incident" })
+    expect(await herald.admin.pauses()).toContainEqual(paused)
+    const created = await herald.posts.create(humanKey, { caption: "sdk during the stop", social_accounts: ["x:herald_demo"] })
+    expect(created.message).toContain("Publishing is paused for this project")
+    const row = (await herald.posts.list(humanKey)).data.find((post) => post.id === created.id)!
+    expect(row.provenance.created_by).toMatchObject({ kind: "human", surface: "sdk" })
+    expect(await herald.admin.resumePublishing(projectId)).toMatchObject({ lifted: paused, in_force: [] })
+    expect((await herald.admin.resumePublishing(null)).lifted).toBeNull()
+    const missing = await herald.admin.pausePublishing("00000000-0000-4000-8000-000000000000").then(() => null, (failure: unknown) => failure)
+    expect(missing).toMatchObject({ _tag: "ProjectNotFound" })
+  })
+})
+
 describe("createHerald(): admin.updateKeyLimits", () => {
   it("edits a key's rate limit at once for the running limiter; refuses a bad value and an unknown key", async () => {
     const projectId = herald.demoCredentials!.project_id

@@ -29,6 +29,7 @@ import {
   DeliveryId,
   DeliveryStatus,
   GuardrailSettings,
+  PublishingState,
   GuardrailVerdict,
   Insights,
   PatchPostBody,
@@ -357,7 +358,10 @@ export const ProjectRules = Schema.Struct({
   approval: Schema.Literal("copilot", "autopilot"),
   signature: Schema.String,
   guardrails: GuardrailSettings.annotations({ identifier: "GuardrailSettings" }),
-  posts_today: PostsToday
+  posts_today: PostsToday,
+  publishing: PublishingState.annotations({
+    description: "Whether the project publishes now: an emergency stop (the project's or the instance's) keeps every post, due as it is, until it is lifted."
+  })
 }).annotations({ identifier: "ProjectRules" })
 
 // The contract leaves the row open; docs/connection-health.md describes it.

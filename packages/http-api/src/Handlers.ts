@@ -36,7 +36,9 @@ import {
   PostStore,
   type Principal,
   ProjectStore,
+  projectPublishing,
   Publishers,
+  PublishingPauses,
   readProject,
   requireScope,
   resolveAccountRefs,
@@ -174,6 +176,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   MediaLibrary,
   MediaIngest,
   IdGenerator,
+  PublishingPauses,
   Classifier
 ))
 
@@ -238,7 +241,8 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
           approval: project.approval,
           signature: project.signature,
           guardrails: project.guardrails,
-          posts_today: yield* postsToday(principal)
+          posts_today: yield* postsToday(principal),
+          publishing: yield* projectPublishing(project.id)
         }
       }))
     .handle("checkGuardrails", ({ payload }) =>
@@ -256,7 +260,8 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
   ConnectionChecks,
   ConnectionCheckRuns,
   ConnectionProbes,
-  IdGenerator
+  IdGenerator,
+  PublishingPauses
 ))
 
 export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handlers) =>

@@ -49,6 +49,7 @@ export const publishedPost = (projectId: ProjectId, entries: ReadonlyArray<WentO
   const accountIds = entries.map(() => AccountId.make(randomUUID()))
   const configurations: Record<string, { placement: Placement }> = {}
   for (const entry of entries) if (entry.placement !== undefined) configurations[entry.platform] = { placement: entry.placement }
+  const keyId = newKeyId()
   const post = new Post({
     id: postId,
     projectId,
@@ -61,7 +62,8 @@ export const publishedPost = (projectId: ProjectId, entries: ReadonlyArray<WentO
     mediaIds: [],
     scheduledAt: null,
     platformConfigurations: configurations,
-    author: { keyId: newKeyId(), kind: "human" },
+    author: { keyId, keyName: null, kind: "human", surface: null },
+    origin: { keyId, keyName: null, kind: "human", surface: null },
     decision: null,
     supersedes: null,
     supersededBy: null,

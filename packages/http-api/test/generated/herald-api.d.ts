@@ -575,8 +575,12 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-            /** @enum {string} */
+            /**
+             * @description Whether an agent or a human key wrote this version (provenance.created_by names the key).
+             * @enum {string}
+             */
             created_by: "agent" | "human";
+            provenance: components["schemas"]["Provenance"];
             supersedes: components["schemas"]["UUID"] | null;
             idempotency_key: string | null;
             created_at: string;
@@ -592,6 +596,39 @@ export interface components {
          * @description an integer
          */
         Int: number;
+        Provenance: {
+            /** @description The key that created the post's first version (an edit keeps it). */
+            created_by: {
+                key_id: components["schemas"]["UUID"];
+                key_name: string | null;
+                /** @enum {string} */
+                kind: "agent" | "human";
+                surface: ("rest" | "mcp" | "sdk") | null;
+            };
+            /** @description The key whose edit made this version (PATCH makes a new post that supersedes the old); null for a first version. */
+            edited_by: {
+                key_id: components["schemas"]["UUID"];
+                key_name: string | null;
+                /** @enum {string} */
+                kind: "agent" | "human";
+                surface: ("rest" | "mcp" | "sdk") | null;
+                at: string;
+            } | null;
+            /** @description The person's decision on a held post; null while none was made. */
+            decided_by: {
+                /** @enum {string} */
+                outcome: "approved" | "rejected";
+                /**
+                 * @description api_key: a human key decided (key_id says which); approval_link: someone holding the signed approval link (key_id null).
+                 * @enum {string}
+                 */
+                via: "api_key" | "approval_link";
+                key_id: components["schemas"]["UUID"] | null;
+                key_name: string | null;
+                surface: ("rest" | "mcp" | "sdk") | null;
+                at: string;
+            } | null;
+        };
         /** @description The request is invalid; violations names every invalid field. */
         BadRequest: {
             error: string;
@@ -1120,6 +1157,7 @@ export interface components {
             /** @enum {string} */
             post_status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
             approval_url: string;
+            provenance: components["schemas"]["Provenance"];
             data: {
                 id: components["schemas"]["UUID"];
                 /** @enum {string} */
@@ -1156,7 +1194,15 @@ export interface components {
                 }[];
                 taken_down_at: string | null;
                 taken_down_by: string | null;
+                /** @description The key that took it down (taken_down_by is its id). */
+                taken_down_by_key: components["schemas"]["TakedownActor"] | null;
             }[];
+        };
+        TakedownActor: {
+            key_id: components["schemas"]["UUID"];
+            key_name: string | null;
+            kind: ("agent" | "human") | null;
+            surface: ("rest" | "mcp" | "sdk") | null;
         };
         RetriedDelivery: {
             id: components["schemas"]["UUID"];
@@ -1274,6 +1320,14 @@ export interface components {
             signature: string;
             guardrails: components["schemas"]["GuardrailSettings"];
             posts_today: components["schemas"]["PostsToday"];
+            /** @description Whether the project publishes now: an emergency stop (the project's or the instance's) keeps every post, due as it is, until it is lifted. */
+            publishing: {
+                paused: boolean;
+                /** @description What holds publishing: this project's own pause, or the whole instance's; null when publishing runs. */
+                scope: ("project" | "instance") | null;
+                paused_at: string | null;
+                reason: string | null;
+            };
         };
         GuardrailSettings: {
             banned_words: string[];
@@ -4049,6 +4103,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         deliveries: {
                             /** @enum {string} */
@@ -4123,6 +4211,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         deliveries: {
                             /** @enum {string} */
@@ -4197,6 +4319,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         decision: {
                             /** @enum {string} */
@@ -4207,6 +4363,8 @@ export interface operations {
                              */
                             via: "api_key" | "approval_link";
                             by_key_id: string | null;
+                            by_key_name: string | null;
+                            surface: ("rest" | "mcp" | "sdk") | null;
                             /** Format: date-time */
                             at: string;
                             reason: string | null;
@@ -4269,6 +4427,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         decision: {
                             /** @enum {string} */
@@ -4279,6 +4471,8 @@ export interface operations {
                              */
                             via: "api_key" | "approval_link";
                             by_key_id: string | null;
+                            by_key_name: string | null;
+                            surface: ("rest" | "mcp" | "sdk") | null;
                             /** Format: date-time */
                             at: string;
                             reason: string | null;
