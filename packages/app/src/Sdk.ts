@@ -10,13 +10,14 @@ import {
   analyticsQueryOf,
   bestTimes,
   type BestTimes,
+  BestTimesInput,
+  bestTimesRequestOf,
   CreatePostBody,
   createPost,
   decidePost,
   DecisionBody,
   type IssueView,
   listConnectionIssues,
-  defaultBestTimesDays,
   defaultInsightsDays,
   type Insights,
   insights,
@@ -132,7 +133,7 @@ export interface Herald {
     readonly metrics: (apiKey: string, postId: string) => Promise<PostMetricsReply>
     readonly insights: (apiKey: string, query?: AnalyticsInput) => Promise<Insights>
     readonly topPosts: (apiKey: string, query?: TopPostsInput) => Promise<TopPosts>
-    readonly bestTimes: (apiKey: string, query?: AnalyticsInput) => Promise<BestTimes>
+    readonly bestTimes: (apiKey: string, query?: BestTimesInput) => Promise<BestTimes>
   }
   /** Connection health, as GET and POST /connection-issues answer it (posts:read). */
   readonly connections: {
@@ -282,7 +283,7 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
       bestTimes: (apiKey, query = {}) =>
         run(Effect.gen(function*() {
           const principal = yield* principalOf(apiKey)
-          return yield* bestTimes(principal, analyticsQueryOf(yield* decode(AnalyticsInput, query), defaultBestTimesDays))
+          return yield* bestTimes(principal, bestTimesRequestOf(yield* decode(BestTimesInput, query)))
         }))
     },
     connections: {

@@ -15,6 +15,7 @@ import {
   ConnectionIssueSeverity,
   AccountListReply,
   BestTimes,
+  BestTimesInput,
   BulkBody,
   ContentFormat,
   BulkResult,
@@ -469,7 +470,10 @@ export const TopPostsParams = queryStruct(Schema.Struct({
   limit: queryInt(1, 50, `1 to 50, default ${defaultTopPostsLimit}.`)
 }))
 
-export const BestTimesParams = queryStruct(Schema.Struct(analyticsFilterFields(defaultBestTimesDays)))
+export const BestTimesParams = queryStruct(Schema.Struct({
+  ...analyticsFilterFields(defaultBestTimesDays),
+  account: BestTimesInput.fields.account
+}))
 
 export class AnalyticsGroup extends HttpApiGroup.make("analytics")
   .add(
@@ -500,6 +504,7 @@ export class AnalyticsGroup extends HttpApiGroup.make("analytics")
       .setUrlParams(BestTimesParams)
       .addSuccess(BestTimes)
       .addError(MissingScopeError)
+      .addError(ValidationFailedError)
       .annotate(OpenApi.Summary, "Mean engagement per weekday and hour (UTC) of publishing")
   )
   .middlewareEndpoints(Authentication)

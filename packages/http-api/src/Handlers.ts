@@ -3,6 +3,7 @@ import {
   AccountStore,
   ApprovalLinks,
   bestTimes,
+  bestTimesRequestOf,
   BulkBody,
   bulkCreate,
   checkCaption,
@@ -17,7 +18,6 @@ import {
   deletePost,
   editPost,
   analyticsQueryOf,
-  defaultBestTimesDays,
   defaultInsightsDays,
   IdGenerator,
   listConnectionIssues,
@@ -43,8 +43,7 @@ import {
   retryDelivery,
   statusMessage,
   takedownDelivery,
-  ToneClassifier,
-  TopicClassifier,
+  Classifier,
   topPosts,
   topPostsRequestOf
 } from "@herald/core"
@@ -175,8 +174,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   MediaLibrary,
   MediaIngest,
   IdGenerator,
-  TopicClassifier,
-  ToneClassifier
+  Classifier
 ))
 
 export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (handlers) =>
@@ -254,8 +252,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
   PostStore,
   ProjectStore,
   AccountStore,
-  TopicClassifier,
-  ToneClassifier,
+  Classifier,
   ConnectionChecks,
   ConnectionCheckRuns,
   ConnectionProbes,
@@ -280,10 +277,10 @@ export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handl
       ))
     .handle("bestTimes", ({ urlParams }) =>
       CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => bestTimes(principal, analyticsQueryOf(urlParams, defaultBestTimesDays))),
+        Effect.flatMap((principal) => bestTimes(principal, bestTimesRequestOf(urlParams))),
         Effect.catchAll(failWith)
       ))
-).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore))
+).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore, AccountStore))
 
 export const SpecLive = HttpApiBuilder.group(
   HeraldApi,

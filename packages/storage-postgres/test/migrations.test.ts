@@ -5,6 +5,7 @@ import { publishedPost } from "@herald/core/storage-contract"
 import { DateTime, Effect, Layer } from "effect"
 import deliveryErrorCategories from "../src/migrations/0011_delivery_error_categories.js"
 import deliveryMetrics from "../src/migrations/0014_delivery_metrics.js"
+import analyticsRollups from "../src/migrations/0016_analytics_rollups.js"
 import { newPost, newProject, storageOnThrowawaySchema } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -62,8 +63,12 @@ describe.skipIf(url === "")("migration 0014 on PostgreSQL (needs DATABASE_URL)",
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const store = yield* PostStore
-        // The schema as it was before 0014.
+        // The schema as it was before 0014 (and 0016, which builds on it).
         yield* sql.unsafe(`
+          DROP TRIGGER deliveries_track_metrics_insert ON deliveries;
+          DROP FUNCTION herald_track_inserted_deliveries(), herald_take_in_deliveries(uuid[]), herald_metrics_rows_changed() CASCADE;
+          DROP TABLE metrics_hours, metrics_post_cells, metrics_posts CASCADE;
+          DROP FUNCTION herald_metrics_refresh(uuid[]);
           DROP TRIGGER deliveries_track_metrics ON deliveries;
           DROP FUNCTION herald_track_delivery_metrics();
           DROP TABLE metric_snapshots, metrics_platform_pauses, delivery_metrics;
@@ -85,6 +90,13 @@ describe.skipIf(url === "")("migration 0014 on PostgreSQL (needs DATABASE_URL)",
           ["instagram", "reel", "2030-02-03T04:05:06.000Z", null],
           ["x", "feed", "2030-02-03T04:05:06.000Z", "deleted"]
         ])
+
+        // 0016 builds the roll-ups of what 0014 took in.
+        yield* analyticsRollups
+        const [hours] = yield* sql<{ readonly posts: number; readonly deliveries: number; readonly unreportable: number }>`
+          SELECT sum(posts)::int AS posts, sum(deliveries)::int AS deliveries, sum(unreportable)::int AS unreportable
+          FROM metrics_hours WHERE project_id = ${project.id} AND platform = '*' AND format = '*'`
+        expect(hours).toEqual({ posts: 1, deliveries: 2, unreportable: 1 })
       }))
   })
 })

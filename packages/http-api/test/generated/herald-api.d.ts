@@ -818,6 +818,14 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
         };
         /** @description The key's daily post cap is reached; see Retry-After. */
@@ -906,6 +914,14 @@ export interface components {
             } | {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             })[];
         };
         /** @description The bulk CSV cannot be read; violations names each line at fault. */
@@ -1270,6 +1286,9 @@ export interface components {
                 max_links: components["schemas"]["Int"] | null;
             } | null;
             daily_post_cap: components["schemas"]["Int"] | null;
+            topic_terms?: {
+                [key: string]: string[];
+            };
         };
         PostsToday: {
             /**
@@ -1296,9 +1315,21 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
             rules_checked: string[];
             rules_skipped: string[];
+            skipped: {
+                rule: string;
+                reason: string;
+            }[];
         };
         ConnectionIssueList: {
             data: components["schemas"]["ConnectionIssue"][];
@@ -1481,6 +1512,11 @@ export interface components {
              */
             signal: "none" | "thin" | "ok";
             since_days: components["schemas"]["Int"];
+            /**
+             * Format: uuid
+             * @description With account only: the account whose own best times these are, blended with its platform's where thin.
+             */
+            account?: string;
             /** @description Slots with at least one sample, highest avg_engagement first. */
             slots: components["schemas"]["BestTimeSlot"][];
         };
@@ -1496,9 +1532,13 @@ export interface components {
             avg_engagement: number;
             /**
              * int
-             * @description Posts published in this weekday and hour (UTC) with engagement recorded.
+             * @description Posts published in this weekday and hour (UTC) with engagement recorded. With account: the posts the figure rests on (the account's own when own_weight is 1, else the platform's across the project).
              */
             samples: number;
+            /** @description With account only: the account's own posts in this slot. */
+            own_samples?: components["schemas"]["Int"];
+            /** @description With account only: how much of avg_engagement is the account's own (0 to 1, min(own_samples, 3) / 3; 1 when the platform has no other data for the slot), the rest its platform's mean across the project. */
+            own_weight?: number;
         };
         /** @description Give url or ticket. */
         MediaJsonBody: {
@@ -3497,6 +3537,8 @@ export interface operations {
                 platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
                 /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
                 format?: "feed" | "reel" | "story";
+                /** @description One account's own best times (its id, platform:username or username), blended with its platform's across the project where its own posts are few (docs/analytics.md). */
+                account?: string;
             };
             header?: never;
             path?: never;
@@ -3525,7 +3567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
