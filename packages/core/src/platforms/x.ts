@@ -141,7 +141,7 @@ const links = (text: string): ReadonlyArray<readonly [number, number]> =>
  * (a combining mark, say) is counted on its own.
  */
 const emojiSequence =
-  /^(?:\p{Regional_Indicator}{2}|[0-9#*]\ufe0f?\u20e3|\p{Extended_Pictographic}[\ufe0f\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]*(?:\u200d\p{Extended_Pictographic}[\ufe0f\u{1F3FB}-\u{1F3FF}]*)*)/u
+  /^(?:\p{Regional_Indicator}{2}|[0-9#*]\ufe0f?\u20e3|\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier}|[\u{E0020}-\u{E007F}])*(?:\u200d\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})*)*)/u
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" })
 
 const codePointWeight = (char: string): number => {
