@@ -47,12 +47,12 @@ const load = Effect.gen(function*() {
   const posts = deliveries / 2
   yield* sql`
     INSERT INTO posts (id, project_id, version, status, caption, signature, skip_signature, account_ids, media_ids,
-      platform_configurations, author_key_id, author_kind, created_at, updated_at)
+      platform_configurations, author_key_id, author_kind, origin_key_id, origin_kind, created_at, updated_at)
     SELECT gen_random_uuid(), ${projectId}, 1, 'posted', 'bench', '', true, '{}', '{}',
       CASE WHEN n % 10 = 0 THEN '{"instagram":{"placement":"stories"},"facebook":{"placement":"stories"}}'::jsonb
            WHEN n % 7 = 0 THEN '{"instagram":{"placement":"reels"}}'::jsonb ELSE '{}'::jsonb END,
-      gen_random_uuid(), 'human', now() - (n % 43200) * interval '1 minute', now()
-    FROM generate_series(1, ${posts}) AS n`
+      key_id, 'human', key_id, 'human', now() - (n % 43200) * interval '1 minute', now()
+    FROM generate_series(1, ${posts}) AS n, LATERAL (SELECT gen_random_uuid() AS key_id WHERE n IS NOT NULL) AS author`
   yield* sql`
     INSERT INTO deliveries (id, post_id, project_id, position, account_id, platform, username, status, url, platform_post_id,
       attempts, created_at, updated_at)
