@@ -7,6 +7,7 @@ export const packages = [
   "media",
   "publishers",
   "webhooks",
+  "classifiers",
   "http-api",
   "mcp",
   "app"

@@ -83,7 +83,8 @@ const insertDue = (dueAt: (index: number) => DateTime.Utc) =>
         const post = new Post({
           id, projectId: project.id, version: 1, status: "scheduled", caption: `Bench post ${start + offset}`, signature: "",
           skipSignature: false, accountIds: [account.id], mediaIds: [], scheduledAt: due, platformConfigurations: {},
-          author: { keyId, kind: "human" }, decision: null, supersedes: null, supersededBy: null, idempotencyKey: null,
+          author: { keyId, keyName: "bench", kind: "human", surface: "rest" },
+          origin: { keyId, keyName: "bench", kind: "human", surface: "rest" }, decision: null, supersedes: null, supersededBy: null, idempotencyKey: null,
           createdAt: now, updatedAt: now
         })
         const delivery = new Delivery({

@@ -240,6 +240,36 @@ export const adminCommands: Readonly<Record<string, Command>> = {
           return `/projects/${p}/webhooks/${id(input, 0)}/deliveries${search === "" ? "" : `?${search}`}`
         }))
   },
+  "publishing list": {
+    usage: "publishing list",
+    flags: [],
+    positionals: [],
+    build: () => Either.right({ method: "GET", path: "/publishing" })
+  },
+  "publishing pause": {
+    usage: "publishing pause [--reason <text>] [--project <id>]",
+    flags: ["reason"],
+    positionals: [],
+    build: (input) => withBody(inProject(input, (p) => `/projects/${p}/publishing/pause`, "POST"), fields(input, [["reason", "reason", text]]))
+  },
+  "publishing resume": {
+    usage: "publishing resume [--project <id>]",
+    flags: [],
+    positionals: [],
+    build: (input) => inProject(input, (p) => `/projects/${p}/publishing/resume`, "POST")
+  },
+  "publishing pause-all": {
+    usage: "publishing pause-all [--reason <text>]",
+    flags: ["reason"],
+    positionals: [],
+    build: (input) => Either.map(fields(input, [["reason", "reason", text]]), (body) => ({ method: "POST" as const, path: "/publishing/pause", body }))
+  },
+  "publishing resume-all": {
+    usage: "publishing resume-all",
+    flags: [],
+    positionals: [],
+    build: () => Either.right({ method: "POST", path: "/publishing/resume" })
+  },
   "webhooks resend": {
     usage: "webhooks resend <webhook id> <event id> [--project <id>]",
     flags: [],

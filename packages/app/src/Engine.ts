@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { ClassifiersUnavailable, type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck, type RouteAdapters } from "@herald/core"
+import { type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck, type RouteAdapters } from "@herald/core"
 import { HttpApiConfig, NodeSecretMint } from "@herald/http-api"
 import { type MediaConfig, MediaLive } from "@herald/media"
 import { OutboundGuard } from "@herald/outbound"
@@ -8,6 +8,7 @@ import { StorageLive } from "@herald/storage-postgres"
 import { WebhookDestinationsLive } from "@herald/webhooks"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
+import { classifierFromEnv } from "./ClassifierConfig.js"
 import { DirectAdapters, directRoutes, directRoutesLayer } from "./DirectRoutes.js"
 import { mediaFromEnv } from "./MediaConfig.js"
 import { workerName } from "./workers/PublishingDispatcher.js"
@@ -49,8 +50,8 @@ export const simulatorPublishers = (simulatorUrl: Option.Option<string>, others:
 /**
  * Everything the use cases, the REST and admin APIs and the workers need, without HTTP: storage
  * (migrated), admin tokens, ids, new keys and webhook secrets, the simulator's publishers and the
- * direct routes' (with their account connection and token refresh), classifiers reported unavailable
- * (guardrails skip the topic and tone rules), media (fails to start without ffprobe) with
+ * direct routes' (with their account connection and token refresh), the guardrails' classifier
+ * (built-in, or LLM-backed through the guard when configured: ClassifierConfig.ts), media (fails to start without ffprobe) with
  * people_tags handles confirmed through each account's publisher, and the outbound guard with the
  * webhook URL check.
  */
@@ -71,7 +72,6 @@ export const engineLayer = (options: EngineOptions) => {
     PostgresAdminTokens,
     RandomIds,
     NodeSecretMint,
-    ClassifiersUnavailable,
     WebhookDestinationsLive,
     PeopleTagCheck.throughPublishers,
     ConnectionCheckRuns.layer(workerName(), { ...defaultConnectionCheckPolicy, ...options.connectionChecks })
@@ -81,7 +81,7 @@ export const engineLayer = (options: EngineOptions) => {
       Layer.provide(RandomIds),
       Layer.provide(Layer.succeed(Kit.CallDeadlines, options.callDeadlines ?? Kit.deadlines))
     )),
-    Layer.provideMerge(Layer.merge(media, Kit.PlatformHttpLive)),
+    Layer.provideMerge(Layer.mergeAll(media, Kit.PlatformHttpLive, classifierFromEnv)),
     Layer.provideMerge(outbound),
     Layer.provideMerge(StorageLive.layer(options))
   )

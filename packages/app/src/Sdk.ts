@@ -10,13 +10,14 @@ import {
   analyticsQueryOf,
   bestTimes,
   type BestTimes,
+  BestTimesInput,
+  bestTimesRequestOf,
   CreatePostBody,
   createPost,
   decidePost,
   DecisionBody,
   type IssueView,
   listConnectionIssues,
-  defaultBestTimesDays,
   defaultInsightsDays,
   type Insights,
   insights,
@@ -30,7 +31,13 @@ import {
   PostStatus,
   type PostView,
   ProjectId,
+  pausePublishing,
+  type PauseView,
+  PublishingPauses,
   refuseStoredText,
+  resumePublishing,
+  type ResumeView,
+  toPauseView,
   retryAuthFailures,
   updateApiKeyLimits,
   type SocialAccount,
@@ -132,7 +139,7 @@ export interface Herald {
     readonly metrics: (apiKey: string, postId: string) => Promise<PostMetricsReply>
     readonly insights: (apiKey: string, query?: AnalyticsInput) => Promise<Insights>
     readonly topPosts: (apiKey: string, query?: TopPostsInput) => Promise<TopPosts>
-    readonly bestTimes: (apiKey: string, query?: AnalyticsInput) => Promise<BestTimes>
+    readonly bestTimes: (apiKey: string, query?: BestTimesInput) => Promise<BestTimes>
   }
   /** Connection health, as GET and POST /connection-issues answer it (posts:read). */
   readonly connections: {
@@ -144,6 +151,16 @@ export interface Herald {
   readonly admin: {
     /** Queues again every delivery of the account that failed auth_expired (after a reconnect); how many. */
     readonly retryAuthFailures: (projectId: string, accountId: string) => Promise<{ readonly queued: number }>
+    /**
+     * The emergency stop (docs/emergency-stop.md): no delivery of the project (null: of every
+     * project) is handed to a platform until resumePublishing; creates are still accepted. A scope
+     * already paused keeps its first pause. Rejects with ProjectNotFound.
+     */
+    readonly pausePublishing: (projectId: string | null, reason?: string) => Promise<PauseView>
+    /** Lifts the stop; what fell due meanwhile publishes in due order. `lifted` is null when nothing was paused. */
+    readonly resumePublishing: (projectId: string | null) => Promise<ResumeView>
+    /** The emergency stops in force. */
+    readonly pauses: () => Promise<ReadonlyArray<PauseView>>
     /**
      * Edits a key's rate limit (1 to 1,000,000 a minute) and daily post cap (null: none of its own)
      * after creation, as PATCH /admin/v1/projects/{id}/keys/{key_id} does; omitted ones are kept.
@@ -160,10 +177,11 @@ export interface Herald {
 
 /**
  * The key's principal through core's authenticator, its failures told as InvalidApiKey (the SDK's
- * own error). Identified only: the SDK counts no rate limit.
+ * own error), marked as come through the SDK (provenance). Identified only: the SDK counts no rate limit.
  */
 const principalOf = (apiKey: string) =>
   Effect.flatMap(makeAuthenticator, ({ identify }) => identify(hashApiKey(apiKey.trim()))).pipe(
+    Effect.map((principal) => principal.via("sdk")),
     Effect.catchTags({
       ApiKeyUnknown: () => Effect.fail(new InvalidApiKey({ reason: "invalid" })),
       ApiKeyRevoked: () => Effect.fail(new InvalidApiKey({ reason: "revoked" }))
@@ -282,7 +300,7 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
       bestTimes: (apiKey, query = {}) =>
         run(Effect.gen(function*() {
           const principal = yield* principalOf(apiKey)
-          return yield* bestTimes(principal, analyticsQueryOf(yield* decode(AnalyticsInput, query), defaultBestTimesDays))
+          return yield* bestTimes(principal, bestTimesRequestOf(yield* decode(BestTimesInput, query)))
         }))
     },
     connections: {
@@ -298,6 +316,16 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
             yield* decode(AccountId, accountId, ["account_id"])
           )
         })),
+      pausePublishing: (projectId, reason) =>
+        run(Effect.gen(function*() {
+          const scope = projectId === null ? "instance" as const : { project: yield* decode(ProjectId, projectId, ["project_id"]) }
+          return toPauseView(yield* pausePublishing(scope, reason?.trim() || null))
+        })),
+      resumePublishing: (projectId) =>
+        run(Effect.gen(function*() {
+          return yield* resumePublishing(projectId === null ? "instance" : { project: yield* decode(ProjectId, projectId, ["project_id"]) })
+        })),
+      pauses: () => run(Effect.map(Effect.flatMap(PublishingPauses, (pauses) => pauses.list), (pauses) => pauses.map(toPauseView))),
       updateKeyLimits: (projectId, keyId, limits) =>
         run(Effect.gen(function*() {
           return yield* updateApiKeyLimits(

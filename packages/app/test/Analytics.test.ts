@@ -109,6 +109,29 @@ const analyticsSuite = (database: "embedded" | "PostgreSQL") => () => {
     expect(await json(await get("/best-times", otherKey))).toEqual({ signal: "none", since_days: 90, slots: [] })
   })
 
+  it("GET /best-times?account: the account's own slots blended with its platform's, how much is its own; another project's account is refused", async () => {
+    const accounts = (await json(await get("/social-accounts"))).data as ReadonlyArray<{ id: string; platform: string }>
+    const x = accounts.find((account) => account.platform === "x")!
+    const platform = await json(await get("/best-times?platform=x"))
+    for (const ref of [x.id, "x:herald_demo"]) {
+      const own = await json(await get(`/best-times?account=${encodeURIComponent(ref)}`))
+      expect(own).toMatchObject({ since_days: 90, account: x.id, signal: "thin" })
+      // One own sample: a third its own, the rest the platform's (whose one post there is this one, so the mean is the same).
+      expect(own.slots).toEqual(platform.slots.map((slot: object) => ({ ...slot, own_samples: 1, own_weight: 0.33 })))
+    }
+    // The contract's reply is unchanged without account.
+    expect(Object.keys(platform.slots[0]).sort()).toEqual(["avg_engagement", "hour_utc", "samples", "weekday"])
+    expect(platform.account).toBeUndefined()
+    for (const [ref, key] of [[x.id, otherKey], ["x:nobody", herald.credentials.human_key]] as const) {
+      const refused = await get(`/best-times?account=${encodeURIComponent(ref)}`, key)
+      expect(refused.status).toBe(400)
+      const body = await json(refused)
+      expect(body.code).toBe("validation_failed")
+      expect(body.error).toContain("account")
+      expect(JSON.stringify(body)).toContain(ref)
+    }
+  })
+
   it("every query parameter is validated with the 400 shape of /posts, naming the parameter", async () => {
     const cases: ReadonlyArray<readonly [string, string]> = [
       ["/insights?since_days=0", "since_days"],
@@ -120,7 +143,7 @@ const analyticsSuite = (database: "embedded" | "PostgreSQL") => () => {
       ["/top-posts?limit=51", "limit"],
       ["/top-posts?limit=0", "limit"],
       ["/best-times?since_days=1.5", "since_days"],
-      ["/best-times?account=x", "account"]
+      ["/best-times?account=", "account"]
     ]
     const postsShape = await json(await get("/posts?limit=0"))
     for (const [path, field] of cases) {

@@ -46,6 +46,13 @@ describe("argument parsing", () => {
     expect(request("webhooks resend w1 e1")).toMatchObject({
       right: { method: "POST", path: "/projects/p1/webhooks/w1/deliveries/e1/resend" }
     })
+    expect(request("publishing pause --reason review")).toMatchObject({
+      right: { method: "POST", path: "/projects/p1/publishing/pause", body: { reason: "review" } }
+    })
+    expect(request("publishing resume --project p2")).toMatchObject({ right: { method: "POST", path: "/projects/p2/publishing/resume" } })
+    expect(request("publishing pause-all", Option.none())).toMatchObject({ right: { method: "POST", path: "/publishing/pause", body: {} } })
+    expect(request("publishing resume-all", Option.none())).toMatchObject({ right: { method: "POST", path: "/publishing/resume" } })
+    expect(request("publishing list", Option.none())).toMatchObject({ right: { method: "GET", path: "/publishing" } })
   })
 
   it("refuses unknown commands, unknown options, wrong arity, bad numbers and a missing project", () => {

@@ -77,6 +77,12 @@ describe("createHerald(): analytics", () => {
     expect(insights.coverage.with_metrics + insights.coverage.unreportable + insights.coverage.awaiting).toBe(insights.coverage.deliveries)
     expect(await herald.analytics.topPosts(humanKey, { metric: "likes" })).toMatchObject({ metric: "likes", since_days: 30 })
     expect(await herald.analytics.bestTimes(humanKey, { platform: "x" })).toMatchObject({ since_days: 90 })
+    const own = await herald.analytics.bestTimes(humanKey, { account: "x:herald_demo" })
+    expect(own.account).toMatch(/^[0-9a-f-]{36}$/)
+    expect(own.slots.every((slot) => slot.own_weight !== undefined && slot.own_samples !== undefined)).toBe(true)
+    const foreign = await herald.analytics.bestTimes(humanKey, { account: "x:nobody" }).then(() => null, (failure: unknown) => failure)
+    expect(foreign).toMatchObject({ _tag: "ValidationFailed" })
+    expect(String(foreign)).toContain("account")
     const outOfRange = await herald.analytics.topPosts(humanKey, { limit: 51 }).then(() => null, (failure: unknown) => failure)
     expect(String(outOfRange)).toContain("limit")
     const unknown = await herald.analytics.metrics(humanKey, "00000000-0000-4000-8000-000000000000").then(() => null, (failure: unknown) => failure)
@@ -93,6 +99,23 @@ describe("createHerald(): connection health", () => {
     const missing = await herald.admin.retryAuthFailures(herald.demoCredentials!.project_id, "00000000-0000-4000-8000-000000000000")
       .then(() => null, (failure: unknown) => failure)
     expect(missing).toMatchObject({ _tag: "AccountNotFound" })
+  })
+})
+
+describe("createHerald(): the emergency stop and provenance", () => {
+  it("pausePublishing holds the project (a create says so), pauses lists it, resumePublishing lifts it; posts made through the SDK say so", async () => {
+    const projectId = herald.demoCredentials!.project_id
+    const paused = await herald.admin.pausePublishing(projectId, " incident ")
+    expect(paused).toMatchObject({ scope: "project", project_id: projectId, reason: "incident" })
+    expect(await herald.admin.pauses()).toContainEqual(paused)
+    const created = await herald.posts.create(humanKey, { caption: "sdk during the stop", social_accounts: ["x:herald_demo"] })
+    expect(created.message).toContain("Publishing is paused for this project")
+    const row = (await herald.posts.list(humanKey)).data.find((post) => post.id === created.id)!
+    expect(row.provenance.created_by).toMatchObject({ kind: "human", surface: "sdk" })
+    expect(await herald.admin.resumePublishing(projectId)).toMatchObject({ lifted: paused, in_force: [] })
+    expect((await herald.admin.resumePublishing(null)).lifted).toBeNull()
+    const missing = await herald.admin.pausePublishing("00000000-0000-4000-8000-000000000000").then(() => null, (failure: unknown) => failure)
+    expect(missing).toMatchObject({ _tag: "ProjectNotFound" })
   })
 })
 

@@ -304,7 +304,17 @@ export const BestTimeSlot = Schema.Struct({
   weekday: Weekday,
   hour_utc: Schema.Int.pipe(Schema.between(0, 23)),
   avg_engagement: Schema.Number.annotations({ description: "Mean engagement of the slot's posts, to two decimals." }),
-  samples: Schema.Int.annotations({ description: "Posts published in this weekday and hour (UTC) with engagement recorded." })
+  samples: Schema.Int.annotations({
+    description: "Posts published in this weekday and hour (UTC) with engagement recorded. With account: the posts the figure rests on " +
+      "(the account's own when own_weight is 1, else the platform's across the project)."
+  }),
+  own_samples: Schema.optionalWith(Schema.Int, { exact: true }).annotations({
+    description: "With account only: the account's own posts in this slot."
+  }),
+  own_weight: Schema.optionalWith(Schema.Number, { exact: true }).annotations({
+    description: "With account only: how much of avg_engagement is the account's own (0 to 1, min(own_samples, 3) / 3; " +
+      "1 when the platform has no other data for the slot), the rest its platform's mean across the project."
+  })
 }).annotations({ identifier: "BestTimeSlot" })
 export type BestTimeSlot = typeof BestTimeSlot.Type
 
@@ -316,6 +326,9 @@ export type Signal = typeof Signal.Type
 export const BestTimes = Schema.Struct({
   signal: Signal,
   since_days: Schema.Int,
+  account: Schema.optionalWith(AccountId, { exact: true }).annotations({
+    description: "With account only: the account whose own best times these are, blended with its platform's where thin."
+  }),
   slots: Schema.Array(BestTimeSlot).annotations({ description: "Slots with at least one sample, highest avg_engagement first." })
 }).annotations({ identifier: "BestTimes" })
 export type BestTimes = typeof BestTimes.Type
@@ -357,7 +370,8 @@ export const slotsOfCells = (cells: ReadonlyArray<SlotCell>): Array<BestTimeSlot
     samples: cell.samples
   })).sort(compareSlots)
 
-export const slotsOf = (samples: ReadonlyArray<EngagementSample>): Array<BestTimeSlot> => {
+/** The weekday × hour cells of some samples. */
+export const slotCellsOf = (samples: ReadonlyArray<EngagementSample>): Array<SlotCell> => {
   const cells = new Map<number, { weekday: number; hour: number; sum: number; samples: number }>()
   for (const sample of samples) {
     const parts = DateTime.toParts(sample.publishedAt)
@@ -368,7 +382,7 @@ export const slotsOf = (samples: ReadonlyArray<EngagementSample>): Array<BestTim
     cell.samples++
     cells.set(key, cell)
   }
-  return slotsOfCells([...cells.values()])
+  return [...cells.values()]
 }
 
 /** Each post of the window with recorded engagement: its deliveries' engagement summed, at its first delivery's time. */
@@ -388,10 +402,64 @@ export const engagementSamplesOf = (all: ReadonlyArray<TrackedDelivery>, filter:
   return samples
 }
 
+/** Best times' filters: the window, platform and format, and optionally one account's deliveries alone. */
+export interface BestTimesFilter extends AnalyticsFilter {
+  readonly account: AccountId | null
+}
+
+/** The cells GET /best-times reads: the samples of the window's posts (of one account's deliveries, with account). */
+export const bestTimeCellsOf = (all: ReadonlyArray<TrackedDelivery>, filter: BestTimesFilter): Array<SlotCell> =>
+  slotCellsOf(engagementSamplesOf(filter.account === null ? all : all.filter((delivery) => delivery.accountId === filter.account), filter))
+
 /** GET /best-times's signal and slots. */
-export const bestTimesOf = (all: ReadonlyArray<TrackedDelivery>, filter: AnalyticsFilter): Omit<BestTimes, "since_days"> => {
-  const slots = slotsOf(engagementSamplesOf(all, filter))
+export const bestTimesOf = (all: ReadonlyArray<TrackedDelivery>, filter: AnalyticsFilter): Omit<BestTimes, "since_days"> =>
+  bestTimesOfCells(bestTimeCellsOf(all, { ...filter, account: null }))
+
+export const bestTimesOfCells = (cells: ReadonlyArray<SlotCell>): Omit<BestTimes, "since_days"> => {
+  const slots = slotsOfCells(cells)
   return { signal: signalOf(slots), slots }
+}
+
+/** Own samples from which a slot is the account's alone. */
+export const ownSamplesTrusted = 3
+
+/**
+ * How much of a slot is the account's own: min(own, 3) / 3 of its own samples, so it grows with
+ * each post and is the account's alone from three; 1 when the prior has nothing there.
+ */
+export const ownWeight = (ownSamples: number, priorSamples: number): number =>
+  priorSamples === 0 ? 1 : Math.min(ownSamples, ownSamplesTrusted) / ownSamplesTrusted
+
+const cellKey = (cell: SlotCell) => cell.weekday * 24 + cell.hour
+
+/**
+ * One account's best times: each slot where the account or its platform (the prior: the
+ * platform's cells across the project, the account's own posts among them) has samples, its mean
+ * w × own mean + (1 - w) × prior mean with w = ownWeight (docs/analytics.md, "Best times per
+ * account"). The ends are exact: w 0 is the prior's slot, w 1 the account's own.
+ */
+export const blendedSlots = (own: ReadonlyArray<SlotCell>, prior: ReadonlyArray<SlotCell>): Array<BestTimeSlot> => {
+  const owned = new Map(own.filter((cell) => cell.samples > 0).map((cell) => [cellKey(cell), cell]))
+  const priors = new Map(prior.filter((cell) => cell.samples > 0).map((cell) => [cellKey(cell), cell]))
+  const slots: Array<BestTimeSlot> = []
+  for (const key of new Set([...owned.keys(), ...priors.keys()])) {
+    const mine = owned.get(key)
+    const theirs = priors.get(key)
+    const ownSamples = mine?.samples ?? 0
+    const weight = ownWeight(ownSamples, theirs?.samples ?? 0)
+    const avg = weight === 1 ? meanToCents(mine!.sum, mine!.samples)
+      : weight === 0 ? meanToCents(theirs!.sum, theirs!.samples)
+      : Math.round((weight * (mine!.sum / mine!.samples) + (1 - weight) * (theirs!.sum / theirs!.samples)) * 100) / 100
+    slots.push({
+      weekday: weekdays[Math.floor(key / 24)]!,
+      hour_utc: key % 24,
+      avg_engagement: avg,
+      samples: weight === 1 ? ownSamples : theirs!.samples,
+      own_samples: ownSamples,
+      own_weight: Math.round(weight * 100) / 100
+    })
+  }
+  return slots.sort(compareSlots)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ContentFormat, RankingMetric } from "./Analytics.js"
 import { Platform } from "./Platform.js"
+import type { BestTimesRequest } from "./usecases/BestTimes.js"
 import type { AnalyticsQuery } from "./usecases/Insights.js"
 import type { TopPostsRequest } from "./usecases/TopPosts.js"
 
@@ -18,9 +19,19 @@ const filterFields = {
   format: Schema.optionalWith(ContentFormat, { exact: true })
 }
 
-/** GET /insights's and GET /best-times's parameters. */
+/** GET /insights's parameters. */
 export const AnalyticsInput = Schema.Struct(filterFields)
 export type AnalyticsInput = typeof AnalyticsInput.Type
+
+/** GET /best-times's parameters: the filters and, beyond the contract, one account. */
+export const BestTimesInput = Schema.Struct({
+  ...filterFields,
+  account: Schema.optionalWith(Schema.String.pipe(Schema.minLength(1)), { exact: true }).annotations({
+    description: "One account's own best times (its id, platform:username or username), blended with its platform's across the " +
+      "project where its own posts are few (docs/analytics.md)."
+  })
+})
+export type BestTimesInput = typeof BestTimesInput.Type
 
 /** GET /top-posts's parameters. */
 export const TopPostsInput = Schema.Struct({
@@ -39,6 +50,11 @@ export const analyticsQueryOf = (input: AnalyticsInput, defaultDays: number): An
   sinceDays: input.since_days ?? defaultDays,
   platform: input.platform ?? null,
   format: input.format ?? null
+})
+
+export const bestTimesRequestOf = (input: BestTimesInput): BestTimesRequest => ({
+  ...analyticsQueryOf(input, defaultBestTimesDays),
+  account: input.account ?? null
 })
 
 export const topPostsRequestOf = (input: TopPostsInput): TopPostsRequest => ({

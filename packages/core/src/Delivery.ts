@@ -1,7 +1,8 @@
-import { Schema } from "effect"
+import { type DateTime, Schema } from "effect"
 import { DeliveryError } from "./DeliveryError.js"
 import { AccountId, ApiKeyId, DeliveryId, PostId, ProjectId } from "./Ids.js"
 import { Platform } from "./Platform.js"
+import { ActorKind, type Principal, Surface } from "./Principal.js"
 
 /**
  * - pending: written with its post, not released yet (held, draft, rejected or not due)
@@ -46,7 +47,23 @@ export type Attempt = typeof Attempt.Type
  * under way (recorded before the platform call), which holds the delivery against other takedowns
  * until the platform answers or the intent's lease lapses (usecases/TakedownDelivery.ts).
  */
-export const Takedown = Schema.Struct({ by: ApiKeyId, at: Schema.DateTimeUtc })
+export const Takedown = Schema.Struct({
+  by: ApiKeyId,
+  /** The key's name, kind and surface; null on takedowns recorded before migration 0018. */
+  byName: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  kind: Schema.optionalWith(Schema.NullOr(ActorKind), { default: () => null }),
+  surface: Schema.optionalWith(Schema.NullOr(Surface), { default: () => null }),
+  at: Schema.DateTimeUtc
+})
+export type Takedown = typeof Takedown.Type
+
+export const takedownBy = (principal: Principal, at: DateTime.Utc): Takedown => ({
+  by: principal.keyId,
+  byName: principal.keyName,
+  kind: principal.kind,
+  surface: principal.surface,
+  at
+})
 
 export class Delivery extends Schema.Class<Delivery>("Delivery")({
   id: DeliveryId,

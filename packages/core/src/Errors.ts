@@ -35,7 +35,20 @@ export class UnknownOption extends Schema.TaggedError<UnknownOption>()("UnknownO
   }
 }
 
-export const GuardrailViolation = Schema.Struct({ rule: Schema.String, detail: Schema.String })
+/**
+ * One rule broken. Beside the contract's rule and detail: the text field at fault (caption,
+ * platform_configurations.x.thread[2]), and either the span of that text that broke it (a banned
+ * word: UTF-16 offsets, end exclusive, and the text there) or the topic with the classifier's
+ * score. posting_cap and the post-wide link count name no field.
+ */
+export const GuardrailViolation = Schema.Struct({
+  rule: Schema.String,
+  detail: Schema.String,
+  field: Schema.optional(Schema.String),
+  span: Schema.optional(Schema.Struct({ start: Schema.Int, end: Schema.Int, text: Schema.String })),
+  topic: Schema.optional(Schema.String),
+  score: Schema.optional(Schema.Number)
+})
 export type GuardrailViolation = typeof GuardrailViolation.Type
 
 export class GuardrailBlocked extends Schema.TaggedError<GuardrailBlocked>()("GuardrailBlocked", {

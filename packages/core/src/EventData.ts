@@ -6,6 +6,7 @@ import { type EventKind, OutboxEvent } from "./Event.js"
 import { EventId, type ProjectId } from "./Ids.js"
 import type { PostRecord } from "./ports/PostStore.js"
 import { IdGenerator } from "./ports/IdGenerator.js"
+import { provenanceOf } from "./Provenance.js"
 
 /**
  * The `data` of each webhook event kind (docs/webhooks.md shows them). post.published is fixed by
@@ -18,7 +19,8 @@ const postSummary = ({ deliveries, post }: PostRecord) => ({
   caption: post.caption,
   status: post.status,
   delivered: deliveries.filter((delivery) => delivery.wentOut).length,
-  targets: deliveries.length
+  targets: deliveries.length,
+  provenance: provenanceOf(post)
 })
 
 const deliverySummaries = ({ deliveries }: PostRecord) =>
@@ -46,6 +48,8 @@ export const decidedData = (record: PostRecord) => {
         outcome: decision.outcome,
         via: decision.via,
         by_key_id: decision.by,
+        by_key_name: decision.byName,
+        surface: decision.surface,
         at: DateTime.formatIso(decision.at),
         reason: decision.reason
       }

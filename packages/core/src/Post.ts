@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { AccountId, ApiKeyId, MediaId, PostId, ProjectId } from "./Ids.js"
 import { PlatformConfigurations } from "./platforms/Registry.js"
-import { ActorKind } from "./Principal.js"
+import { ActorKind, type Principal, Surface } from "./Principal.js"
 
 export const PostStatus = Schema.Literal(
   "pending_approval",
@@ -73,17 +73,43 @@ export const PatchPostBody = Schema.Struct({
 })
 export type PatchPostBody = typeof PatchPostBody.Type
 
-export const Author = Schema.Struct({ keyId: ApiKeyId, kind: ActorKind })
-export type Author = typeof Author.Type
+/**
+ * A key that did something to a post, as it was then: its id, name and kind, and the surface the
+ * request came through. keyName and surface are null on what was written before migration 0018.
+ */
+export const Actor = Schema.Struct({
+  keyId: ApiKeyId,
+  keyName: Schema.NullOr(Schema.String),
+  kind: ActorKind,
+  surface: Schema.NullOr(Surface)
+})
+export type Actor = typeof Actor.Type
+
+/** Who wrote a version of a post: its creator, or for a version an edit made, the editor. */
+export const Author = Actor
+export type Author = Actor
+
+export const actorOf = (principal: Principal): Actor => ({
+  keyId: principal.keyId,
+  keyName: principal.keyName,
+  kind: principal.kind,
+  surface: principal.surface
+})
+
+/** Read from JSONB written before migration 0018, which held no key name or surface: null, unknown. */
+const unknownYet = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
 
 /**
- * A person's decision on a held post: through a human key (by names it) or through the post's
- * signed approval link (by is null: the link itself was the person's credential).
+ * A person's decision on a held post: through a human key (by names it, byName and surface say
+ * which and how) or through the post's signed approval link (by is null: the link itself was the
+ * person's credential).
  */
 export const Decision = Schema.Struct({
   outcome: Schema.Literal("approved", "rejected"),
   via: Schema.Literal("api_key", "approval_link"),
   by: Schema.NullOr(ApiKeyId),
+  byName: unknownYet(Schema.String),
+  surface: unknownYet(Surface),
   at: Schema.DateTimeUtc,
   reason: Schema.NullOr(Schema.String)
 })
@@ -105,6 +131,8 @@ export class Post extends Schema.Class<Post>("Post")({
   scheduledAt: Schema.NullOr(Schema.DateTimeUtc),
   platformConfigurations: PlatformConfigurations,
   author: Author,
+  /** Who created the post's first version: the author, unless an edit made this version. */
+  origin: Actor,
   decision: Schema.NullOr(Decision),
   supersedes: Schema.NullOr(PostId),
   supersededBy: Schema.NullOr(PostId),

@@ -6,6 +6,7 @@ import type { PostRecord } from "./ports/PostStore.js"
 import { ActorKind } from "./Principal.js"
 import { Platform } from "./Platform.js"
 import { DeliveryStatus } from "./Delivery.js"
+import { Provenance, provenanceOf } from "./Provenance.js"
 
 /**
  * A post as GET /posts lists it. The contract fixes status, approval_url, rejectionReason,
@@ -29,7 +30,8 @@ export const PostView = Schema.Struct({
   })),
   media_ids: Schema.Array(Schema.UUID),
   platform_configurations: PlatformConfigurations,
-  created_by: ActorKind,
+  created_by: ActorKind.annotations({ description: "Whether an agent or a human key wrote this version (provenance.created_by names the key)." }),
+  provenance: Provenance,
   supersedes: Schema.NullOr(Schema.UUID),
   idempotency_key: Schema.NullOr(Schema.String),
   created_at: Schema.String,
@@ -77,6 +79,7 @@ export const toPostView = ({ deliveries, post }: PostRecord, approvalUrl: string
   media_ids: post.mediaIds,
   platform_configurations: post.platformConfigurations,
   created_by: post.author.kind,
+  provenance: provenanceOf(post),
   supersedes: post.supersedes,
   idempotency_key: post.idempotencyKey,
   created_at: DateTime.formatIso(post.createdAt),

@@ -8,15 +8,31 @@ export type Scope = typeof Scope.Type
 export const ActorKind = Schema.Literal("agent", "human")
 export type ActorKind = typeof ActorKind.Type
 
+/**
+ * How a key's request reached Herald: the REST API, the MCP connector or the SDK called in process.
+ * (The `herald` CLI has no post commands: it manages through the admin API, which no key signs.)
+ */
+export const Surface = Schema.Literal("rest", "mcp", "sdk")
+export type Surface = typeof Surface.Type
+
 /** The caller behind a request, as established from its API key. */
 export class Principal extends Schema.Class<Principal>("Principal")({
   projectId: ProjectId,
   keyId: ApiKeyId,
+  /** The key's name when the request was made ("" for an unnamed key), kept on what it does. */
+  keyName: Schema.optionalWith(Schema.String, { default: () => "" }),
   kind: ActorKind,
   scopes: Schema.Array(Scope),
-  dailyPostCap: Schema.NullOr(Schema.Int.pipe(Schema.positive()))
+  dailyPostCap: Schema.NullOr(Schema.Int.pipe(Schema.positive())),
+  /** Where the request came through; REST unless the MCP connector or the SDK says otherwise (`via`). */
+  surface: Schema.optionalWith(Surface, { default: () => "rest" as const })
 }) {
   has(scope: Scope): boolean {
     return this.scopes.includes(scope)
+  }
+
+  /** The same caller, come through another surface. */
+  via(surface: Surface): Principal {
+    return new Principal({ ...this, surface }, true)
   }
 }

@@ -19,7 +19,13 @@ export const GuardrailSettings = Schema.Struct({
     block_shorteners: Schema.Boolean,
     max_links: Schema.NullOr(Schema.Int.pipe(Schema.nonNegative()))
   })),
-  daily_post_cap: Schema.NullOr(Schema.Int.pipe(Schema.positive()))
+  daily_post_cap: Schema.NullOr(Schema.Int.pipe(Schema.positive())),
+  /**
+   * Terms a project adds per topic (whole words, any case, with the banned words' evasion
+   * handling): a text naming one is about the topic. Extends a topic the built-in classifier
+   * knows, or teaches it a new one. Optional, so stored settings without it need no migration.
+   */
+  topic_terms: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }))
 })
 export type GuardrailSettings = typeof GuardrailSettings.Type
 

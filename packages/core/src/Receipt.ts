@@ -3,6 +3,7 @@ import { type Delivery, DeliveryStatus } from "./Delivery.js"
 import { DeliveryErrorCategory, toWireError, WireDeliveryError } from "./DeliveryError.js"
 import { Platform } from "./Platform.js"
 import { PostStatus } from "./Post.js"
+import { Provenance, provenanceOf, TakedownActor, takedownActor } from "./Provenance.js"
 import type { PostRecord } from "./ports/PostStore.js"
 
 /** One row of GET /post-results: a delivery to one account. */
@@ -30,7 +31,8 @@ export const ReceiptEntry = Schema.Struct({
     error_category: Schema.NullOr(DeliveryErrorCategory)
   })),
   taken_down_at: Schema.NullOr(Schema.String),
-  taken_down_by: Schema.NullOr(Schema.String)
+  taken_down_by: Schema.NullOr(Schema.String),
+  taken_down_by_key: Schema.NullOr(TakedownActor).annotations({ description: "The key that took it down (taken_down_by is its id)." })
 })
 export type ReceiptEntry = typeof ReceiptEntry.Type
 
@@ -38,6 +40,7 @@ export const Receipt = Schema.Struct({
   post_id: Schema.UUID,
   post_status: PostStatus,
   approval_url: Schema.String,
+  provenance: Provenance,
   data: Schema.Array(ReceiptEntry)
 })
 export type Receipt = typeof Receipt.Type
@@ -70,12 +73,14 @@ export const toReceiptEntry = (delivery: Delivery): ReceiptEntry => ({
   })),
   // A takedown still under way is not shown: the post is live until the platform confirms.
   taken_down_at: delivery.status === "taken_down" ? iso(delivery.takedown?.at ?? null) : null,
-  taken_down_by: delivery.status === "taken_down" ? delivery.takedown?.by ?? null : null
+  taken_down_by: delivery.status === "taken_down" ? delivery.takedown?.by ?? null : null,
+  taken_down_by_key: delivery.status === "taken_down" && delivery.takedown !== null ? takedownActor(delivery.takedown) : null
 })
 
 export const toReceipt = ({ deliveries, post }: PostRecord, approvalUrl: string): Receipt => ({
   post_id: post.id,
   post_status: post.status,
   approval_url: approvalUrl,
+  provenance: provenanceOf(post),
   data: deliveries.map(toReceiptEntry)
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   AccountId,
   bestTimesOf,
+  blendedSlots,
   type ContentFormat,
   DeliveryId,
   engagementOf,
@@ -10,8 +11,11 @@ import {
   platforms,
   PostId,
   ProjectId,
+  ownWeight,
   rankingMetrics,
   type ReportedCounts,
+  type SlotCell,
+  slotsOfCells,
   topPostsOf,
   type TrackedDelivery
 } from "@herald/core"
@@ -163,6 +167,59 @@ describe("analytics rules (properties)", () => {
       for (let i = 1; i < slots.length; i++) expect(slots[i - 1]!.avg_engagement).toBeGreaterThanOrEqual(slots[i]!.avg_engagement)
       const anyEngagement = [...posts.values()].some((post) => post.engagement > 0)
       expect(signal).toBe(!anyEngagement ? "none" : slots.every((slot) => slot.samples >= 3) ? "ok" : "thin")
+    }))
+  })
+})
+
+/** Cells of distinct weekday × hour, each with samples. */
+const cellsArb: fc.Arbitrary<Array<SlotCell>> = fc.uniqueArray(
+  fc.record({ weekday: fc.nat({ max: 6 }), hour: fc.nat({ max: 23 }), samples: fc.integer({ min: 1, max: 8 }), sum: fc.nat({ max: 5_000 }) }),
+  { selector: (cell) => cell.weekday * 24 + cell.hour, maxLength: 30 }
+)
+const keyOf = (slot: { weekday: string; hour_utc: number }) => `${slot.weekday} ${slot.hour_utc}`
+
+describe("best times per account: blended with the platform's prior (properties)", () => {
+  it("the weight of the account's own data grows with its own samples, from 0 with none to 1 from three", () => {
+    fc.assert(fc.property(fc.nat({ max: 20 }), fc.integer({ min: 1, max: 50 }), (own, prior) => {
+      expect(ownWeight(own + 1, prior)).toBeGreaterThanOrEqual(ownWeight(own, prior))
+      if (own < 3) expect(ownWeight(own + 1, prior)).toBeGreaterThan(ownWeight(own, prior))
+      expect(ownWeight(own, prior)).toBe(own === 0 ? 0 : own >= 3 ? 1 : own / 3)
+    }))
+  })
+
+  it("with no own data every slot is the platform prior's", () => {
+    fc.assert(fc.property(cellsArb, (prior) => {
+      const blended = blendedSlots([], prior)
+      expect(blended.map(({ avg_engagement, hour_utc, samples, weekday }) => ({ weekday, hour_utc, avg_engagement, samples })))
+        .toEqual(slotsOfCells(prior))
+      expect(blended.every((slot) => slot.own_weight === 0 && slot.own_samples === 0)).toBe(true)
+    }))
+  })
+
+  it("a slot with three or more own samples is the account's own; fewer blend toward the prior; the order is the contract's", () => {
+    fc.assert(fc.property(cellsArb, cellsArb, (own, prior) => {
+      const blended = new Map(blendedSlots(own, prior).map((slot) => [keyOf(slot), slot]))
+      const ownSlots = new Map(slotsOfCells(own).map((slot) => [keyOf(slot), slot]))
+      const priorSlots = new Map(slotsOfCells(prior).map((slot) => [keyOf(slot), slot]))
+      expect(new Set(blended.keys())).toEqual(new Set([...ownSlots.keys(), ...priorSlots.keys()]))
+      for (const [key, slot] of blended) {
+        const mine = ownSlots.get(key)
+        const theirs = priorSlots.get(key)
+        expect(slot.own_samples).toBe(mine?.samples ?? 0)
+        if (mine !== undefined && (mine.samples >= 3 || theirs === undefined)) {
+          expect(slot).toMatchObject({ avg_engagement: mine.avg_engagement, samples: mine.samples, own_weight: 1 })
+        } else {
+          const weight = (mine?.samples ?? 0) / 3
+          expect(slot.own_weight).toBe(Math.round(weight * 100) / 100)
+          expect(slot.samples).toBe(theirs!.samples)
+          // Between the two means (each to two decimals, so within a cent of them).
+          const ends = [mine?.avg_engagement ?? theirs!.avg_engagement, theirs!.avg_engagement]
+          expect(slot.avg_engagement).toBeGreaterThanOrEqual(Math.min(...ends) - 0.01)
+          expect(slot.avg_engagement).toBeLessThanOrEqual(Math.max(...ends) + 0.01)
+        }
+      }
+      const ordered = blendedSlots(own, prior)
+      for (let i = 1; i < ordered.length; i++) expect(ordered[i - 1]!.avg_engagement).toBeGreaterThanOrEqual(ordered[i]!.avg_engagement)
     }))
   })
 })

@@ -1,39 +1,40 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Option } from "effect"
 import {
+  BuiltinClassifier,
   checkGuardrails,
+  classifierInMemory,
   ClassifiersUnavailable,
   type GuardrailSettings,
   type GuardrailVerdict,
   noGuardrails,
-  type OutboundText,
-  toneClassifierInMemory,
-  TopicClassifierByName,
-  topicClassifierInMemory,
-  ToneClassifierUnavailable,
-  TopicClassifierUnavailable
+  type OutboundText
 } from "@herald/core"
 
 const caption = (text: string): ReadonlyArray<OutboundText> => [{ field: "caption", text }]
 const settings = (overrides: Partial<GuardrailSettings>): GuardrailSettings => ({ ...noGuardrails, ...overrides })
 
-// A tone classifier that objects to shouting, and topics recognised by name.
-const Classifiers = Layer.merge(
-  TopicClassifierByName,
-  toneClassifierInMemory((text) => (text === text.toUpperCase() && /[A-Z]/.test(text) ? "it shouts" : null))
-)
+// A classifier that finds each asked topic in a text that says it is about it, and objects to shouting.
+const Classifiers = classifierInMemory((text, question) => ({
+  topics: question.topics.filter((topic) => text.includes(`ABOUT ${topic.toUpperCase()}`)).map((topic) => ({
+    topic,
+    score: 0.9,
+    evidence: [topic]
+  })),
+  tone: text === text.toUpperCase() && /[A-Z]/.test(text) ? Option.some({ score: 0.8, reason: "it shouts" }) : Option.none()
+}))
 
 const expectConsistent = (verdict: GuardrailVerdict) => {
   expect(verdict.allowed).toBe(verdict.violations.length === 0)
   for (const violation of verdict.violations) expect(verdict.rules_checked).toContain(violation.rule)
-  for (const rule of verdict.rules_skipped) expect(verdict.rules_checked).not.toContain(rule)
+  expect([...new Set(verdict.skipped.map(({ rule }) => rule))]).toEqual(verdict.rules_skipped)
 }
 
 describe("checkGuardrails", () => {
   it.effect("checks nothing when nothing is configured", () =>
     Effect.gen(function*() {
       const verdict = yield* checkGuardrails(caption("anything at all"), noGuardrails, { postsToday: 10 })
-      expect(verdict).toEqual({ allowed: true, violations: [], rules_checked: [], rules_skipped: [] })
+      expect(verdict).toEqual({ allowed: true, violations: [], rules_checked: [], rules_skipped: [], skipped: [] })
     }).pipe(Effect.provide(ClassifiersUnavailable)))
 
   it.effect("lists every configured rule, in order, and blocks on any violation", () =>
@@ -50,11 +51,12 @@ describe("checkGuardrails", () => {
         allowed: true,
         violations: [],
         rules_checked: ["banned_words", "banned_topics", "tone", "links", "posting_cap"],
-        rules_skipped: []
+        rules_skipped: [],
+        skipped: []
       })
       const dirty = yield* checkGuardrails(
         [
-          { field: "caption", text: "SPAM AND GAMBLING AT EVIL.COM" },
+          { field: "caption", text: "SPAM ABOUT GAMBLING AT EVIL.COM" },
           { field: "signature", text: "— the team" }
         ],
         all,
@@ -63,10 +65,10 @@ describe("checkGuardrails", () => {
       expectConsistent(dirty)
       expect(dirty.allowed).toBe(false)
       expect(dirty.violations).toEqual([
-        { rule: "banned_words", detail: "caption contains banned word \"spam\"" },
-        { rule: "banned_topics", detail: "caption is about banned topic \"gambling\": the text names \"gambling\"" },
-        { rule: "tone", detail: "caption does not fit the tone \"calm\": it shouts" },
-        { rule: "links", detail: "caption links to denied domain \"evil.com\"" },
+        { rule: "banned_words", detail: "caption contains banned word \"spam\"", field: "caption", span: { start: 0, end: 4, text: "SPAM" } },
+        { rule: "banned_topics", detail: "caption is about banned topic \"gambling\" (score 0.9; gambling)", field: "caption", topic: "gambling", score: 0.9 },
+        { rule: "tone", detail: "caption does not fit the tone \"calm\" (score 0.8): it shouts", field: "caption", score: 0.8 },
+        { rule: "links", detail: "caption links to denied domain \"evil.com\"", field: "caption" },
         { rule: "posting_cap", detail: "this key already created 5 posts today; its daily cap is 5" }
       ])
     }).pipe(Effect.provide(Classifiers)))
@@ -82,7 +84,12 @@ describe("checkGuardrails", () => {
         { postsToday: null }
       )
       expect(verdict.violations).toEqual([
-        { rule: "banned_words", detail: "platform_configurations.x.thread[2] contains banned word \"spam\"" }
+        {
+          rule: "banned_words",
+          detail: "platform_configurations.x.thread[2] contains banned word \"spam\"",
+          field: "platform_configurations.x.thread[2]",
+          span: { start: 0, end: 7, text: "s.p.a.m" }
+        }
       ])
     }).pipe(Effect.provide(ClassifiersUnavailable)))
 
@@ -94,20 +101,65 @@ describe("checkGuardrails", () => {
         { postsToday: null }
       )
       expectConsistent(verdict)
-      expect(verdict).toEqual({ allowed: true, violations: [], rules_checked: ["banned_words"], rules_skipped: ["banned_topics", "tone"] })
+      expect(verdict).toEqual({
+        allowed: true,
+        violations: [],
+        rules_checked: ["banned_words"],
+        rules_skipped: ["banned_topics", "tone"],
+        skipped: [
+          { rule: "banned_topics", reason: "the classifier could not answer: no classifier is configured" },
+          { rule: "tone", reason: "the classifier could not answer: no classifier is configured" }
+        ]
+      })
     }).pipe(Effect.provide(ClassifiersUnavailable)))
 
-  it.effect("skips only the unavailable classifier", () =>
+  it.effect("built-in: a topic or tone it does not know is skipped with the reason, never judged by its name", () =>
     Effect.gen(function*() {
       const verdict = yield* checkGuardrails(
-        caption("LOUD GAMBLING"),
-        settings({ banned_topics: ["gambling"], tone: "calm" }),
+        caption("Crypto crypto crypto! Vote in the senate election today"),
+        settings({ banned_topics: ["crypto", "politics"], tone: "whimsical" }),
         { postsToday: null }
       )
+      expectConsistent(verdict)
       expect(verdict.rules_checked).toEqual(["banned_topics"])
-      expect(verdict.rules_skipped).toEqual(["tone"])
-      expect(verdict.violations.map((violation) => violation.rule)).toEqual(["banned_topics"])
-    }).pipe(Effect.provide(Layer.merge(TopicClassifierByName, ToneClassifierUnavailable))))
+      expect(verdict.rules_skipped).toEqual(["banned_topics", "tone"])
+      expect(verdict.violations.map(({ rule, topic }) => [rule, topic])).toEqual([["banned_topics", "politics"]])
+      expect(verdict.skipped).toEqual([
+        {
+          rule: "banned_topics",
+          reason: "the built-in classifier does not know the topic \"crypto\" (it knows politics, religion, gambling, violence; a project can teach it one with topic_terms)"
+        },
+        { rule: "tone", reason: "the built-in classifier does not know the tone \"whimsical\" (it knows professional, friendly)" }
+      ])
+    }).pipe(Effect.provide(BuiltinClassifier)))
+
+  it.effect("built-in: project topic_terms teach a new topic and extend a known one", () =>
+    Effect.gen(function*() {
+      const taught = settings({ banned_topics: ["Crypto", "religion"], topic_terms: { crypto: ["bitcoin", "nft drop"], Religion: ["nirvana"] } })
+      const verdict = yield* checkGuardrails(
+        [{ field: "caption", text: "Our NFT   drop is live" }, { field: "signature", text: "reach n1rvana with our tea" }],
+        taught,
+        { postsToday: null }
+      )
+      expectConsistent(verdict)
+      expect(verdict.rules_skipped).toEqual([])
+      expect(verdict.violations).toEqual([
+        { rule: "banned_topics", detail: "caption is about banned topic \"Crypto\" (score 1; nft drop)", field: "caption", topic: "Crypto", score: 1 },
+        { rule: "banned_topics", detail: "signature is about banned topic \"religion\" (score 1; nirvana)", field: "signature", topic: "religion", score: 1 }
+      ])
+    }).pipe(Effect.provide(BuiltinClassifier)))
+
+  it.effect("built-in: judges by what a text is about, not by one word (hard negatives pass)", () =>
+    Effect.gen(function*() {
+      const rules = settings({ banned_topics: ["politics", "gambling"], tone: "professional" })
+      const about = yield* checkGuardrails(caption("Polls open tomorrow: vote for your senator in the election"), rules, { postsToday: null })
+      expect(about.violations.map(({ topic }) => topic)).toEqual(["politics"])
+      expect(about.violations[0]!.score).toBeGreaterThanOrEqual(0.5)
+      const sports = yield* checkGuardrails(caption("Our rowing club elects its new team captain after training on Thursday"), rules, { postsToday: null })
+      expect(sports.violations).toEqual([])
+      const slang = yield* checkGuardrails(caption("lol this drop is lit af, no cap"), rules, { postsToday: null })
+      expect(slang.violations.map(({ rule }) => rule)).toEqual(["tone"])
+    }).pipe(Effect.provide(BuiltinClassifier)))
 
   it.effect("classifies a text repeated in several fields once, naming all of them", () =>
     Effect.gen(function*() {
@@ -120,18 +172,18 @@ describe("checkGuardrails", () => {
         ],
         settings({ banned_topics: ["politics"] }),
         { postsToday: null }
-      ).pipe(Effect.provide(Layer.merge(
-        topicClassifierInMemory((text, topics) => {
-          calls.push(text)
-          return text === "same words" ? [{ topic: topics[0]!, detail: "it argues" }] : []
-        }),
-        ToneClassifierUnavailable
-      )))
+      ).pipe(Effect.provide(classifierInMemory((text, question) => {
+        calls.push(text)
+        return {
+          topics: text === "same words" ? [{ topic: question.topics[0]!, score: 0.75, evidence: [] }] : [],
+          tone: Option.none()
+        }
+      })))
       expect(calls.sort()).toEqual(["same words", "sig"])
-      expect(verdict.violations).toEqual([{
-        rule: "banned_topics",
-        detail: "caption, platform_configurations.x.caption is about banned topic \"politics\": it argues"
-      }])
+      expect(verdict.violations.map(({ field, topic }) => [field, topic])).toEqual([
+        ["caption", "politics"],
+        ["platform_configurations.x.caption", "politics"]
+      ])
     }))
 
   it.effect("posting cap: below the cap passes, at the cap blocks, unknown count is skipped", () =>
@@ -142,7 +194,13 @@ describe("checkGuardrails", () => {
       const unknown = yield* checkGuardrails(caption("hi"), capped, { postsToday: null })
       expect(below).toMatchObject({ allowed: true, rules_checked: ["posting_cap"] })
       expect(at).toMatchObject({ allowed: false, rules_checked: ["posting_cap"] })
-      expect(unknown).toEqual({ allowed: true, violations: [], rules_checked: [], rules_skipped: ["posting_cap"] })
+      expect(unknown).toEqual({
+        allowed: true,
+        violations: [],
+        rules_checked: [],
+        rules_skipped: ["posting_cap"],
+        skipped: [{ rule: "posting_cap", reason: "the number of posts created today is not known here" }]
+      })
     }).pipe(Effect.provide(ClassifiersUnavailable)))
 
   it.effect("blank terms, topics and tone count as not configured", () =>
@@ -152,5 +210,5 @@ describe("checkGuardrails", () => {
       })
       expect(verdict.rules_checked).toEqual([])
       expect(verdict.rules_skipped).toEqual([])
-    }).pipe(Effect.provide(Layer.merge(TopicClassifierUnavailable, ToneClassifierUnavailable))))
+    }).pipe(Effect.provide(ClassifiersUnavailable)))
 })

@@ -3,7 +3,7 @@ import { FastCheck as fc } from "effect"
 import { bannedTermMatcher } from "@herald/core"
 
 const terms = ["badword", "class", "crème", "kill", "shit", "ass", "bad deal", "xyz"]
-const find = (text: string) => bannedTermMatcher(terms).find(text)
+const find = (text: string) => bannedTermMatcher(terms).find(text).map(({ term }) => term)
 
 describe("banned terms: case, accents and compatibility forms", () => {
   it.each([
@@ -70,7 +70,7 @@ describe("banned terms: evasions", () => {
   })
 
   it("reads a number as a number", () => {
-    expect(bannedTermMatcher(["1488"]).find("code 1488")).toEqual(["1488"])
+    expect(bannedTermMatcher(["1488"]).find("code 1488")).toEqual([{ term: "1488", span: { start: 5, end: 9 } }])
     expect(bannedTermMatcher(["ioo"]).find("call 100 now")).toEqual([])
   })
 
@@ -85,7 +85,7 @@ describe("banned terms: evasions", () => {
   it("property: a banned word with a separator between every letter is always caught", () => {
     fc.assert(fc.property(word, fc.array(separator, { minLength: 9, maxLength: 9 }), (term, separators) => {
       const spelled = [...term].map((letter, index) => index === 0 ? letter : separators[index - 1] + letter).join("")
-      return bannedTermMatcher([term]).find(`look: ${spelled} there`).includes(term)
+      return bannedTermMatcher([term]).find(`look: ${spelled} there`).some((found) => found.term === term)
     }))
   })
 
@@ -109,6 +109,17 @@ describe("banned terms: compiled once per list", () => {
   })
 
   it("ignores blank terms and reports terms as configured, trimmed", () => {
-    expect(bannedTermMatcher(["  ", "", " Bad Deal "]).find("a bad deal")).toEqual(["Bad Deal"])
+    expect(bannedTermMatcher(["  ", "", " Bad Deal "]).find("a bad deal")).toEqual([{ term: "Bad Deal", span: { start: 2, end: 10 } }])
+  })
+})
+
+describe("where a banned term stands", () => {
+  it("gives the span of the text as written, across folding, joining and phrases", () => {
+    const spanned = (list: ReadonlyArray<string>, text: string) =>
+      bannedTermMatcher(list).find(text).map(({ span, term }) => [term, span === undefined ? null : text.slice(span.start, span.end)])
+    expect(spanned(["bad"], "so B.A.D today")).toEqual([["bad", "B.A.D"]])
+    expect(spanned(["bad deal"], "what a Bad, deal")).toEqual([["bad deal", "Bad, deal"]])
+    expect(spanned(["cafe"], "Straße café ok")).toEqual([["cafe", "café"]])
+    expect(spanned(["strasse"], "an ｓｔｒａßｅ here")).toEqual([["strasse", "ｓｔｒａßｅ"]])
   })
 })

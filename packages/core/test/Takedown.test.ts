@@ -13,6 +13,7 @@ import {
   PublishFailed,
   takedownDelivery,
   takedownCallLimit,
+  takedownBy,
   takedownLease,
   toReceiptEntry
 } from "@herald/core"
@@ -106,7 +107,7 @@ describe("takedown: the intent is recorded before the platform call", () => {
         const store = yield* PostStore
         const record = world.data.posts.get(stored().postId)!
         const now = yield* DateTime.now
-        const asked = stored().with({ takedown: { by: world.agent.keyId, at: now }, updatedAt: now })
+        const asked = stored().with({ takedown: takedownBy(world.agent, now), updatedAt: now })
         yield* store.commit(PostChange.Update({
           expectedVersion: record.post.version,
           record: { post: record.post.with({ version: record.post.version + 1 }), deliveries: [asked] },

@@ -1,6 +1,7 @@
-import { Effect, Layer, Option } from "effect"
+import { Layer } from "effect"
 import {
   AccountId,
+  BuiltinClassifier,
   ApiKeyId,
   type ApprovalMode,
   noGuardrails,
@@ -8,9 +9,7 @@ import {
   Principal,
   Project,
   ProjectId,
-  SocialAccount,
-  ToneClassifier,
-  TopicClassifier
+  SocialAccount
 } from "@herald/core"
 import {
   InMemoryData,
@@ -66,8 +65,7 @@ export const makeWorld = (options: {
     plainApprovalLinks,
     noMediaIngest,
     publishersOf(publisher),
-    Layer.succeed(TopicClassifier, TopicClassifier.of({ classify: () => Effect.succeed([]) })),
-    Layer.succeed(ToneClassifier, ToneClassifier.of({ assess: () => Effect.succeed(Option.none()) }))
+    BuiltinClassifier
   )
   return { data, projectId, accounts, agent: key("agent", 1), human: key("human", 2), publisher, layer }
 }

@@ -31,6 +31,27 @@ describe("X's weighted length", () => {
     )
   })
 
+  it.each([
+    "हिन्दीhello한국어hello中文Ωmegaexample.com",
+    `${"a".repeat(64)}.com and ${"b".repeat(63)}.com`,
+    "xn--abc.com",
+    "https://münchen.de/x",
+    `https://${"ü".repeat(40)}.de/`
+  ])("takes a domain as X does: each label at most 63 characters once in punycode (%#)", (text) => {
+    expect(xWeightedLength(text)).toBe(xCounts(text))
+  })
+
+  it("counts a link whose domain has any letters before it as twitter-text 3.1.0 does", () => {
+    const letters = FastCheck.constantFrom("a", "ü", "中", "한", "Ω", "ह", "ि", "😀", "-", "1")
+    FastCheck.assert(
+      FastCheck.property(FastCheck.array(letters, { maxLength: 70 }), FastCheck.boolean(), (label, scheme) => {
+        const text = `${scheme ? "https://" : ""}${label.join("")}example.com/x`
+        expect(xWeightedLength(text)).toBe(xCounts(text))
+      }),
+      { numRuns: 500 }
+    )
+  })
+
   it("charges a link 23 however long it is", () => {
     const long = `https://example.com/${"a".repeat(200)}`
     expect(xWeightedLength(long)).toBe(23)

@@ -15,6 +15,7 @@ import {
   ConnectionIssueSeverity,
   AccountListReply,
   BestTimes,
+  BestTimesInput,
   BulkBody,
   ContentFormat,
   BulkResult,
@@ -28,6 +29,7 @@ import {
   DeliveryId,
   DeliveryStatus,
   GuardrailSettings,
+  PublishingState,
   GuardrailVerdict,
   Insights,
   PatchPostBody,
@@ -356,7 +358,10 @@ export const ProjectRules = Schema.Struct({
   approval: Schema.Literal("copilot", "autopilot"),
   signature: Schema.String,
   guardrails: GuardrailSettings.annotations({ identifier: "GuardrailSettings" }),
-  posts_today: PostsToday
+  posts_today: PostsToday,
+  publishing: PublishingState.annotations({
+    description: "Whether the project publishes now: an emergency stop (the project's or the instance's) keeps every post, due as it is, until it is lifted."
+  })
 }).annotations({ identifier: "ProjectRules" })
 
 // The contract leaves the row open; docs/connection-health.md describes it.
@@ -469,7 +474,10 @@ export const TopPostsParams = queryStruct(Schema.Struct({
   limit: queryInt(1, 50, `1 to 50, default ${defaultTopPostsLimit}.`)
 }))
 
-export const BestTimesParams = queryStruct(Schema.Struct(analyticsFilterFields(defaultBestTimesDays)))
+export const BestTimesParams = queryStruct(Schema.Struct({
+  ...analyticsFilterFields(defaultBestTimesDays),
+  account: BestTimesInput.fields.account
+}))
 
 export class AnalyticsGroup extends HttpApiGroup.make("analytics")
   .add(
@@ -500,6 +508,7 @@ export class AnalyticsGroup extends HttpApiGroup.make("analytics")
       .setUrlParams(BestTimesParams)
       .addSuccess(BestTimes)
       .addError(MissingScopeError)
+      .addError(ValidationFailedError)
       .annotate(OpenApi.Summary, "Mean engagement per weekday and hour (UTC) of publishing")
   )
   .middlewareEndpoints(Authentication)

@@ -3,6 +3,7 @@ import {
   AccountStore,
   ApprovalLinks,
   bestTimes,
+  bestTimesRequestOf,
   BulkBody,
   bulkCreate,
   checkCaption,
@@ -17,7 +18,6 @@ import {
   deletePost,
   editPost,
   analyticsQueryOf,
-  defaultBestTimesDays,
   defaultInsightsDays,
   IdGenerator,
   listConnectionIssues,
@@ -36,15 +36,16 @@ import {
   PostStore,
   type Principal,
   ProjectStore,
+  projectPublishing,
   Publishers,
+  PublishingPauses,
   readProject,
   requireScope,
   resolveAccountRefs,
   retryDelivery,
   statusMessage,
   takedownDelivery,
-  ToneClassifier,
-  TopicClassifier,
+  Classifier,
   topPosts,
   topPostsRequestOf
 } from "@herald/core"
@@ -175,8 +176,8 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   MediaLibrary,
   MediaIngest,
   IdGenerator,
-  TopicClassifier,
-  ToneClassifier
+  PublishingPauses,
+  Classifier
 ))
 
 export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (handlers) =>
@@ -240,7 +241,8 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
           approval: project.approval,
           signature: project.signature,
           guardrails: project.guardrails,
-          posts_today: yield* postsToday(principal)
+          posts_today: yield* postsToday(principal),
+          publishing: yield* projectPublishing(project.id)
         }
       }))
     .handle("checkGuardrails", ({ payload }) =>
@@ -254,12 +256,12 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
   PostStore,
   ProjectStore,
   AccountStore,
-  TopicClassifier,
-  ToneClassifier,
+  Classifier,
   ConnectionChecks,
   ConnectionCheckRuns,
   ConnectionProbes,
-  IdGenerator
+  IdGenerator,
+  PublishingPauses
 ))
 
 export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handlers) =>
@@ -280,10 +282,10 @@ export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handl
       ))
     .handle("bestTimes", ({ urlParams }) =>
       CurrentPrincipal.pipe(
-        Effect.flatMap((principal) => bestTimes(principal, analyticsQueryOf(urlParams, defaultBestTimesDays))),
+        Effect.flatMap((principal) => bestTimes(principal, bestTimesRequestOf(urlParams))),
         Effect.catchAll(failWith)
       ))
-).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore))
+).pipe(groupContext(Authentication, RequestUrlGuard, PostStore, MetricsStore, AccountStore))
 
 export const SpecLive = HttpApiBuilder.group(
   HeraldApi,

@@ -1,12 +1,14 @@
 import {
   AccountStatus,
+  ActorKind,
   ConnectionIssueKind,
   DeliveryErrorCategory,
   DeliveryStatus,
   type EventKind,
   FailureCategory,
   platforms,
-  PostStatus
+  PostStatus,
+  Surface
 } from "@herald/core"
 
 /**
@@ -29,12 +31,35 @@ const object = (properties: Json): Json => ({
   properties
 })
 
+const surface = nullable(oneOf(Surface.literals, "How the request came: rest, mcp or sdk; null when recorded before Herald kept it."))
+const actor = {
+  key_id: { type: "string", format: "uuid" },
+  key_name: nullable(text("The key's name then; null when recorded before Herald kept it.")),
+  kind: oneOf(ActorKind.literals),
+  surface
+}
+
+/** core's Provenance (docs/provenance.md): the same object as on GET /posts rows and GET /post-results. */
+const provenance = object({
+  created_by: object(actor),
+  edited_by: nullable(object({ ...actor, at: { type: "string", format: "date-time" } })),
+  decided_by: nullable(object({
+    outcome: oneOf(["approved", "rejected"]),
+    via: oneOf(["api_key", "approval_link"], "A human key, or the signed approval link (key_id null)."),
+    key_id: nullable({ type: "string", format: "uuid" }),
+    key_name: nullable({ type: "string" }),
+    surface,
+    at: { type: "string", format: "date-time" }
+  }))
+})
+
 const postSummary = object({
   id: { type: "string", format: "uuid" },
   caption: nullable({ type: "string" }),
   status: oneOf(PostStatus.literals),
   delivered: { type: "integer", description: "Deliveries that went out (success or taken_down)." },
-  targets: { type: "integer", description: "Deliveries in all; delivered < targets means a partial post." }
+  targets: { type: "integer", description: "Deliveries in all; delivered < targets means a partial post." },
+  provenance
 })
 
 const settled = object({
@@ -58,6 +83,8 @@ const decided = object({
     outcome: oneOf(["approved", "rejected"]),
     via: oneOf(["api_key", "approval_link"], "A human key, or the signed approval link."),
     by_key_id: nullable({ type: "string", format: "uuid" }),
+    by_key_name: nullable({ type: "string" }),
+    surface,
     at: { type: "string", format: "date-time" },
     reason: nullable(text("A rejection's reason."))
   }))

@@ -56,7 +56,12 @@ describe("POST /posts", () => {
     expect(reply.status).toBe(422)
     const body = await reply.json()
     expect(body.code).toBe("guardrail_blocked")
-    expect(body.violations).toEqual([{ rule: "banned_words", detail: expect.stringContaining("forbidden") }])
+    expect(body.violations).toEqual([{
+      rule: "banned_words",
+      detail: expect.stringContaining("forbidden"),
+      field: "caption",
+      span: { start: 8, end: 17, text: "forbidden" }
+    }])
   })
 
   it("429 daily_cap_reached with Retry-After until the project's midnight, and rate-limit headers", async () => {

@@ -4,6 +4,7 @@ import {
   AccountId,
   type ActorKind,
   ApiKeyId,
+  BuiltinClassifier,
   ApiKeyStore,
   MediaNotConfigured,
   noGuardrails,
@@ -13,8 +14,6 @@ import {
   ProjectId,
   type Scope,
   SocialAccount,
-  ToneClassifier,
-  TopicClassifier,
   ConnectionCheckRuns,
   ConnectionProbes,
 } from "@herald/core"
@@ -29,7 +28,7 @@ import {
   sequentialIds,
   makeInMemoryConnections,
 } from "@herald/core/memory"
-import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { DateTime, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "../src/index.js"
 
 export const approvalSecret = Redacted.make("test-approval-secret")
@@ -143,8 +142,7 @@ export const startServer = async () => {
     makeInMemoryConnections(data),
     ConnectionProbes.layer([]),
     ConnectionCheckRuns.layer("test"),
-    Layer.succeed(TopicClassifier, TopicClassifier.of({ classify: () => Effect.succeed([]) })),
-    Layer.succeed(ToneClassifier, ToneClassifier.of({ assess: () => Effect.succeed(Option.none()) })),
+    BuiltinClassifier,
     keys.layer,
     inMemoryRateLimits(),
     Layer.succeed(HttpApiConfig, HttpApiConfig.of({ baseUrl: "http://herald.test/", approvalSecret }))

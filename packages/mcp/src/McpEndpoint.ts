@@ -165,7 +165,8 @@ export const McpLive = (options: McpOptions) =>
           const hash = options.keyHash(key)
           if (hash === null) return unauthorized("invalid_api_key", "invalid API key")
           const admitted = yield* authenticate(hash).pipe(
-            Effect.map(({ principal }) => principal as Principal | RateLimited),
+            // Provenance: what the key does here is recorded as done through MCP.
+            Effect.map(({ principal }) => principal.via("mcp") as Principal | RateLimited),
             Effect.catchTag("RateLimited", (refused) => Effect.succeed(refused)),
             Effect.either
           )

@@ -38,6 +38,9 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
 
   beforeAll(async () => {
     herald = await startHerald({ workers: false })
+    // The demo keys' 60 requests a minute is less than this file makes; the limit itself is tested below on a key of its own.
+    const keys = (await json(await herald.call(`/admin/v1/projects/${herald.credentials.project_id}/keys`, { token: herald.credentials.admin_token }))).data as ReadonlyArray<{ readonly id: string }>
+    for (const { id } of keys) await admin(`/keys/${id}`, { method: "PATCH", json: { rate_limit_per_minute: 6_000 } })
     agent = await connect(herald.origin, herald.credentials.agent_key)
     human = await connect(herald.origin, herald.credentials.human_key)
   })
@@ -218,6 +221,11 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(resultOf(await call(agent, "get_top_posts", { metric: "likes", limit: 5 })))
       .toEqual((await rest("/top-posts?metric=likes&limit=5")).body)
     expect(resultOf(await call(agent, "get_best_times", {}))).toEqual((await rest("/best-times")).body)
+    expect(resultOf(await call(agent, "get_best_times", { account: "x:herald_demo" })))
+      .toEqual((await rest("/best-times?account=x%3Aherald_demo")).body)
+    const foreign = refusalOf(await call(agent, "get_best_times", { account: "x:nobody" }))
+    expect(foreign).toEqual((await rest("/best-times?account=x%3Anobody")).body)
+    expect(foreign.code).toBe("validation_failed")
     expect(refusalOf(await call(agent, "get_insights", { since_days: 0 })).code).toBe("invalid_request")
   })
 

@@ -36,6 +36,6 @@ describe("the official MCP inspector CLI against Herald", () => {
     expect(listed.tools).toHaveLength(11)
     const called = await inspect("--method", "tools/call", "--tool-name", "check_guardrails", "--tool-arg", "caption=Hello from the inspector")
     expect(called.isError ?? false).toBe(false)
-    expect(called.structuredContent).toEqual({ allowed: true, violations: [], rules_checked: [], rules_skipped: [] })
+    expect(called.structuredContent).toEqual({ allowed: true, violations: [], rules_checked: [], rules_skipped: [], skipped: [] })
   })
 })

@@ -13,6 +13,9 @@ import deliveryErrorCategories from "./migrations/0011_delivery_error_categories
 import accountConnections from "./migrations/0012_account_connections.js"
 import deliveryMetrics from "./migrations/0014_delivery_metrics.js"
 import connectionHealth from "./migrations/0015_connection_health.js"
+import analyticsRollups from "./migrations/0016_analytics_rollups.js"
+import publishingPauses from "./migrations/0017_publishing_pauses.js"
+import provenance from "./migrations/0018_provenance.js"
 import deliveryFollowUps from "./migrations/0019_delivery_follow_ups.js"
 import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
 
@@ -34,6 +37,9 @@ export const migrate = run({
     "0012_account_connections": accountConnections,
     "0014_delivery_metrics": deliveryMetrics,
     "0015_connection_health": connectionHealth,
+    "0016_analytics_rollups": analyticsRollups,
+    "0017_publishing_pauses": publishingPauses,
+    "0018_provenance": provenance,
     "0019_delivery_follow_ups": deliveryFollowUps,
     "0022_publish_checkpoints": publishCheckpoints
   }),

@@ -53,9 +53,11 @@ const matchFromRow = (row: KeyRow): Either.Either<ApiKeyMatch, ParseResult.Parse
     principal: new Principal({
       projectId: row.project_id,
       keyId: row.id,
+      keyName: row.name,
       kind,
       scopes,
-      dailyPostCap: row.daily_post_cap
+      dailyPostCap: row.daily_post_cap,
+      surface: "rest"
     }, true),
     revoked: row.revoked_at !== null,
     rateLimitPerMinute: row.rate_limit_per_minute

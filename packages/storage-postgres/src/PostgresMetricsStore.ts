@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
+import type { Fragment } from "@effect/sql/Statement"
 import {
   type AccountId,
   type AnalyticsFilter,
+  type BestTimesFilter,
   type ContentFormat,
   type DeliveryId,
   deliveryMetricsOf,
@@ -10,8 +12,7 @@ import {
   type PostId,
   type ProjectId,
   type ReportedCounts,
-  signalOf,
-  slotsOfCells,
+  type SlotCell,
   type SyncSchedule,
   type TopPost,
   traced,
@@ -75,19 +76,58 @@ const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   /**
-   * The deliveries of the window and filters, each in its coverage class as core's coverageClass
-   * puts it (m: with_metrics, u: unreportable, a: awaiting) and whether it is unsupported.
+   * Roll-ups (migration 0016): whole UTC hours after the one the window starts in come from
+   * metrics_hours and metrics_post_cells at the filters' level ('*': any); the posts that went out
+   * in that first hour, and the posts whose deliveries span hours, from their deliveries
+   * (`rawPosts`), as the rules put them. The two sets of posts are disjoint, so their figures add.
    */
-  const windowRows = (projectId: ProjectId, filter: AnalyticsFilter) => sql`
+  const levelOf = (filter: AnalyticsFilter) => ({ platform: filter.platform ?? "*", format: filter.format ?? "*" })
+  const fullHoursFrom = (filter: AnalyticsFilter) => sql`date_trunc('hour', ${iso(filter.since)}::timestamptz, 'UTC') + interval '1 hour'`
+  const rawPosts = (projectId: ProjectId, filter: AnalyticsFilter) => sql`
+    SELECT post_id FROM metrics_posts WHERE project_id = ${projectId} AND spread AND last_at >= ${iso(filter.since)}
+    UNION ALL
+    SELECT post_id FROM metrics_posts WHERE project_id = ${projectId} AND NOT spread
+      AND hour = date_trunc('hour', ${iso(filter.since)}::timestamptz, 'UTC')`
+
+  /**
+   * The deliveries of the window and filters (of `posts` alone when given), each in its coverage
+   * class as core's coverageClass puts it (m: with_metrics, u: unreportable, a: awaiting) and
+   * whether it is unsupported.
+   */
+  const windowRows = (projectId: ProjectId, filter: BestTimesFilter, posts: Fragment | null) => sql`
     SELECT post_id, platform, published_at, views, likes, comments, shares, reach, saves, engagement,
       CASE WHEN format = 'story' THEN 'u' WHEN synced_at IS NOT NULL THEN 'm' WHEN unreportable_reason IS NOT NULL THEN 'u' ELSE 'a' END AS class,
       (format = 'story' OR (synced_at IS NULL AND unreportable_reason = 'unsupported')) AS unsupported
     FROM delivery_metrics
     WHERE project_id = ${projectId} AND published_at >= ${iso(filter.since)}
       AND (${filter.platform}::text IS NULL OR platform = ${filter.platform})
-      AND (${filter.format}::text IS NULL OR format = ${filter.format})`
+      AND (${filter.format}::text IS NULL OR format = ${filter.format})
+      AND (${filter.account}::uuid IS NULL OR account_id = ${filter.account})
+      ${posts === null ? sql`` : sql`AND post_id IN (${posts})`}`
 
   const sumOf = (column: string) => sql.literal(`coalesce(sum(${column}) FILTER (WHERE class = 'm'), 0)::float8 AS ${column}`)
+  const metricColumns = ["views", "likes", "comments", "shares", "reach", "saves", "engagement"] as const
+
+  /** Best times' cells of the window's posts (of one account's deliveries, with account). */
+  const cellsOf = (projectId: ProjectId, filter: BestTimesFilter) => {
+    const level = levelOf(filter)
+    const sampled = (rows: Fragment) => sql`
+      SELECT (extract(isodow FROM first_at AT TIME ZONE 'UTC')::int - 1) AS weekday,
+        extract(hour FROM first_at AT TIME ZONE 'UTC')::int AS hour, engagement AS sum, 1 AS samples
+      FROM (
+        SELECT min(published_at) AS first_at, sum(engagement) AS engagement
+        FROM (${rows}) w WHERE class = 'm' AND engagement IS NOT NULL GROUP BY post_id
+      ) posts`
+    // One account's posts are few: read from its deliveries alone.
+    const cells = filter.account !== null ? sampled(windowRows(projectId, filter, null)) : sql`
+      ${sampled(windowRows(projectId, filter, rawPosts(projectId, filter)))}
+      UNION ALL
+      SELECT (extract(isodow FROM hour AT TIME ZONE 'UTC')::int - 1), extract(hour FROM hour AT TIME ZONE 'UTC')::int, engagement, samples
+      FROM metrics_hours
+      WHERE project_id = ${projectId} AND platform = ${level.platform} AND format = ${level.format} AND hour >= ${fullHoursFrom(filter)}
+        AND samples > 0`
+    return sql<SlotCell>`SELECT weekday, hour, sum(sum)::float8 AS sum, sum(samples)::int AS samples FROM (${cells}) c GROUP BY 1, 2`
+  }
 
   return MetricsStore.of({
     claimDue: traced("MetricsStore.claimDue")(({ leaseMillis, limit, now, schedule, worker }) =>
@@ -214,8 +254,9 @@ const make = Effect.gen(function*() {
     ),
     insights: traced("MetricsStore.insights")((projectId, filter) =>
       Effect.gen(function*() {
+        const level = levelOf(filter)
         const rows = yield* orDieInfra(sql<{
-          readonly platform: string | null
+          readonly platform: string
           readonly posts: number
           readonly deliveries: number
           readonly with_metrics: number
@@ -229,22 +270,40 @@ const make = Effect.gen(function*() {
           readonly saves: number
           readonly engagement: number
         }>`
-          WITH w AS (${windowRows(projectId, filter)})
-          SELECT platform, count(DISTINCT post_id)::int AS posts, count(*)::int AS deliveries,
-            count(*) FILTER (WHERE class = 'm')::int AS with_metrics,
-            count(*) FILTER (WHERE class = 'u')::int AS unreportable,
-            count(*) FILTER (WHERE unsupported)::int AS unsupported,
-            ${sumOf("views")}, ${sumOf("likes")}, ${sumOf("comments")}, ${sumOf("shares")}, ${sumOf("reach")}, ${sumOf("saves")}, ${sumOf("engagement")}
-          FROM w GROUP BY ROLLUP (platform)`)
-        const [ever] = yield* orDieInfra(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM delivery_metrics WHERE project_id = ${projectId}`)
+          WITH w AS (${windowRows(projectId, { ...filter, account: null }, rawPosts(projectId, filter))}),
+          figures AS (
+            SELECT coalesce(platform, '*') AS platform, count(DISTINCT post_id)::int AS posts, count(*)::int AS deliveries,
+              count(*) FILTER (WHERE class = 'm')::int AS with_metrics,
+              count(*) FILTER (WHERE class = 'u')::int AS unreportable,
+              count(*) FILTER (WHERE unsupported)::int AS unsupported,
+              ${sumOf("views")}, ${sumOf("likes")}, ${sumOf("comments")}, ${sumOf("shares")}, ${sumOf("reach")}, ${sumOf("saves")}, ${sumOf("engagement")}
+            FROM w GROUP BY ROLLUP (platform)
+            UNION ALL
+            SELECT platform, sum(posts)::int, sum(deliveries)::int, sum(with_metrics)::int, sum(unreportable)::int, sum(unsupported)::int,
+              ${sql.literal(metricColumns.map((column) => `sum(${column})::float8`).join(", "))}
+            FROM metrics_hours
+            WHERE project_id = ${projectId} AND format = ${level.format} AND hour >= ${fullHoursFrom(filter)}
+              AND (${filter.platform}::text IS NULL OR platform = ${filter.platform})
+            GROUP BY platform
+          )
+          SELECT platform, sum(posts)::int AS posts, sum(deliveries)::int AS deliveries, sum(with_metrics)::int AS with_metrics,
+            sum(unreportable)::int AS unreportable, sum(unsupported)::int AS unsupported,
+            ${sql.literal(metricColumns.map((column) => `sum(${column})::float8 AS ${column}`).join(", "))}
+          FROM figures GROUP BY platform`)
+        // Every delivery that ever went out: the hours' at the level of no filter, and the spread posts'.
+        const [ever] = yield* orDieInfra(sql<{ readonly n: number }>`
+          SELECT (
+            (SELECT coalesce(sum(deliveries), 0) FROM metrics_hours WHERE project_id = ${projectId} AND platform = '*' AND format = '*') +
+            (SELECT coalesce(sum(deliveries), 0) FROM metrics_posts WHERE project_id = ${projectId} AND spread)
+          )::int AS n`)
         const totalsOf = (row: typeof rows[number]) => ({
           views: row.views, likes: row.likes, comments: row.comments, shares: row.shares, reach: row.reach, saves: row.saves, engagement: row.engagement
         })
-        // ROLLUP's grand total is the row whose platform is null; with no rows in the window there is none.
-        const all = rows.find((row) => row.platform === null)
+        // The level of the filters is the whole window; with a platform, that platform's row.
+        const all = rows.find((row) => row.platform === level.platform)
         const byPlatform: Record<string, { posts: number; deliveries: number; with_metrics: number; totals: ReturnType<typeof totalsOf> }> = {}
-        for (const row of rows.filter((row) => row.platform !== null).sort((a, b) => a.platform! < b.platform! ? -1 : 1)) {
-          byPlatform[row.platform!] = { posts: row.posts, deliveries: row.deliveries, with_metrics: row.with_metrics, totals: totalsOf(row) }
+        for (const row of rows.filter((row) => row.platform !== "*" && row.deliveries > 0).sort((a, b) => a.platform < b.platform ? -1 : 1)) {
+          byPlatform[row.platform] = { posts: row.posts, deliveries: row.deliveries, with_metrics: row.with_metrics, totals: totalsOf(row) }
         }
         const deliveries = all?.deliveries ?? 0
         const withMetrics = all?.with_metrics ?? 0
@@ -267,25 +326,30 @@ const make = Effect.gen(function*() {
         }
       })
     ),
-    topPosts: traced("MetricsStore.topPosts")((projectId, query) =>
-      orDieInfra(sql<{
+    topPosts: traced("MetricsStore.topPosts")((projectId, query) => {
+      const level = levelOf(query)
+      const order = sql`ORDER BY value DESC NULLS LAST, published_at DESC, post_id DESC LIMIT ${query.limit}`
+      return orDieInfra(sql<{
         readonly post_id: string
         readonly value: number | null
         readonly published_at: Date
         readonly platforms: ReadonlyArray<string>
         readonly deliveries: number
       }>`
-        WITH w AS (${windowRows(projectId, query)})
-        SELECT post_id,
-          sum(CASE WHEN class = 'm' THEN CASE ${query.metric}::text
-            WHEN 'views' THEN views WHEN 'likes' THEN likes WHEN 'comments' THEN comments WHEN 'shares' THEN shares
-            WHEN 'reach' THEN reach WHEN 'saves' THEN saves ELSE engagement END END)::float8 AS value,
-          min(published_at) AS published_at,
-          array_agg(DISTINCT platform ORDER BY platform) AS platforms,
-          count(*)::int AS deliveries
-        FROM w GROUP BY post_id
-        ORDER BY value DESC NULLS LAST, published_at DESC, post_id DESC
-        LIMIT ${query.limit}`).pipe(
+        WITH w AS (${windowRows(projectId, { ...query, account: null }, rawPosts(projectId, query))})
+        SELECT * FROM (
+          (SELECT post_id,
+            sum(CASE WHEN class = 'm' THEN ${sql.literal(query.metric)} END)::float8 AS value,
+            min(published_at) AS published_at,
+            array_agg(DISTINCT platform ORDER BY platform) AS platforms,
+            count(*)::int AS deliveries
+          FROM w GROUP BY post_id ${order})
+          UNION ALL
+          (SELECT post_id, ${sql.literal(query.metric)}::float8 AS value, first_at AS published_at, platforms, deliveries
+          FROM metrics_post_cells
+          WHERE project_id = ${projectId} AND platform = ${level.platform} AND format = ${level.format} AND hour >= ${fullHoursFrom(query)}
+          ORDER BY ${sql.literal(query.metric)} DESC NULLS LAST, first_at DESC, post_id DESC LIMIT ${query.limit})
+        ) ranked ${order}`).pipe(
         Effect.map((rows) =>
           rows.map((row): TopPost => ({
             post_id: row.post_id as PostId,
@@ -296,24 +360,8 @@ const make = Effect.gen(function*() {
           }))
         )
       )
-    ),
-    bestTimes: traced("MetricsStore.bestTimes")((projectId, filter) =>
-      orDieInfra(sql<{ readonly weekday: number; readonly hour: number; readonly sum: number; readonly samples: number }>`
-        WITH w AS (${windowRows(projectId, filter)}),
-        posts AS (
-          SELECT min(published_at) AS first_at, sum(engagement) AS engagement
-          FROM w WHERE class = 'm' AND engagement IS NOT NULL GROUP BY post_id
-        )
-        SELECT (extract(isodow FROM first_at AT TIME ZONE 'UTC')::int - 1) AS weekday,
-          extract(hour FROM first_at AT TIME ZONE 'UTC')::int AS hour,
-          sum(engagement)::float8 AS sum, count(*)::int AS samples
-        FROM posts GROUP BY 1, 2`).pipe(
-        Effect.map((cells) => {
-          const slots = slotsOfCells(cells)
-          return { signal: signalOf(slots), slots }
-        })
-      )
-    )
+    }),
+    bestTimes: traced("MetricsStore.bestTimes")((projectId, filter) => orDieInfra(cellsOf(projectId, filter)))
   })
 })
 

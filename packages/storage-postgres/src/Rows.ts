@@ -25,6 +25,7 @@ import {
   Project,
   type ProjectId,
   SocialAccount,
+  Surface,
   Takedown
 } from "@herald/core"
 import { DateTime, Either, type ParseResult, Schema } from "effect"
@@ -61,6 +62,12 @@ export interface PostRow {
   readonly platform_configurations: unknown
   readonly author_key_id: ApiKeyId
   readonly author_kind: string
+  readonly author_key_name: string | null
+  readonly author_surface: string | null
+  readonly origin_key_id: ApiKeyId
+  readonly origin_key_name: string | null
+  readonly origin_kind: string
+  readonly origin_surface: string | null
   readonly decision: unknown
   readonly supersedes: PostId | null
   readonly superseded_by: PostId | null
@@ -72,9 +79,14 @@ export interface PostRow {
 const NullableDecision = Schema.NullOr(Decision)
 const encodeDecision = Schema.encodeSync(NullableDecision)
 
+const NullableSurface = Schema.NullOr(Surface)
+
 const PostColumns = Schema.Struct({
   status: PostStatus,
   author_kind: ActorKind,
+  author_surface: NullableSurface,
+  origin_kind: ActorKind,
+  origin_surface: NullableSurface,
   platform_configurations: PlatformConfigurations,
   decision: NullableDecision
 })
@@ -92,6 +104,7 @@ const literals = <const L extends ReadonlyArray<string>>(schema: { readonly lite
 
 const postStatuses = literals(PostStatus)
 const actorKinds = literals(ActorKind)
+const surfaces = new Set<unknown>([...Surface.literals, null])
 const platforms = literals(Platform)
 const deliveryStatuses = literals(DeliveryStatus)
 
@@ -102,7 +115,8 @@ const isEmptyObject = (value: unknown) => {
 }
 
 const plainPost = (row: PostRow) =>
-  postStatuses.has(row.status) && actorKinds.has(row.author_kind) && row.decision === null &&
+  postStatuses.has(row.status) && actorKinds.has(row.author_kind) && actorKinds.has(row.origin_kind) &&
+  surfaces.has(row.author_surface) && surfaces.has(row.origin_surface) && row.decision === null &&
   isEmptyObject(row.platform_configurations)
 
 export const postFromRow = (row: PostRow): Either.Either<Post, ParseResult.ParseError> =>
@@ -119,7 +133,8 @@ export const postFromRow = (row: PostRow): Either.Either<Post, ParseResult.Parse
       mediaIds: row.media_ids,
       scheduledAt: instantOrNull(row.scheduled_at),
       platformConfigurations: valid.platform_configurations,
-      author: { keyId: row.author_key_id, kind: valid.author_kind },
+      author: { keyId: row.author_key_id, keyName: row.author_key_name, kind: valid.author_kind, surface: valid.author_surface },
+      origin: { keyId: row.origin_key_id, keyName: row.origin_key_name, kind: valid.origin_kind, surface: valid.origin_surface },
       decision: valid.decision,
       supersedes: row.supersedes,
       supersededBy: row.superseded_by,
@@ -146,6 +161,12 @@ export const postColumns = (post: Post) => ({
   platform_configurations: post.platformConfigurations as unknown,
   author_key_id: post.author.keyId,
   author_kind: post.author.kind,
+  author_key_name: post.author.keyName,
+  author_surface: post.author.surface,
+  origin_key_id: post.origin.keyId,
+  origin_key_name: post.origin.keyName,
+  origin_kind: post.origin.kind,
+  origin_surface: post.origin.surface,
   decision: encodeDecision(post.decision) as unknown,
   supersedes: post.supersedes,
   superseded_by: post.supersededBy,
@@ -246,7 +267,7 @@ export const deliveryColumns = (delivery: Delivery, position: number) => {
     error: delivery.error as unknown,
     note: delivery.note as unknown,
     attempts: delivery.attempts.map((attempt) => ({ ...attempt, startedAt: iso(attempt.startedAt), finishedAt: isoOrNull(attempt.finishedAt) })) as unknown,
-    takedown: (takedown === null ? null : { by: takedown.by, at: iso(takedown.at) }) as unknown,
+    takedown: (takedown === null ? null : { ...takedown, at: iso(takedown.at) }) as unknown,
     created_at: iso(delivery.createdAt),
     updated_at: iso(delivery.updatedAt)
   }

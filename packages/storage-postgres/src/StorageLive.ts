@@ -15,6 +15,7 @@ import { PostgresMetricsStore } from "./PostgresMetricsStore.js"
 import { PostgresPostStore } from "./PostgresPostStore.js"
 import { PostListCache } from "./PostListCache.js"
 import { PostgresProjects } from "./PostgresProjects.js"
+import { PostgresPublishingPauses } from "./PostgresPublishingPauses.js"
 import { PostgresRateLimitStore } from "./PostgresRateLimitStore.js"
 import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
 import { PostgresWebhookDeliveryLog } from "./PostgresWebhookDeliveryLog.js"
@@ -68,6 +69,7 @@ export const repositories = Layer.mergeAll(
   PostgresWebhookDeliveryLog,
   PostgresWorkerHeartbeats,
   PostgresPublishCheckpoints,
+  PostgresPublishingPauses,
   // Merged, so the layer is ready only once the schema is current.
   MigrationsLive
 )

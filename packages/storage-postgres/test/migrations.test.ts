@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { type FailureCategory, PostStore, toReceiptEntry } from "@herald/core"
+import { type FailureCategory, PostStore, provenanceOf, toReceiptEntry } from "@herald/core"
 import { publishedPost } from "@herald/core/storage-contract"
 import { DateTime, Effect, Layer } from "effect"
 import deliveryErrorCategories from "../src/migrations/0011_delivery_error_categories.js"
 import deliveryMetrics from "../src/migrations/0014_delivery_metrics.js"
+import analyticsRollups from "../src/migrations/0016_analytics_rollups.js"
+import provenance from "../src/migrations/0018_provenance.js"
 import { newPost, newProject, storageOnThrowawaySchema } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -62,8 +64,12 @@ describe.skipIf(url === "")("migration 0014 on PostgreSQL (needs DATABASE_URL)",
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const store = yield* PostStore
-        // The schema as it was before 0014.
+        // The schema as it was before 0014 (and 0016, which builds on it).
         yield* sql.unsafe(`
+          DROP TRIGGER deliveries_track_metrics_insert ON deliveries;
+          DROP FUNCTION herald_track_inserted_deliveries(), herald_take_in_deliveries(uuid[]), herald_metrics_rows_changed() CASCADE;
+          DROP TABLE metrics_hours, metrics_post_cells, metrics_posts CASCADE;
+          DROP FUNCTION herald_metrics_refresh(uuid[]);
           DROP TRIGGER deliveries_track_metrics ON deliveries;
           DROP FUNCTION herald_track_delivery_metrics();
           DROP TABLE metric_snapshots, metrics_platform_pauses, delivery_metrics;
@@ -85,6 +91,59 @@ describe.skipIf(url === "")("migration 0014 on PostgreSQL (needs DATABASE_URL)",
           ["instagram", "reel", "2030-02-03T04:05:06.000Z", null],
           ["x", "feed", "2030-02-03T04:05:06.000Z", "deleted"]
         ])
+
+        // 0016 builds the roll-ups of what 0014 took in.
+        yield* analyticsRollups
+        const [hours] = yield* sql<{ readonly posts: number; readonly deliveries: number; readonly unreportable: number }>`
+          SELECT sum(posts)::int AS posts, sum(deliveries)::int AS deliveries, sum(unreportable)::int AS unreportable
+          FROM metrics_hours WHERE project_id = ${project.id} AND platform = '*' AND format = '*'`
+        expect(hours).toEqual({ posts: 1, deliveries: 2, unreportable: 1 })
+      }))
+  })
+})
+
+describe.skipIf(url === "")("migration 0018 on PostgreSQL (needs DATABASE_URL)", () => {
+  layer(Layer.suspend(() => storageOnThrowawaySchema(url)), { timeout: 30_000 })((it) => {
+    it.effect("rows written before it read as unknown provenance; an edit chain's creator is recovered from its first version", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const store = yield* PostStore
+        const projectId = newProject().id
+        const first = newPost({ projectId, kind: "agent" })
+        const edit = newPost({ projectId, kind: "human" })
+        yield* store.create(first)
+        yield* store.create(edit)
+        const at = "2030-01-01T00:00:00.000Z"
+        // As 0018 found them: no provenance columns, an edit pointing at its first version, a
+        // decision and a takedown in the JSONB shape of before.
+        yield* sql`UPDATE posts SET supersedes = ${first.record.post.id},
+          decision = ${JSON.stringify({ outcome: "approved", via: "api_key", by: edit.record.post.author.keyId, at, reason: null })}::jsonb
+          WHERE id = ${edit.record.post.id}`
+        yield* sql`UPDATE deliveries SET status = 'taken_down', takedown = ${JSON.stringify({ by: edit.record.post.author.keyId, at })}::jsonb
+          WHERE id = ${edit.record.deliveries[0]!.id}`
+        yield* sql.unsafe(`ALTER TABLE posts DROP COLUMN author_key_name, DROP COLUMN author_surface, DROP COLUMN origin_key_id,
+          DROP COLUMN origin_key_name, DROP COLUMN origin_kind, DROP COLUMN origin_surface`)
+        yield* provenance
+
+        const read = (id: typeof first.record.post.id) => Effect.flatMap(store.find(projectId, id), Effect.orDieWith(() => "post gone"))
+        const before = yield* read(first.record.post.id)
+        expect(provenanceOf(before.post)).toEqual({
+          created_by: { key_id: first.record.post.author.keyId, key_name: null, kind: "agent", surface: null },
+          edited_by: null,
+          decided_by: null
+        })
+        const after = yield* read(edit.record.post.id)
+        expect(provenanceOf(after.post)).toEqual({
+          created_by: { key_id: first.record.post.author.keyId, key_name: null, kind: "agent", surface: null },
+          edited_by: { key_id: edit.record.post.author.keyId, key_name: null, kind: "human", surface: null, at: expect.any(String) },
+          decided_by: { outcome: "approved", via: "api_key", key_id: edit.record.post.author.keyId, key_name: null, surface: null, at }
+        })
+        expect(toReceiptEntry(after.deliveries[0]!).taken_down_by_key).toEqual({
+          key_id: edit.record.post.author.keyId,
+          key_name: null,
+          kind: null,
+          surface: null
+        })
       }))
   })
 })

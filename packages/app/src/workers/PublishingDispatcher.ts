@@ -79,7 +79,7 @@ const keepLeases = (held: Set<DeliveryId>, { leaseMillis, worker }: PublishingDi
  * Outcomes after which the delivery still needs its lease released. A settled one (published,
  * reconciled, failed) was released by the commit that settled it.
  */
-const releaseAfter: ReadonlySet<Dispatched> = new Set(["retrying", "unknown", "skipped"])
+const releaseAfter: ReadonlySet<Dispatched> = new Set(["retrying", "unknown", "paused", "skipped"])
 
 /**
  * Handles one claimed delivery under its lease (renewed meanwhile by its batch's keepLeases) and

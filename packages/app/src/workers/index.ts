@@ -14,7 +14,7 @@ export * from "./PublishingDispatcher.js"
  *
  * Requires: DeliveryQueue, PostStore, ProjectStore, AccountStore, MediaLibrary, AccountConnections,
  * ConnectionChecks, WorkerHeartbeats, IdGenerator (events), Publishers, ConnectionProbes,
- * TopicClassifier and ToneClassifier (the guardrails run again before each delivery), MetricsStore
+ * Classifier (the guardrails run again before each delivery), MetricsStore
  * and MetricsSources. StorageLive provides the storage ports; the simulator's Publishers,
  * MetricsSources and ConnectionProbes come from @herald/publishers.
  */

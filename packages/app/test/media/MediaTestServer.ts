@@ -9,6 +9,7 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   AccountId,
+  BuiltinClassifier,
   type ActorKind,
   ApiKeyId,
   MediaNotConfigured,
@@ -18,11 +19,9 @@ import {
   ProjectId,
   type Scope,
   SocialAccount,
-  ToneClassifier,
-  TopicClassifier,
   UploadTickets,
   ConnectionCheckRuns,
-  ConnectionProbes,
+  ConnectionProbes
 } from "@herald/core"
 import {
   InMemoryApiKeys,
@@ -37,7 +36,7 @@ import {
 import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "@herald/http-api"
 import { type BucketConfig, MediaLive } from "@herald/media"
 import { OutboundGuard, type ResolveHost } from "@herald/outbound"
-import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { DateTime, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { RandomIds } from "../../src/Engine.js"
 
 export const tempDir = (prefix: string) => Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
@@ -186,8 +185,7 @@ export const startMediaServer = async (options: MediaServerOptions) => {
     makeInMemoryConnections(data),
     ConnectionProbes.layer([]),
     ConnectionCheckRuns.layer("test"),
-    Layer.succeed(TopicClassifier, TopicClassifier.of({ classify: () => Effect.succeed([]) })),
-    Layer.succeed(ToneClassifier, ToneClassifier.of({ assess: () => Effect.succeed(Option.none()) })),
+    BuiltinClassifier,
     keys.layer,
     inMemoryRateLimits(),
     Layer.succeed(HttpApiConfig, HttpApiConfig.of({ baseUrl: "http://herald.test/", approvalSecret: Redacted.make("unused") }))

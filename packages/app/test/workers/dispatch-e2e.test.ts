@@ -179,6 +179,21 @@ describe("the dispatcher end to end (PGlite, the simulator over HTTP, the live c
       expect(yield* simulatorRecord(id)).toBeUndefined()
     })), 30_000)
 
+  it("a banned topic added after approval is classified again at dispatch: content_rejected naming the rule, not published", () =>
+    run(Effect.gen(function*() {
+      const { human, project } = yield* seed({ accounts: [["x", "acme"]] })
+      const at = DateTime.addDuration(yield* DateTime.now, Duration.millis(1_000))
+      const caption = "Polls open tomorrow: vote for our senator in the election"
+      const created = yield* createPost(human, { caption, social_accounts: ["x:acme"], scheduled_at: DateTime.formatIso(at) })
+      yield* ProjectAdmin.pipe(Effect.flatMap((admin) => admin.update(new Project({ ...project, guardrails: { ...noGuardrails, banned_topics: ["politics"] } }))))
+      const record = yield* settled(project.id, created.record.post.id)
+      expect(record.post.status).toBe("failed")
+      const { error, id } = record.deliveries[0]!
+      expect(error).toMatchObject({ category: "content_rejected", code: "guardrail_blocked" })
+      expect(error!.message).toContain(`banned_topics: caption is about banned topic "politics" (score `)
+      expect(yield* simulatorRecord(id)).toBeUndefined()
+    })), 30_000)
+
   it("a failed delivery retried after the account is reconnected goes out", () =>
     run(Effect.gen(function*() {
       const { accounts, human, project } = yield* seed({ accounts: [["pinterest", "acme"], ["x", "acme"]] })

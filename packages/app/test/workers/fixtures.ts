@@ -5,7 +5,7 @@ import {
   AccountId,
   ApiKeyId,
   type ApprovalMode,
-  ClassifiersUnavailable,
+  BuiltinClassifier,
   type GuardrailSettings,
   IdGenerator,
   noGuardrails,
@@ -60,7 +60,7 @@ export const world = (simulator: SimulatorServerOptions, storage = pglite()) =>
     storage,
     Simulator.inProcess(simulator),
     randomIds,
-    ClassifiersUnavailable,
+    BuiltinClassifier,
     plainApprovalLinks
   )
 

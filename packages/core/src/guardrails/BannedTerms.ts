@@ -1,4 +1,4 @@
-import { foldText } from "./Normalize.js"
+import { foldText, originalOffsets } from "./Normalize.js"
 
 /**
  * Banned-term matching: whole words only, multi-word terms allowed, on case-, accent- and
@@ -30,8 +30,18 @@ import { foldText } from "./Normalize.js"
 export interface BannedTermMatcher {
   /** How many terms the list holds once blank ones are dropped: zero means nothing to check. */
   readonly size: number
-  /** The configured terms found in the text, as configured, each once, in order of discovery. */
-  readonly find: (text: string) => ReadonlyArray<string>
+  /** The configured terms found in the text, as configured, each once, in order of discovery, with where. */
+  readonly find: (text: string) => ReadonlyArray<FoundTerm>
+}
+
+/**
+ * A term found in a text, and the span of the text that spells it (UTF-16 offsets into the text
+ * as given, end exclusive): its first occurrence. The span is absent in the rare text whose
+ * folding cannot be traced back character by character.
+ */
+export interface FoundTerm {
+  readonly term: string
+  readonly span?: { readonly start: number; readonly end: number }
 }
 
 interface CompiledTerm {
@@ -326,7 +336,8 @@ const isLinked = (words: Scan, at: number): boolean =>
 
 /** One search through one text; readings are computed only for words that need them. */
 class Search {
-  readonly found = new Set<CompiledTerm>()
+  /** Each term found, with the first and last word of its first occurrence. */
+  readonly found = new Map<CompiledTerm, readonly [number, number]>()
   private readonly readings: Array<Readings | undefined> = []
   constructor(private readonly compiled: Compiled, private readonly words: Scan) {}
 
@@ -335,11 +346,11 @@ class Search {
     for (let at = 0; at < words.count; at++) {
       if (words.flags[at] === plainWord) {
         // Most words start no term: the hash probe rejects them without building a string.
-        if (compiled.mayBeKey(words.hashes[at]!)) this.lookUp(spelling(words, at), at)
+        if (compiled.mayBeKey(words.hashes[at]!)) this.lookUp(spelling(words, at), at, at)
       } else {
         const { forms, squeezed } = this.readingsAt(at)
-        for (const form of forms) this.lookUp(form, at)
-        this.lookUpSqueezed(squeezed)
+        for (const form of forms) this.lookUp(form, at, at)
+        this.lookUpSqueezed(squeezed, at, at)
       }
       if (isLinked(words, at)) this.joinRuns(at)
     }
@@ -349,16 +360,22 @@ class Search {
     return (this.readings[at] ??= readingsOf(spelling(this.words, at)))
   }
 
-  /** A form of the word at `at`, or of a run of fragments joined into one word (at undefined). */
-  private lookUp(form: string, at: number | undefined): void {
-    const hit = this.compiled.index.get(form)
-    if (hit === undefined) return
-    if (hit.joined !== undefined) this.found.add(hit.joined)
-    if (at !== undefined) for (const phrase of hit.phrases) if (this.continues(phrase, at)) this.found.add(phrase)
+  private add(term: CompiledTerm, first: number, last: number): void {
+    if (!this.found.has(term)) this.found.set(term, [first, last])
   }
 
-  private lookUpSqueezed(squeezed: ReadonlyArray<string>): void {
-    for (const form of squeezed) for (const compiled of this.compiled.squeezedIndex.get(form) ?? []) this.found.add(compiled)
+  /** A form of the words first..last: one word (first = last), or a run of fragments joined into one. */
+  private lookUp(form: string, first: number, last: number): void {
+    const hit = this.compiled.index.get(form)
+    if (hit === undefined) return
+    if (hit.joined !== undefined) this.add(hit.joined, first, last)
+    if (first === last) {
+      for (const phrase of hit.phrases) if (this.continues(phrase, first)) this.add(phrase, first, first + phrase.words.length - 1)
+    }
+  }
+
+  private lookUpSqueezed(squeezed: ReadonlyArray<string>, first: number, last: number): void {
+    for (const form of squeezed) for (const compiled of this.compiled.squeezedIndex.get(form) ?? []) this.add(compiled, first, last)
   }
 
   private continues(phrase: CompiledTerm, first: number): boolean {
@@ -378,8 +395,9 @@ class Search {
       run += spelling(words, next)
       if (run.length > compiled.longestRun) return
       const { forms, squeezed } = readingsOf(run)
-      for (const form of forms) this.lookUp(form, undefined)
-      this.lookUpSqueezed(squeezed)
+      // A joined run never continues a phrase: looked up as a whole word only.
+      for (const form of forms) this.lookUp(form, first, next)
+      this.lookUpSqueezed(squeezed, first, next)
       if (!isLinked(words, next)) return
     }
   }
@@ -388,9 +406,16 @@ class Search {
 const matcherOf = (compiled: Compiled): BannedTermMatcher => ({
   size: compiled.size,
   find: (text) => {
-    const search = new Search(compiled, scan(foldText(text)))
+    const words = scan(foldText(text))
+    const search = new Search(compiled, words)
     search.run()
-    return [...search.found].map((term) => term.term)
+    if (search.found.size === 0) return []
+    const offsets = originalOffsets(text)
+    return [...search.found].map(([{ term }, [first, last]]): FoundTerm => {
+      const start = words.starts[first]!
+      const end = words.ends[last]!
+      return offsets === null ? { term } : { term, span: { start: offsets(start), end: offsets(end) } }
+    })
   }
 })
 

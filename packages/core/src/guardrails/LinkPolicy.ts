@@ -78,25 +78,26 @@ const isWithin = (host: string, domain: string): boolean => host === domain || h
 export const checkLinks = (texts: ReadonlyArray<OutboundText>, settings: LinkSettings): Array<GuardrailViolation> => {
   const allowed = settings.allowed_domains.map(normalizeDomain).filter((domain) => domain !== "")
   const denied = settings.denied_domains.map(normalizeDomain).filter((domain) => domain !== "")
-  const details = new Set<string>()
+  // Each detail once, with the field it names (none for the post-wide count).
+  const details = new Map<string, string | undefined>()
   const distinctLinks = new Set<string>()
   for (const { field, text } of texts) {
     for (const { host, key } of extractLinks(text)) {
       distinctLinks.add(key)
       if (denied.some((domain) => isWithin(host, domain))) {
-        details.add(`${field} links to denied domain "${host}"`)
+        details.set(`${field} links to denied domain "${host}"`, field)
       } else if (allowed.length > 0 && !allowed.some((domain) => isWithin(host, domain))) {
-        details.add(`${field} links to "${host}", which is not an allowed domain`)
+        details.set(`${field} links to "${host}", which is not an allowed domain`, field)
       }
       if (settings.block_shorteners && linkShorteners.some((shortener) => isWithin(host, shortener))) {
-        details.add(`${field} links to the link shortener "${host}"`)
+        details.set(`${field} links to the link shortener "${host}"`, field)
       }
     }
   }
   // Counted once per distinct link: a platform caption that repeats the main caption's link
   // publishes it once per network, not twice.
   if (settings.max_links !== null && distinctLinks.size > settings.max_links) {
-    details.add(`the post has ${distinctLinks.size} distinct links; at most ${settings.max_links} are allowed`)
+    details.set(`the post has ${distinctLinks.size} distinct links; at most ${settings.max_links} are allowed`, undefined)
   }
-  return [...details].map((detail) => ({ rule: "links", detail }))
+  return [...details].map(([detail, field]) => (field === undefined ? { rule: "links", detail } : { rule: "links", detail, field }))
 }

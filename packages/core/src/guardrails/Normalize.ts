@@ -53,10 +53,55 @@ const foldRun = (run: string): string => {
 }
 const nonAsciiRun = /[^\x20-\x7e\t\n\r]+/g
 
+// The banned-word matcher and the built-in classifier fold the same text one after the other: the
+// last text folded is remembered, so the second fold is a comparison.
+let lastText = ""
+let lastFolded = ""
+
 /** Case-, accent- and compatibility-folded text (é → e, ｂ → b, ﬁ → fi, zero-width space → nothing). */
-export const foldText = (text: string): string =>
-  printableAscii.test(text) ? text.toLowerCase() : text.toLowerCase().replace(nonAsciiRun, foldRun)
+export const foldText = (text: string): string => {
+  if (text === lastText) return lastFolded
+  const folded = printableAscii.test(text) ? text.toLowerCase() : text.toLowerCase().replace(nonAsciiRun, foldRun)
+  lastText = text
+  lastFolded = folded
+  return folded
+}
 
 /** Lighter folding for URLs: domains keep their accents (they are different domains). */
 export const foldForLinks = (text: string): string =>
   printableAscii.test(text) ? text.toLowerCase() : text.normalize("NFKC").toLowerCase().replace(/\p{Cf}+/gu, "")
+
+// How many UTF-16 units foldText makes of one code point (lower-cased, then folded), remembered.
+const foldedLengths = new Map<number, number>()
+const foldedLength = (codePoint: number): number => {
+  if (codePoint < 0x80) return 1
+  let length = foldedLengths.get(codePoint)
+  if (length === undefined) {
+    length = foldText(String.fromCodePoint(codePoint)).length
+    foldedLengths.set(codePoint, length)
+  }
+  return length
+}
+
+/**
+ * Maps a UTF-16 offset of foldText(text) (or its end) to the offset in `text` of the character it
+ * came from: so a match found in the folded text is shown where it stands in the text as written.
+ * Null when folding character by character does not give foldText's length (it always does today;
+ * the check keeps a wrong span from ever being reported).
+ */
+export const originalOffsets = (text: string): ((folded: number) => number) | null => {
+  if (printableAscii.test(text)) return (folded) => folded
+  const total = foldText(text).length
+  const offsets = new Int32Array(total + 1)
+  let at = 0
+  for (let index = 0; index < text.length;) {
+    const codePoint = text.codePointAt(index)!
+    const length = foldedLength(codePoint)
+    if (at + length > total) return null
+    for (let unit = 0; unit < length; unit++) offsets[at++] = index
+    index += codePoint > 0xffff ? 2 : 1
+  }
+  if (at !== total) return null
+  offsets[total] = text.length
+  return (folded) => offsets[folded]!
+}

@@ -53,6 +53,7 @@ export class InMemoryApiKeys {
             principal: new Principal({
               projectId: key.projectId,
               keyId: key.id,
+              keyName: key.name,
               kind: key.kind,
               scopes: key.scopes,
               dailyPostCap: key.dailyPostCap

@@ -1,6 +1,6 @@
 import { DateTime, Effect, Layer } from "effect"
 import {
-  bestTimesOf,
+  bestTimeCellsOf,
   deliveryMetricsOf,
   formatOfPlacement,
   insightsOf,
@@ -151,6 +151,6 @@ export const inMemoryMetricsStore = (data: InMemoryData): Layer.Layer<MetricsSto
         ),
       insights: (projectId, filter) => Effect.sync(() => insightsOf(trackedOf(projectId), filter)),
       topPosts: (projectId, query) => Effect.sync(() => topPostsOf(trackedOf(projectId), query)),
-      bestTimes: (projectId, filter) => Effect.sync(() => bestTimesOf(trackedOf(projectId), filter))
+      bestTimes: (projectId, filter) => Effect.sync(() => bestTimeCellsOf(trackedOf(projectId), filter))
     })
   })

@@ -15,6 +15,8 @@ import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
 import { PublishCheckpoints } from "../ports/PublishCheckpoints.js"
 import type { Project } from "../Project.js"
+import { PublishingPauses } from "../ports/PublishingPauses.js"
+import type { PublishingPause } from "../PublishingPause.js"
 
 /**
  * In-memory adapters of the storage ports, with the same semantics as the Postgres adapter
@@ -37,6 +39,8 @@ export class InMemoryData {
   /** Account ids by project, platform, route and the platform's account id. */
   readonly platformAccounts = new Map<string, AccountId>()
   readonly connectionStates = new Map<string, PendingConnection>()
+  /** The emergency stops in force, by project id ("" for the instance's). */
+  readonly pauses = new Map<string, PublishingPause>()
   /** What publishers recorded part-way through a delivery, by delivery id. */
   readonly checkpoints = new Map<string, string>()
 
@@ -242,6 +246,24 @@ export const makeInMemoryStores = (data: InMemoryData) => {
           const media = data.media.get(id)
           return media !== undefined && media.projectId === projectId ? [media] : []
         }))
+    })),
+    Layer.succeed(PublishingPauses, PublishingPauses.of({
+      pause: (pause) =>
+        Effect.sync(() => {
+          const scope = pause.projectId ?? ""
+          const kept = data.pauses.get(scope) ?? pause
+          data.pauses.set(scope, kept)
+          return kept
+        }),
+      resume: (projectId) =>
+        Effect.sync(() => {
+          const scope = projectId ?? ""
+          const lifted = Option.fromNullable(data.pauses.get(scope))
+          data.pauses.delete(scope)
+          return lifted
+        }),
+      holding: (projectId) => Effect.sync(() => [data.pauses.get(""), data.pauses.get(projectId)].filter((pause) => pause !== undefined)),
+      list: Effect.sync(() => [...data.pauses.values()])
     })),
     Layer.succeed(PublishCheckpoints, PublishCheckpoints.of({
       get: (deliveryId) => Effect.sync(() => Option.fromNullable(data.checkpoints.get(deliveryId))),

@@ -47,8 +47,7 @@ const options = {
   crosspost_ig_story: toggle("Also shares the post to the linked Instagram story."),
   // Beyond the contract: Threads' link_attachment, a preview card for a link (Posts, "Links").
   link_attachment: text("A link shown as a preview card; only on a post with no media.", {
-    text: { max: 2048, noun: "a link" },
-    refuse: (link) => /^https?:\/\/[^\s/?#]+\S*$/i.test(link) ? null : "a link attachment is an http(s) URL"
+    text: { max: 2048, noun: "a link attachment", format: "url" }
   })
 }
 

@@ -41,16 +41,81 @@ const domainChar = String.raw`[^!-/:-@\[-\u0060{-~\s\u00a0\u1680\u2000-\u200a\u2
 /**
  * A link as X finds one: an optional http(s) scheme, dotted labels ending in a top-level domain X
  * knows, then a port, path and query that stop before trailing punctuation; never right after a
- * letter, digit, @, $ or #, nor, without a scheme, after - _ . or /.
+ * letter, digit, @, $ or #, nor, without a scheme, after - _ . or /. As in X's pattern, a
+ * character that may stand before a link is taken as standing before it before the start of the
+ * text is: a text opening with "üexample.com" links "example.com".
  */
 const linkPattern = new RegExp(
-  String.raw`(^|[^a-z0-9@$#\uff20\uff03\u202a-\u202e])(https?://)?((?:(?:${domainChar}(?:[_-]|${domainChar})*)?${domainChar}\.)*(?:${domainChar}(?:-|${domainChar})*)?${domainChar}\.${tldEnd})` +
+  String.raw`([^a-z0-9@$#\uff20\uff03\u202a-\u202e]|^)(https?://)?((?:(?:${domainChar}(?:[_-]|${domainChar})*)?${domainChar}\.)*(?:${domainChar}(?:-|${domainChar})*)?${domainChar}\.${tldEnd})` +
     String.raw`(?::\d+)?(/(?:(?:${pathChar}*(?:${parens}${pathChar}*)*(?:${pathEnd}|${parens}))|@${pathChar}+/)*)?` +
     String.raw`(?:\?[a-z0-9!?*'();:&=+$/%#\[\]\-_.,~|@]*[a-z0-9\-_&=#/])?`,
   "gi"
 )
 /** Without a scheme, only the ASCII (and accented Latin) domains inside what looked like one are links. */
 const bareDomain = new RegExp(String.raw`(?:[-a-z0-9${accented}]+\.)+${tldEnd}`, "gi")
+
+/** RFC 3492's parameters, for the length of a label's punycode (DNS allows 63 characters). */
+const punycode = { base: 36, tMin: 1, tMax: 26, skew: 38, damp: 700, initialBias: 72, initialN: 128 }
+
+const adaptBias = (delta: number, points: number, first: boolean): number => {
+  const { base, damp, skew, tMax, tMin } = punycode
+  let scaled = first ? Math.floor(delta / damp) : delta >> 1
+  scaled += Math.floor(scaled / points)
+  let k = 0
+  while (scaled > ((base - tMin) * tMax) >> 1) {
+    scaled = Math.floor(scaled / (base - tMin))
+    k += base
+  }
+  return k + Math.floor(((base - tMin + 1) * scaled) / (scaled + skew))
+}
+
+/** How long a domain label is once in ASCII: itself, or `xn--` and its punycode (RFC 3492's encoder, counting). */
+const asciiLabelLength = (label: string): number => {
+  const codes = Array.from(label, (char) => char.codePointAt(0)!)
+  const basic = codes.filter((code) => code < 0x80).length
+  if (basic === codes.length) return basic
+  const { base, initialBias, initialN, tMax, tMin } = punycode
+  let length = 4 + basic + (basic > 0 ? 1 : 0)
+  let n = initialN
+  let delta = 0
+  let bias = initialBias
+  for (let handled = basic; handled < codes.length; n++) {
+    const next = Math.min(...codes.filter((code) => code >= n))
+    delta += (next - n) * (handled + 1)
+    n = next
+    for (const code of codes) {
+      if (code < n) delta++
+      if (code !== n) continue
+      for (let q = delta, k = base;; k += base) {
+        const t = k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias
+        length++
+        if (q < t) break
+        q = Math.floor((q - t) / (base - t))
+      }
+      bias = adaptBias(delta, handled + 1, handled === basic)
+      delta = 0
+      handled++
+    }
+    delta++
+  }
+  return length
+}
+
+/**
+ * Whether X takes what looked like a link's domain (twitter-text's isValidUrl): every label 1 to 63
+ * characters once in ASCII, an `xn--` domain holding an ASCII domain, and the link, with https://
+ * when it has no scheme and its domain in ASCII, at most 4,096 characters.
+ */
+const validLink = (url: string, scheme: string | undefined, domain: string): boolean => {
+  if (domain.startsWith("xn--") && domain.match(bareDomain) === null) return false
+  let asciiDomain = 0
+  for (const label of domain.split(".")) {
+    const length = asciiLabelLength(label)
+    if (length < 1 || length > 63) return false
+    asciiDomain += length + 1
+  }
+  return (scheme ?? "https://").length + url.length - domain.length + asciiDomain - 1 <= 4096
+}
 
 /** Where the links of a text are, as [start, end) ranges in order. */
 const links = (text: string): ReadonlyArray<readonly [number, number]> =>
@@ -61,6 +126,7 @@ const links = (text: string): ReadonlyArray<readonly [number, number]> =>
     const [whole, before, scheme, domain, path] = match
     const start = match.index + before!.length
     const end = match.index + whole.length
+    if (!validLink(whole.slice(before!.length), scheme, domain!)) return []
     if (scheme !== undefined) return [[start, end]]
     if (/[-_./]/.test(before!)) return []
     const found = Array.from(domain!.matchAll(bareDomain), (inner): [number, number] => [start + inner.index, start + inner.index + inner[0].length])
@@ -69,22 +135,28 @@ const links = (text: string): ReadonlyArray<readonly [number, number]> =>
     return found
   })
 
-const emoji = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[0-9#*]\ufe0f?\u20e3)/u
+/**
+ * The emoji sequence a grapheme starts with: a flag, a keycap, or a pictograph with its variation
+ * selector, skin tone and tags, and the pictographs joined to it. What follows it in the grapheme
+ * (a combining mark, say) is counted on its own.
+ */
+const emojiSequence =
+  /^(?:\p{Regional_Indicator}{2}|[0-9#*]\ufe0f?\u20e3|\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier}|[\u{E0020}-\u{E007F}])*(?:\u200d\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})*)*)/u
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" })
+
+const codePointWeight = (char: string): number => {
+  const code = char.codePointAt(0)!
+  return weights.lightRanges.some(([from, to]) => code >= from && code <= to) ? weights.light : weights.heavy
+}
 
 const plainWeight = (text: string): number => {
   let total = 0
   for (const { segment } of graphemes.segment(text)) {
-    const chars = Array.from(segment)
+    const sequence = emojiSequence.exec(segment)?.[0] ?? ""
+    const inSequence = Array.from(sequence)
     // An emoji sequence costs 2 in all; a lone code point weighs what its range says (a bare © is 1).
-    if (chars.length > 1 && emoji.test(segment)) {
-      total += weights.emoji
-      continue
-    }
-    for (const char of chars) {
-      const code = char.codePointAt(0)!
-      total += weights.lightRanges.some(([from, to]) => code >= from && code <= to) ? weights.light : weights.heavy
-    }
+    total += inSequence.length > 1 ? weights.emoji : inSequence.reduce((sum, char) => sum + codePointWeight(char), 0)
+    for (const char of Array.from(segment.slice(sequence.length))) total += codePointWeight(char)
   }
   return total
 }

@@ -1,11 +1,12 @@
 import { Context, Data, type DateTime, type Duration, type Effect } from "effect"
 import type {
   AnalyticsFilter,
-  BestTimes,
+  BestTimesFilter,
   DeliveryMetrics,
   InsightsFigures,
   MetricsSnapshot,
   ReportedCounts,
+  SlotCell,
   TopPost,
   TopPostsQuery,
   UnreportableReason
@@ -74,5 +75,6 @@ export class MetricsStore extends Context.Tag("@herald/core/MetricsStore")<Metri
   readonly ofPost: (projectId: ProjectId, postId: PostId) => Effect.Effect<ReadonlyArray<DeliveryMetrics>>
   readonly insights: (projectId: ProjectId, filter: AnalyticsFilter) => Effect.Effect<InsightsFigures>
   readonly topPosts: (projectId: ProjectId, query: TopPostsQuery) => Effect.Effect<ReadonlyArray<TopPost>>
-  readonly bestTimes: (projectId: ProjectId, filter: AnalyticsFilter) => Effect.Effect<Omit<BestTimes, "since_days">>
+  /** The weekday × hour cells of the window's posts with engagement recorded (best times' slots before ranking). */
+  readonly bestTimes: (projectId: ProjectId, filter: BestTimesFilter) => Effect.Effect<ReadonlyArray<SlotCell>>
 }>() {}

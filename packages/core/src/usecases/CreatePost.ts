@@ -4,11 +4,13 @@ import { IdempotencyKeyReused, PlanInactive } from "../Errors.js"
 import { canonicalJson } from "../Idempotency.js"
 import { PostId } from "../Ids.js"
 import { LifecycleEvent, transition } from "../Lifecycle.js"
-import { type CreatePostBody, Post, PostStatus } from "../Post.js"
+import { actorOf, type CreatePostBody, Post, PostStatus } from "../Post.js"
 import { deliveryState, newDeliveries, planPost } from "../PostPlan.js"
 import type { Principal } from "../Principal.js"
 import { ApprovalLinks } from "../ports/ApprovalLinks.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
+import { PublishingPauses } from "../ports/PublishingPauses.js"
+import { holdingPause, pausedNote } from "../PublishingPause.js"
 import { CreateOutcome, type PostRecord, PostStore } from "../ports/PostStore.js"
 import { dailyCapClaim, loadProject } from "./ProjectContext.js"
 import { traced } from "../Tracing.js"
@@ -96,6 +98,16 @@ const replay = (first: PostRecord) =>
     }))
   ))
 
+/** A post that waits to publish says so when an emergency stop holds its project (the stop keeps it, due as it is). */
+const noteOfPause = (result: CreatePostResult): Effect.Effect<CreatePostResult, never, PublishingPauses> => {
+  const { post } = result.record
+  if (post.status === "draft" || post.status === "rejected") return Effect.succeed(result)
+  return Effect.map(Effect.flatMap(PublishingPauses, (pauses) => pauses.holding(post.projectId)), (holding) => {
+    const pause = holdingPause(holding)
+    return pause === undefined ? result : { ...result, message: result.message + pausedNote(pause) }
+  })
+}
+
 /** POST /posts: validate, run the guardrails, hold or release, and write it all in one transaction. */
 export const createPost = traced("createPost")(function*(principal: Principal, body: CreatePostBody) {
   yield* requireScope(principal, "posts:write")
@@ -110,7 +122,7 @@ export const createPost = traced("createPost")(function*(principal: Principal, b
       if (earlier.value.fingerprint !== idempotency.fingerprint) {
         return yield* new IdempotencyKeyReused({ key: idempotency.key })
       }
-      return yield* replay(earlier.value.record)
+      return yield* Effect.flatMap(replay(earlier.value.record), noteOfPause)
     }
   }
   if (project.plan !== "active") return yield* new PlanInactive()
@@ -143,7 +155,8 @@ export const createPost = traced("createPost")(function*(principal: Principal, b
     mediaIds: plan.media.map((media) => media.id),
     scheduledAt: plan.scheduledAt,
     platformConfigurations: body.platform_configurations ?? {},
-    author: { keyId: principal.keyId, kind: principal.kind },
+    author: actorOf(principal),
+    origin: actorOf(principal),
     decision: null,
     supersedes: null,
     supersededBy: null,
@@ -158,7 +171,7 @@ export const createPost = traced("createPost")(function*(principal: Principal, b
     idempotency,
     dailyCap: dailyCapClaim(principal, project, now)
   })
-  return yield* CreateOutcome.$match(written, {
+  const result = yield* CreateOutcome.$match(written, {
     Repeated: ({ record }) => replay(record),
     Created: ({ record }) =>
       Effect.map(
@@ -166,4 +179,5 @@ export const createPost = traced("createPost")(function*(principal: Principal, b
         (approvalUrl): CreatePostResult => ({ record, repeated: false, message: statusMessage(record), approvalUrl })
       )
   })
+  return yield* noteOfPause(result)
 })

@@ -55,6 +55,8 @@ const decide = (approver: Approver, id: PostId, body: DecisionBody) =>
             outcome: approve ? "approved" : "rejected",
             via: approver.via,
             by: approver.via === "api_key" ? approver.principal.keyId : null,
+            byName: approver.via === "api_key" ? approver.principal.keyName : null,
+            surface: approver.via === "api_key" ? approver.principal.surface : null,
             at: now,
             reason: body.reason ?? null
           },

@@ -19,6 +19,7 @@ import type { ClaimedDelivery } from "../ports/DeliveryQueue.js"
 import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { type PostRecord, PostStore } from "../ports/PostStore.js"
 import type { ProjectStore } from "../ports/ProjectStore.js"
+import { PublishingPauses } from "../ports/PublishingPauses.js"
 import { type PublishRequest, Publishers } from "../ports/Publishers.js"
 import { printedText } from "../PostValidation.js"
 import type { Project } from "../Project.js"
@@ -45,18 +46,24 @@ export type Dispatched =
   | "retrying"
   | "failed"
   | "unknown"
+  /** Not sent: publishing is paused for its project (an emergency stop); it stays queued, due as it was. */
+  | "paused"
   /** Nothing to do: the delivery was settled, removed, or taken by another worker. */
   | "skipped"
 
 const failure = (category: DeliveryError["category"], code: string, message: string): DeliveryError => ({ category, code, message })
 
-/** A project as deliveries are checked against it: its guardrails, approval mode and accounts. */
+/**
+ * A project as deliveries are checked against it: its guardrails, approval mode and accounts, and
+ * whether an emergency stop holds its publishing.
+ */
 export interface ProjectView {
   readonly project: Project
   readonly accounts: ReadonlyArray<SocialAccount>
+  readonly paused: boolean
 }
 
-export type ProjectViews = (projectId: ProjectId) => Effect.Effect<ProjectView, never, ProjectStore | AccountStore>
+export type ProjectViews = (projectId: ProjectId) => Effect.Effect<ProjectView, never, ProjectStore | AccountStore | PublishingPauses>
 
 /**
  * Reads each project's view at most once. The dispatcher makes one per claim batch, so what it
@@ -75,7 +82,8 @@ export const projectViews: Effect.Effect<ProjectViews> = Effect.sync(() => {
       views.set(projectId, view)
       const read = Effect.all({
         project: loadProjectById(projectId),
-        accounts: AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
+        accounts: AccountStore.pipe(Effect.flatMap((store) => store.list(projectId))),
+        paused: PublishingPauses.pipe(Effect.flatMap((pauses) => pauses.holding(projectId)), Effect.map((holding) => holding.length > 0))
       })
       return Effect.zipRight(Effect.intoDeferred(read, view), Deferred.await(view))
     })
@@ -121,7 +129,7 @@ export const dispatchStore = (outcomeLinger: Duration.Duration) => Effect.gen(fu
 /** Everything a platform call for this delivery needs: the post as read for this attempt, the batch's project view. */
 const prepare = Effect.fnUntraced(function*(record: PostRecord, delivery: Delivery, views: ProjectViews) {
   const { post } = record
-  const { accounts, project } = yield* views(post.projectId)
+  const { accounts, paused, project } = yield* views(post.projectId)
   const account = Option.fromNullable(accounts.find((candidate) => candidate.id === delivery.accountId))
   const found = post.mediaIds.length === 0
     ? []
@@ -136,7 +144,7 @@ const prepare = Effect.fnUntraced(function*(record: PostRecord, delivery: Delive
     configuration: post.platformConfigurations[account.platform],
     marker: delivery.id
   }))
-  return { media, missingMedia, project, request }
+  return { media, missingMedia, paused, project, request }
 })
 
 /** The call to make, or why this delivery cannot go out at all (decided before any platform call). */
@@ -197,6 +205,8 @@ const markNeedsReconnect = Effect.fnUntraced(function*(account: SocialAccount, e
 const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) {
   const { calls, policy, store, views } = context
   const prepared = yield* prepare(record, delivery, views)
+  // Claimed before the stop reached the claim query: left as it is, due as it was.
+  if (prepared.paused) return "paused" as const
   const checked = yield* sendable(record, delivery, prepared)
   // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
   const begun = yield* Effect.flatten(store.begin({ projectId: claim.projectId, id: claim.deliveryId, record }))

@@ -3,7 +3,7 @@ import { requireScope } from "../Authorization.js"
 import { NotEditable } from "../Errors.js"
 import { PostId } from "../Ids.js"
 import { editableStatuses, LifecycleEvent } from "../Lifecycle.js"
-import { type PatchPostBody, Post } from "../Post.js"
+import { actorOf, type PatchPostBody, Post } from "../Post.js"
 import { deliveryState, newDeliveries, planPost } from "../PostPlan.js"
 import { loadPost } from "../PostLookup.js"
 import type { Principal } from "../Principal.js"
@@ -53,7 +53,8 @@ export const editPost = traced("editPost")(function*(principal: Principal, id: P
       mediaIds: plan.media.map((media) => media.id),
       scheduledAt: plan.scheduledAt,
       platformConfigurations: body.platform_configurations ?? post.platformConfigurations,
-      author: { keyId: principal.keyId, kind: principal.kind },
+      author: actorOf(principal),
+      origin: post.origin,
       decision: outcome.decision === null ? null : post.decision,
       supersedes: post.id,
       supersededBy: null,

@@ -1,6 +1,6 @@
 import { DateTime, Duration, Effect, Either, Option } from "effect"
 import { requireScope } from "../Authorization.js"
-import type { Delivery } from "../Delivery.js"
+import { type Delivery, takedownBy } from "../Delivery.js"
 import { StateConflict, TakedownFailed } from "../Errors.js"
 import type { DeliveryId, ProjectId } from "../Ids.js"
 import { LifecycleEvent } from "../Lifecycle.js"
@@ -62,7 +62,7 @@ const recordIntent = (principal: Principal, project: Project, id: DeliveryId) =>
       const { status } = yield* decideTransition(record.post, LifecycleEvent.Takedown(), principal, project).pipe(
         Effect.flatMap(statusOf)
       )
-      const asked = delivery.with({ takedown: { by: principal.keyId, at: now }, updatedAt: now })
+      const asked = delivery.with({ takedown: takedownBy(principal, now), updatedAt: now })
       yield* store.commit(PostChange.Update({ expectedVersion: record.post.version, record: withDelivery(record, asked, status, now), events: [] }))
       return { delivery: asked, platformPostId: delivery.platformPostId, followUpPostIds: delivery.followUpPostIds } satisfies Intent
     })))
@@ -125,7 +125,7 @@ const recordTakenDown = (principal: Principal, project: Project, id: DeliveryId)
         Effect.flatMap(statusOf)
       )
       const now = yield* DateTime.now
-      const takenDown = delivery.with({ status: "taken_down", takedown: { by: principal.keyId, at: now }, updatedAt: now })
+      const takenDown = delivery.with({ status: "taken_down", takedown: takedownBy(principal, now), updatedAt: now })
       const next = withDelivery(record, takenDown, status, now)
       yield* store.commit(PostChange.Update({ expectedVersion: record.post.version, record: next, events: [] }))
       return { delivery: takenDown, record: next }

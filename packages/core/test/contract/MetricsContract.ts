@@ -3,22 +3,32 @@
 import { describe, expect } from "@effect/vitest"
 import {
   AccountId,
+  type BestTimesFilter,
+  bestTimeCellsOf,
+  bestTimesOfCells,
+  type ContentFormat,
   Delivery,
   DeliveryId,
   type DeliveryStatus,
+  formatOfPlacement,
+  insightsOf,
   MetricsStore,
   type NewPost,
   type Placement,
   type Platform,
   Post,
+  PostChange,
   PostId,
   type ProjectId,
   PostStore,
+  rankingMetrics,
   type ReportedCounts,
   SyncOutcome,
-  type SyncSchedule
+  type SyncSchedule,
+  topPostsOf,
+  type TrackedDelivery
 } from "@herald/core"
-import { DateTime, Duration, Effect } from "effect"
+import { DateTime, Duration, Effect, FastCheck as fc } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Cases } from "./StorageContract.js"
 import { newKeyId, newProject, t0 } from "./StorageFixtures.js"
@@ -39,6 +49,7 @@ export const publishedPost = (projectId: ProjectId, entries: ReadonlyArray<WentO
   const accountIds = entries.map(() => AccountId.make(randomUUID()))
   const configurations: Record<string, { placement: Placement }> = {}
   for (const entry of entries) if (entry.placement !== undefined) configurations[entry.platform] = { placement: entry.placement }
+  const keyId = newKeyId()
   const post = new Post({
     id: postId,
     projectId,
@@ -51,7 +62,8 @@ export const publishedPost = (projectId: ProjectId, entries: ReadonlyArray<WentO
     mediaIds: [],
     scheduledAt: null,
     platformConfigurations: configurations,
-    author: { keyId: newKeyId(), kind: "human" },
+    author: { keyId, keyName: null, kind: "human", surface: null },
+    origin: { keyId, keyName: null, kind: "human", surface: null },
     decision: null,
     supersedes: null,
     supersededBy: null,
@@ -85,6 +97,45 @@ export const publishedPost = (projectId: ProjectId, entries: ReadonlyArray<WentO
 
 const counts = (values: Partial<ReportedCounts>): ReportedCounts => ({
   views: null, likes: null, comments: null, shares: null, reach: null, saves: null, ...values
+})
+
+const propertySchedule: SyncSchedule = { firstAfter: Duration.zero, every: Duration.hours(6), lastAfter: Duration.days(60) }
+const runs = Number(process.env.HERALD_ANALYTICS_RUNS ?? 12)
+const countArb = fc.option(fc.nat({ max: 500 }), { nil: null })
+const countsArb: fc.Arbitrary<ReportedCounts> = fc.record({ views: countArb, likes: countArb, comments: countArb, shares: countArb, reach: countArb, saves: countArb })
+type SyncSpec = { readonly _tag: "report"; readonly counts: ReportedCounts } | { readonly _tag: "gone"; readonly reason: "deleted" | "expired" | "unsupported" }
+const syncArb: fc.Arbitrary<SyncSpec | undefined> = fc.oneof(
+  fc.constant(undefined),
+  countsArb.map((counts) => ({ _tag: "report" as const, counts })),
+  fc.constantFrom("deleted" as const, "expired" as const, "unsupported" as const).map((reason) => ({ _tag: "gone" as const, reason }))
+)
+const platformArb = fc.constantFrom<Platform>("x", "instagram", "facebook", "linkedin")
+/**
+ * Posts over the last 40 days, each delivery published together with its post or up to three
+ * hours later (so some span UTC hours), in every state syncs leave; windows that start anywhere,
+ * often inside an hour with posts.
+ */
+const scenarios = fc.record({
+  posts: fc.array(fc.record({
+    // Most within a few hours of each other, so hours hold several posts and windows start among them.
+    minutesAgo: fc.oneof(fc.nat({ max: 40 * 24 * 60 }), fc.integer({ min: 24 * 60, max: 24 * 60 + 300 }), fc.integer({ min: 24 * 60, max: 24 * 60 + 300 })),
+    deliveries: fc.array(fc.record({
+      platform: platformArb,
+      placement: fc.constantFrom<Placement | null>(null, null, "reels", "stories"),
+      takenDown: fc.constantFrom(false, false, false, true),
+      minutesLater: fc.oneof(fc.constant(0), fc.constant(0), fc.nat({ max: 180 })),
+      syncs: fc.tuple(syncArb, syncArb)
+    }), { minLength: 1, maxLength: 3 }),
+    removed: fc.constantFrom(false, false, false, false, true)
+  }), { maxLength: 14 }),
+  queries: fc.array(fc.record({
+    minutesBack: fc.oneof(fc.integer({ min: 1, max: 45 * 24 * 60 }), fc.integer({ min: 24 * 60 - 60, max: 24 * 60 + 360 })),
+    platform: fc.option(platformArb, { nil: null }),
+    format: fc.option(fc.constantFrom<ContentFormat>("feed", "reel", "story"), { nil: null }),
+    metric: fc.constantFrom(...rankingMetrics),
+    limit: fc.integer({ min: 1, max: 20 }),
+    account: fc.option(fc.nat(), { nil: null })
+  }), { minLength: 1, maxLength: 4 })
 })
 
 export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
@@ -230,7 +281,7 @@ export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
         const byReach = yield* store.topPosts(project.id, { ...window, metric: "reach", limit: 1 })
         expect(byReach.map((row) => [row.post_id, row.value])).toEqual([[b.record.post.id, 40]])
 
-        const best = yield* store.bestTimes(project.id, window)
+        const best = bestTimesOfCells(yield* store.bestTimes(project.id, { ...window, account: null }))
         const slotOf = (at: DateTime.Utc) => {
           const parts = DateTime.toParts(at)
           return { weekday: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][parts.weekDay], hour_utc: parts.hours }
@@ -239,7 +290,7 @@ export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
           signal: "thin",
           slots: [{ ...slotOf(atA), avg_engagement: 13, samples: 1 }, { ...slotOf(atB), avg_engagement: 5, samples: 1 }]
         })
-        expect(yield* store.bestTimes(project.id, { ...window, format: "story" })).toEqual({ signal: "none", slots: [] })
+        expect(yield* store.bestTimes(project.id, { ...window, format: "story", account: null })).toEqual([])
 
         const rows = yield* store.ofPost(project.id, a.record.post.id)
         expect(rows.map((row) => [row.platform, row.format, row.engagement, row.unreportable])).toEqual([
@@ -250,5 +301,84 @@ export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
         // Another project sees none of it.
         expect(yield* store.ofPost(newProject().id, a.record.post.id)).toEqual([])
       }))
+
+    it.effect("the roll-ups answer as the rules over random deliveries, syncs, windows and filters (property)", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const store = yield* MetricsStore
+        const seed = Number(process.env.HERALD_ANALYTICS_SEED ?? 22)
+        for (const [run, scenario] of fc.sample(scenarios, { numRuns: runs, seed }).entries()) {
+          const now = DateTime.add(base(10), { days: run * 60 })
+          const project = newProject()
+          const tracked = new Map<string, TrackedDelivery>()
+          const inputs = scenario.posts.map((post) => {
+            const at = DateTime.subtract(now, { minutes: post.minutesAgo })
+            return publishedPost(project.id, post.deliveries.map((delivery) => ({
+              platform: delivery.platform,
+              ...(delivery.placement === null ? {} : { placement: delivery.placement }),
+              ...(delivery.takenDown ? { status: "taken_down" as const } : {}),
+              publishedAt: DateTime.add(at, { minutes: delivery.minutesLater })
+            })))
+          })
+          yield* Effect.forEach(inputs, (input) => posts.create(input))
+          inputs.forEach((input, p) =>
+            input.record.deliveries.forEach((delivery, d) => {
+              const spec = scenario.posts[p]!.deliveries[d]!
+              tracked.set(delivery.id, {
+                deliveryId: delivery.id,
+                postId: delivery.postId,
+                projectId: project.id,
+                accountId: delivery.accountId,
+                platform: delivery.platform,
+                username: delivery.username,
+                // A post has one placement per platform: the last of its deliveries' on that platform (publishedPost).
+                format: formatOfPlacement(input.record.post.platformConfigurations[delivery.platform]?.placement),
+                publishedAt: delivery.attempts[0]!.finishedAt!,
+                url: delivery.url,
+                latest: null,
+                unreportable: spec.takenDown ? { reason: "deleted", detail: "", at: delivery.updatedAt } : null
+              })
+            })
+          )
+          // Two rounds of syncs: each delivery reported, judged unreportable, or left awaiting; a second report replaces the first.
+          const outcomes = scenario.posts.flatMap((post) => post.deliveries.map((delivery) => delivery.syncs))
+          const ids = inputs.flatMap((input) => input.record.deliveries.map((delivery) => delivery.id))
+          for (const round of [0, 1]) {
+            const at = DateTime.add(now, { hours: round * 7 })
+            const claimed = yield* store.claimDue({ now: at, limit: 10_000, leaseMillis: 1000, worker: `p${run}`, schedule: propertySchedule })
+            const ours = new Set(claimed.filter((claim) => claim.projectId === project.id).map((claim) => claim.deliveryId as string))
+            // Settled concurrently, as several workers would: deliveries of one post and one hour at once.
+            yield* Effect.forEach(ids.entries(), ([index, id]) => {
+              const outcome = outcomes[index]![round]
+              if (!ours.has(id) || outcome === undefined) return Effect.void
+              const before = tracked.get(id)!
+              if (outcome._tag === "report") {
+                tracked.set(id, { ...before, latest: { counts: outcome.counts, takenAt: at } })
+                return store.settle(id, `p${run}`, SyncOutcome.Reported({ counts: outcome.counts, at }), propertySchedule)
+              }
+              tracked.set(id, { ...before, unreportable: { reason: outcome.reason, detail: "gone", at } })
+              return store.settle(id, `p${run}`, SyncOutcome.Unreportable({ reason: outcome.reason, detail: "gone", at }), propertySchedule)
+            }, { concurrency: 8, discard: true })
+          }
+          // A removed post takes its deliveries' numbers with it.
+          const removed = new Set<string>()
+          for (const [index, input] of inputs.entries()) {
+            if (!scenario.posts[index]!.removed) continue
+            yield* posts.commit(PostChange.Remove({ expectedVersion: 1, postId: input.record.post.id }))
+            removed.add(input.record.post.id)
+          }
+          const all = [...tracked.values()].filter((delivery) => !removed.has(delivery.postId))
+          for (const query of scenario.queries) {
+            const filter = { since: DateTime.subtract(now, { minutes: query.minutesBack }), platform: query.platform, format: query.format }
+            const label = `seed ${seed} run ${run} ${JSON.stringify(query)}`
+            expect(yield* store.insights(project.id, filter), label).toEqual(insightsOf(all, filter))
+            const top = { ...filter, metric: query.metric, limit: query.limit }
+            expect(yield* store.topPosts(project.id, top), label).toEqual(topPostsOf(all, top))
+            const account = query.account === null ? null : all[query.account % Math.max(all.length, 1)]?.accountId ?? null
+            const best: BestTimesFilter = { ...filter, account }
+            expect(bestTimesOfCells(yield* store.bestTimes(project.id, best)), label).toEqual(bestTimesOfCells(bestTimeCellsOf(all, best)))
+          }
+        }
+      }), { timeout: 120_000 })
   })
 }

@@ -27,6 +27,7 @@ import {
 } from "@herald/core"
 import { Schema } from "effect"
 import { OpenApiDocument } from "../Api.js"
+import { AdminPublishingGroup } from "./AdminPublishingApi.js"
 import { AdminWebhookDeliveriesGroup } from "./AdminWebhookDeliveriesApi.js"
 import {
   AdminNotFound,
@@ -427,6 +428,7 @@ export class HeraldAdminApi extends HttpApi.make("herald-admin")
   .add(AdminAccountsGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminWebhooksGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminWebhookDeliveriesGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminPublishingGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminSpecGroup.middleware(AdminUrlGuard))
   .addError(BadRequest)
   .addError(InternalError)

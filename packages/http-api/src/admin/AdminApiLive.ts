@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { OAuthCallbackLive } from "../OAuthCallback.js"
 import { AdminAccountsLive, AdminKeysLive, AdminProjectsLive, AdminSpecLive, AdminWebhooksLive } from "./AdminHandlers.js"
 import { AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive } from "./AdminMiddleware.js"
+import { AdminPublishingLive } from "./AdminPublishingLive.js"
 import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
 
 /**
@@ -11,7 +12,7 @@ import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
  * bare 500 for a defect) covers them as it does the public API's.
  * Needs ProjectAdmin, ProjectStore, ApiKeyStore, AccountStore, AccountAdmin, WebhookEndpoints,
  * WebhookDeliveryLog, WebhookDestinations, IdGenerator, SecretMint, AdminTokens, OAuthProviders,
- * ConnectionStates and HttpApiConfig. The public OAuth callback (GET /oauth/callback/{platform})
+ * ConnectionStates, PublishingPauses and HttpApiConfig. The public OAuth callback (GET /oauth/callback/{platform})
  * comes with them: it finishes what the admin API's accounts/oauth starts.
  */
 export const AdminApiLive = Layer.mergeAll(
@@ -20,6 +21,7 @@ export const AdminApiLive = Layer.mergeAll(
   AdminAccountsLive,
   AdminWebhooksLive,
   AdminWebhookDeliveriesLive,
+  AdminPublishingLive,
   AdminSpecLive,
   OAuthCallbackLive
 ).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive]))

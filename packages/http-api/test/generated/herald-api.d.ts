@@ -575,8 +575,12 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-            /** @enum {string} */
+            /**
+             * @description Whether an agent or a human key wrote this version (provenance.created_by names the key).
+             * @enum {string}
+             */
             created_by: "agent" | "human";
+            provenance: components["schemas"]["Provenance"];
             supersedes: components["schemas"]["UUID"] | null;
             idempotency_key: string | null;
             created_at: string;
@@ -592,6 +596,39 @@ export interface components {
          * @description an integer
          */
         Int: number;
+        Provenance: {
+            /** @description The key that created the post's first version (an edit keeps it). */
+            created_by: {
+                key_id: components["schemas"]["UUID"];
+                key_name: string | null;
+                /** @enum {string} */
+                kind: "agent" | "human";
+                surface: ("rest" | "mcp" | "sdk") | null;
+            };
+            /** @description The key whose edit made this version (PATCH makes a new post that supersedes the old); null for a first version. */
+            edited_by: {
+                key_id: components["schemas"]["UUID"];
+                key_name: string | null;
+                /** @enum {string} */
+                kind: "agent" | "human";
+                surface: ("rest" | "mcp" | "sdk") | null;
+                at: string;
+            } | null;
+            /** @description The person's decision on a held post; null while none was made. */
+            decided_by: {
+                /** @enum {string} */
+                outcome: "approved" | "rejected";
+                /**
+                 * @description api_key: a human key decided (key_id says which); approval_link: someone holding the signed approval link (key_id null).
+                 * @enum {string}
+                 */
+                via: "api_key" | "approval_link";
+                key_id: components["schemas"]["UUID"] | null;
+                key_name: string | null;
+                surface: ("rest" | "mcp" | "sdk") | null;
+                at: string;
+            } | null;
+        };
         /** @description The request is invalid; violations names every invalid field. */
         BadRequest: {
             error: string;
@@ -818,6 +855,14 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
         };
         /** @description The key's daily post cap is reached; see Retry-After. */
@@ -906,6 +951,14 @@ export interface components {
             } | {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             })[];
         };
         /** @description The bulk CSV cannot be read; violations names each line at fault. */
@@ -1104,6 +1157,7 @@ export interface components {
             /** @enum {string} */
             post_status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
             approval_url: string;
+            provenance: components["schemas"]["Provenance"];
             data: {
                 id: components["schemas"]["UUID"];
                 /** @enum {string} */
@@ -1140,7 +1194,15 @@ export interface components {
                 }[];
                 taken_down_at: string | null;
                 taken_down_by: string | null;
+                /** @description The key that took it down (taken_down_by is its id). */
+                taken_down_by_key: components["schemas"]["TakedownActor"] | null;
             }[];
+        };
+        TakedownActor: {
+            key_id: components["schemas"]["UUID"];
+            key_name: string | null;
+            kind: ("agent" | "human") | null;
+            surface: ("rest" | "mcp" | "sdk") | null;
         };
         RetriedDelivery: {
             id: components["schemas"]["UUID"];
@@ -1258,6 +1320,14 @@ export interface components {
             signature: string;
             guardrails: components["schemas"]["GuardrailSettings"];
             posts_today: components["schemas"]["PostsToday"];
+            /** @description Whether the project publishes now: an emergency stop (the project's or the instance's) keeps every post, due as it is, until it is lifted. */
+            publishing: {
+                paused: boolean;
+                /** @description What holds publishing: this project's own pause, or the whole instance's; null when publishing runs. */
+                scope: ("project" | "instance") | null;
+                paused_at: string | null;
+                reason: string | null;
+            };
         };
         GuardrailSettings: {
             banned_words: string[];
@@ -1270,6 +1340,9 @@ export interface components {
                 max_links: components["schemas"]["Int"] | null;
             } | null;
             daily_post_cap: components["schemas"]["Int"] | null;
+            topic_terms?: {
+                [key: string]: string[];
+            };
         };
         PostsToday: {
             /**
@@ -1296,9 +1369,21 @@ export interface components {
             violations: {
                 rule: string;
                 detail: string;
+                field?: string;
+                span?: {
+                    start: components["schemas"]["Int"];
+                    end: components["schemas"]["Int"];
+                    text: string;
+                };
+                topic?: string;
+                score?: number;
             }[];
             rules_checked: string[];
             rules_skipped: string[];
+            skipped: {
+                rule: string;
+                reason: string;
+            }[];
         };
         ConnectionIssueList: {
             data: components["schemas"]["ConnectionIssue"][];
@@ -1481,6 +1566,11 @@ export interface components {
              */
             signal: "none" | "thin" | "ok";
             since_days: components["schemas"]["Int"];
+            /**
+             * Format: uuid
+             * @description With account only: the account whose own best times these are, blended with its platform's where thin.
+             */
+            account?: string;
             /** @description Slots with at least one sample, highest avg_engagement first. */
             slots: components["schemas"]["BestTimeSlot"][];
         };
@@ -1496,9 +1586,13 @@ export interface components {
             avg_engagement: number;
             /**
              * int
-             * @description Posts published in this weekday and hour (UTC) with engagement recorded.
+             * @description Posts published in this weekday and hour (UTC) with engagement recorded. With account: the posts the figure rests on (the account's own when own_weight is 1, else the platform's across the project).
              */
             samples: number;
+            /** @description With account only: the account's own posts in this slot. */
+            own_samples?: components["schemas"]["Int"];
+            /** @description With account only: how much of avg_engagement is the account's own (0 to 1, min(own_samples, 3) / 3; 1 when the platform has no other data for the slot), the rest its platform's mean across the project. */
+            own_weight?: number;
         };
         /** @description Give url or ticket. */
         MediaJsonBody: {
@@ -3497,6 +3591,8 @@ export interface operations {
                 platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
                 /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
                 format?: "feed" | "reel" | "story";
+                /** @description One account's own best times (its id, platform:username or username), blended with its platform's across the project where its own posts are few (docs/analytics.md). */
+                account?: string;
             };
             header?: never;
             path?: never;
@@ -3525,7 +3621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"];
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["ValidationFailedError"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -4007,6 +4103,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         deliveries: {
                             /** @enum {string} */
@@ -4081,6 +4211,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         deliveries: {
                             /** @enum {string} */
@@ -4155,6 +4319,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         decision: {
                             /** @enum {string} */
@@ -4165,6 +4363,8 @@ export interface operations {
                              */
                             via: "api_key" | "approval_link";
                             by_key_id: string | null;
+                            by_key_name: string | null;
+                            surface: ("rest" | "mcp" | "sdk") | null;
                             /** Format: date-time */
                             at: string;
                             reason: string | null;
@@ -4227,6 +4427,40 @@ export interface operations {
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
                             targets: number;
+                            provenance: {
+                                created_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                };
+                                edited_by: {
+                                    /** Format: uuid */
+                                    key_id: string;
+                                    key_name: string | null;
+                                    /** @enum {string} */
+                                    kind: "agent" | "human";
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                                decided_by: {
+                                    /** @enum {string} */
+                                    outcome: "approved" | "rejected";
+                                    /**
+                                     * @description A human key, or the signed approval link (key_id null).
+                                     * @enum {string}
+                                     */
+                                    via: "api_key" | "approval_link";
+                                    key_id: string | null;
+                                    key_name: string | null;
+                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            };
                         };
                         decision: {
                             /** @enum {string} */
@@ -4237,6 +4471,8 @@ export interface operations {
                              */
                             via: "api_key" | "approval_link";
                             by_key_id: string | null;
+                            by_key_name: string | null;
+                            surface: ("rest" | "mcp" | "sdk") | null;
                             /** Format: date-time */
                             at: string;
                             reason: string | null;

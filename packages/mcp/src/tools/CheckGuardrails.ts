@@ -9,7 +9,7 @@ export const checkGuardrails = tool({
   description:
     "A dry run: the verdict create_post would get for this caption (with the project signature appended), without " +
     "creating anything. allowed false lists violations ({ rule, detail }) to rewrite against; rules_checked empty means " +
-    "the project has no guardrails; rules_skipped are classifiers that could not answer (they fail open). Needs posts:read.",
+    "the project has no guardrails; rules_skipped are rules that could not answer, wholly or in part (they fail open), and skipped says why. Needs posts:read.",
   input: Schema.Struct({
     caption: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)).annotations({
       description: "The text to check, 1 to 10000 characters.",

@@ -2,43 +2,24 @@
  * What atproto OAuth for Herald will be tested against: the local PDS as the authorization
  * server, with an atproto loopback client id (http://localhost?redirect_uri=…&scope=…, which the
  * spec allows for development and which needs no client metadata document). The client here is
- * the test's own, written from the atproto OAuth profile (PAR, PKCE S256, DPoP with server nonces,
- * DPoP-bound tokens), because Herald's Bluesky route does not yet connect through OAuth
- * (docs/networks/bluesky.md, "Connecting: atproto OAuth"): this pins down what the PDS asks for,
- * so that the route's OAuth is built and tested against the same steps.
+ * the test's own flow (PAR, PKCE S256, DPoP with server nonces, DPoP-bound tokens) signing with
+ * Herald's DPoP proofs (src/bluesky/Dpop.ts), because Herald's Bluesky route does not yet
+ * connect through OAuth (docs/networks/bluesky.md, "Connecting: atproto OAuth"): this pins down
+ * what the PDS asks for, so that the route's OAuth is built and tested against the same steps.
  */
-import { createHash, generateKeyPairSync, type KeyObject, randomBytes, randomUUID, sign } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { asksForNonce, type DpopKey, generateDpopKey } from "../../src/bluesky/Dpop.js"
 import { type LocalAccount, type LocalPds, readRecord, startLocalPds } from "./LocalPds.js"
 
 const base64url = (value: Buffer | string) => Buffer.from(value).toString("base64url")
-
-/** A DPoP key pair (ES256) and proofs signed with it (RFC 9449). */
-const dpopKey = () => {
-  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
-  const { crv, kty, x, y } = publicKey.export({ format: "jwk" })
-  const proof = (method: string, url: string, nonce: string | undefined, accessToken?: string) => {
-    const header = base64url(JSON.stringify({ typ: "dpop+jwt", alg: "ES256", jwk: { crv, kty, x, y } }))
-    const payload = base64url(JSON.stringify({
-      jti: randomUUID(),
-      htm: method,
-      htu: url,
-      iat: Math.floor(Date.now() / 1000),
-      ...(nonce === undefined ? {} : { nonce }),
-      ...(accessToken === undefined ? {} : { ath: base64url(createHash("sha256").update(accessToken).digest()) })
-    }))
-    const signature = sign("sha256", Buffer.from(`${header}.${payload}`), { key: privateKey as KeyObject, dsaEncoding: "ieee-p1363" })
-    return `${header}.${payload}.${base64url(signature)}`
-  }
-  return { proof }
-}
 
 /**
  * A DPoP call: the first answer of a server that wants a nonce is `use_dpop_nonce` with the nonce
  * in `DPoP-Nonce`; the call is made again with it.
  */
 const withDpop = async (
-  key: ReturnType<typeof dpopKey>,
+  key: DpopKey,
   nonces: Map<string, string>,
   url: string,
   init: { method: string; headers?: Record<string, string>; body?: string },
@@ -50,17 +31,14 @@ const withDpop = async (
       ...init,
       headers: {
         ...init.headers,
-        DPoP: key.proof(init.method, url, nonces.get(origin), accessToken),
+        DPoP: key.proof({ method: init.method, url, nonce: nonces.get(origin), accessToken, now: Math.floor(Date.now() / 1000) }),
         ...(accessToken === undefined ? {} : { authorization: `DPoP ${accessToken}` })
       }
     })
   let response = await send()
   const nonce = response.headers.get("dpop-nonce")
   if (nonce !== null) nonces.set(origin, nonce)
-  if (response.status === 400 || response.status === 401) {
-    const text = await response.clone().text()
-    if (text.includes("use_dpop_nonce") || (response.headers.get("www-authenticate") ?? "").includes("use_dpop_nonce")) response = await send()
-  }
+  if (asksForNonce(response.status, response.headers.get("www-authenticate") ?? undefined, await response.clone().text())) response = await send()
   return response
 }
 
@@ -91,7 +69,7 @@ describe("the local PDS as an atproto OAuth authorization server", () => {
     const redirectUri = "http://127.0.0.1:8080/oauth/callback/bluesky"
     const scope = "atproto transition:generic"
     const clientId = `http://localhost?${new URLSearchParams({ redirect_uri: redirectUri, scope })}`
-    const key = dpopKey()
+    const key = generateDpopKey()
     const nonces = new Map<string, string>()
     const verifier = base64url(randomBytes(32))
     const state = base64url(randomBytes(16))
@@ -158,7 +136,7 @@ describe("the local PDS as an atproto OAuth authorization server", () => {
       body: JSON.stringify({ repo: owner.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text: "no", createdAt: new Date().toISOString() } })
     })
     expect(asBearer.status).toBeGreaterThanOrEqual(400)
-    const otherKey = await withDpop(dpopKey(), new Map(nonces), createRecord, {
+    const otherKey = await withDpop(generateDpopKey(), new Map(nonces), createRecord, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ repo: owner.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text: "no", createdAt: new Date().toISOString() } })
