@@ -7,11 +7,6 @@ export default defineConfig({
     // One worker per core (vitest's default leaves one core idle, so a 2-core machine ran one file
     // at a time). Files share nothing: each has its own databases, ports and temporary directories.
     maxWorkers: "100%",
-    // vitest sizes its worker pools from this root config, not the projects': without this every
-    // file, whatever its project says, ran in a new process that loaded effect and the packages
-    // again (most of the suite's time). Forks (every project but core) are reused from file to
-    // file; threads (core, vitest.workspace.ts) stay one fresh worker per file.
-    poolOptions: { forks: { isolate: false }, threads: { isolate: true } },
     // A worker runs one package's files one after another, loading effect and the packages once
     // rather than in a new process per file (most of a file's start-up), except core's (`isolate`
     // per project, vitest.workspace.ts). So a test file leaves no global state behind: what it

@@ -19,11 +19,10 @@ export default packages.map((name) => ({
     name,
     root: `./packages/${name}`,
     include: ["test/**/*.test.ts"],
-    // core's files run each in a fresh worker: after a file that shares a layer across its tests
-    // (@effect/vitest's `layer`, InMemoryStores.test.ts), a later file's TestClock-driven tests in
-    // the same worker read times they never set (Authenticate, UploadMedia, Connections). So core
-    // runs on the threads pool, which vitest.config.ts keeps isolated; the other packages' files
-    // share a process, and it saves most of their start-up.
-    ...(name === "core" ? { pool: "threads" as const, isolate: true } : { pool: "forks" as const, isolate: false })
+    // core's files run each in a fresh module graph: after a file that shares a layer across its
+    // tests (@effect/vitest's `layer`, InMemoryStores.test.ts), a later file's TestClock-driven
+    // tests in the same worker read times they never set (Authenticate, UploadMedia, Connections).
+    // The other packages' files pass sharing one graph, and it saves most of their start-up.
+    isolate: name === "core"
   }
 }))
