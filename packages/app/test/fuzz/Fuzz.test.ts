@@ -214,7 +214,7 @@ const hostileInput = (url: string | undefined) => {
   }, Math.max(600_000, requests * 100))
 
   it("nothing is stored half-written: listed posts decode and match their receipts; one publish and one DELETE per delivery", async () => {
-    expect(await f.storedProblems()).toEqual([])
+    expect(await f.storedProblems(), `stored after the run of HERALD_FUZZ_SEED=${seed}`).toEqual([])
   }, 120_000)
 }
 
