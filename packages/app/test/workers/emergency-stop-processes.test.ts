@@ -1,18 +1,16 @@
 import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
 import { ClassifiersUnavailable, createPost, pausePublishing, resumePublishing } from "@herald/core"
 import { plainApprovalLinks } from "@herald/core/memory"
 import type { PublishRecord } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
+import { databaseUrl as url, throwawaySchema } from "../TestDatabase.js"
 import { credentialsKey, randomIds, seed } from "./fixtures.js"
 
-const url = process.env.DATABASE_URL ?? ""
 const posts = 240
 /** The issue's bound: a pause stops every delivery not yet handed to a platform within this. */
 const stopWithinMs = 2_000
@@ -33,13 +31,9 @@ interface DeliveryRow {
 
 describe.skipIf(url === "")("emergency stop across worker processes on PostgreSQL (needs DATABASE_URL)", () => {
   it(`a pause stops ${workerCount} busy workers within ${stopWithinMs} ms; resume publishes the rest in due order, once each`, async () => {
-    const schema = `herald_stop_${randomBytes(6).toString("hex")}`
-    const scoped = new URL(url)
-    scoped.searchParams.set("options", `-c search_path=${schema}`)
-    const admin = ManagedRuntime.make(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
-    await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE SCHEMA ${sql(schema)}`))
+    const schema = await throwawaySchema("herald_stop")
     const runtime = ManagedRuntime.make(Layer.mergeAll(
-      StorageLive.layer({ databaseUrl: Option.some(Redacted.make(scoped.toString())), dataDir: "unused", credentialsKey }),
+      StorageLive.layer({ databaseUrl: Option.some(Redacted.make(schema.url)), dataDir: "unused", credentialsKey }),
       randomIds,
       ClassifiersUnavailable,
       plainApprovalLinks
@@ -76,7 +70,7 @@ describe.skipIf(url === "")("emergency stop across worker processes on PostgreSQ
 
       for (let n = 1; n <= workerCount; n++) {
         children.add(tsx(here("./worker-process.ts"), [], {
-          DATABASE_URL: scoped.toString(),
+          DATABASE_URL: schema.url,
           HERALD_SIMULATOR_URL: simulatorUrl,
           HERALD_CREDENTIALS_KEY: Redacted.value(credentialsKey),
           WORKER_NAME: `stop-worker-${n}`,
@@ -150,8 +144,7 @@ describe.skipIf(url === "")("emergency stop across worker processes on PostgreSQ
     } finally {
       for (const child of children) child.kill("SIGKILL")
       await runtime.dispose()
-      await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP SCHEMA ${sql(schema)} CASCADE`)).catch(() => undefined)
-      await admin.dispose()
+      await schema.drop().catch(() => undefined)
     }
   }, 240_000)
 })
