@@ -1,4 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 
 /** No frame could be taken from the video (no decoder on this machine, an unreadable file, a time past its end). */
 export class FrameUnavailable extends Schema.TaggedError<FrameUnavailable>()("FrameUnavailable", {
@@ -13,4 +13,9 @@ export class FrameUnavailable extends Schema.TaggedError<FrameUnavailable>()("Fr
 export class VideoFrames extends Context.Tag("@herald/core/VideoFrames")<VideoFrames, {
   /** The frame shown `atMs` milliseconds into the video, as a JPEG. */
   readonly frameAt: (video: Uint8Array, atMs: number) => Effect.Effect<Uint8Array, FrameUnavailable>
-}>() {}
+}>() {
+  /** No way to take frames here: every request answers FrameUnavailable. */
+  static readonly unavailable: Layer.Layer<VideoFrames> = Layer.succeed(VideoFrames, VideoFrames.of({
+    frameAt: () => Effect.fail(new FrameUnavailable({ reason: "this Herald takes no frames from videos (no ffmpeg configured)" }))
+  }))
+}
