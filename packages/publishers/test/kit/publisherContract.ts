@@ -64,6 +64,8 @@ export interface ContractSetup {
   readonly fake: FakeControls
   /** One stored media item per kind the route supports. */
   readonly media: { readonly image?: Media; readonly video?: Media; readonly document?: Media; readonly gif?: Media }
+  /** What every post carries on a route that publishes nothing without media (YouTube: a video); none by default. */
+  readonly requiredMedia?: ReadonlyArray<Media>
   readonly options: ReadonlyArray<OptionCase>
   /** The account as storage holds it now (to see it marked needs_reconnect). */
   readonly reload: Effect.Effect<SocialAccount>
@@ -89,19 +91,19 @@ export const publisherContract = (name: string, setup: ContractSetupEffect) =>
     ): PublishRequest => ({
       account: fixture.account,
       text,
-      media: extra.media ?? [],
+      media: extra.media ?? fixture.requiredMedia ?? [],
       configuration: extra.configuration,
       marker: randomUUID()
     })
     const held = (fixture: ContractSetup, id: string) => fixture.fake.posts().find((post) => post.id === id)
 
     describe("publishing", () => {
-      it.effect("a text post reaches the platform with its exact text", () =>
+      it.effect("a text post (with the media the route requires) reaches the platform with its exact text", () =>
         Effect.gen(function*() {
           const fixture = yield* Setup
           const text = `Contract text post ${randomUUID().slice(0, 8)}`
           const published = yield* fixture.adapters.publisher.publish(request(fixture, text))
-          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: 0 })
+          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: fixture.requiredMedia?.length ?? 0 })
           expect(published.url).toMatch(/^https:\/\//)
         }))
 
