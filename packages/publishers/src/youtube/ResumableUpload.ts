@@ -119,9 +119,16 @@ export const makeResumableUpload = (client: PlatformClient, apiBaseUrl: string, 
         let state: SessionState
         if (sent._tag === "Right") {
           state = sent.right
-        } else if (sent.left._tag !== "SessionGone" && resumable(sent.left) && resumes < maxResumes) {
+        } else if (sent.left._tag !== "SessionGone" && resumable(sent.left)) {
           resumes++
           state = yield* probe(token, session, total)
+          if (state._tag === "Resume" && resumes > maxResumes) {
+            return yield* refusedAs(
+              "transient",
+              "upload_interrupted",
+              `YouTube's upload session kept ${state.offset} of ${total} bytes after ${maxResumes} dropped chunks; the next attempt goes on from there`
+            )
+          }
         } else {
           return yield* Effect.fail(sent.left)
         }
