@@ -78,6 +78,8 @@ export interface Fault {
   readonly status: number
   readonly body?: unknown
   readonly headers?: Record<string, string>
+  /** Only a call of this method and path takes the fault ("POST /upload/youtube/v3/videos"); any call when absent. */
+  readonly call?: string
 }
 
 const googleStatus: Record<number, string> = {
@@ -115,6 +117,8 @@ export class YoutubeFake {
   readonly uploadRanges: Array<string> = []
   /** Units the project spent today. */
   quotaUsed = 0
+  /** The counts a new video starts with (what YouTube would report of it when Herald first asks). */
+  newVideoStatistics = { viewCount: 0, likeCount: 0, commentCount: 0, shares: 0 }
   readonly channel: { readonly id: string; readonly title: string; readonly customUrl: string }
   private readonly grants: Array<Grant> = []
   private readonly codes = new Map<string, { redirectUri: string; challenge: string; scopes: Set<string>; offline: boolean }>()
@@ -248,7 +252,8 @@ export class YoutubeFake {
     if (url.pathname === "/o/oauth2/v2/auth") return this.authorize(url, res)
     if (url.pathname === "/token" && req.method === "POST") return this.token(new URLSearchParams((await this.body(req)).toString("utf8")), res)
     this.calls.push(`${req.method} ${url.pathname}${url.search}`)
-    const fault = this.faults.shift()
+    const at = this.faults.findIndex((one) => one.call === undefined || one.call === `${req.method} ${url.pathname}`)
+    const fault = at < 0 ? undefined : this.faults.splice(at, 1)[0]
     if (fault !== undefined) {
       await this.body(req)
       const body = fault.body ?? defaultFault(fault.status)
@@ -486,7 +491,7 @@ export class YoutubeFake {
       reads: 0,
       thumbnail: null,
       deleted: false,
-      statistics: { viewCount: 0, likeCount: 0, commentCount: 0, shares: 0 }
+      statistics: { ...this.newVideoStatistics }
     }
     this.rejectNextAs = null
     session.video = video
