@@ -9,11 +9,10 @@
 import { HttpClientRequest } from "@effect/platform"
 import { type Credentials, PlatformCallFailed } from "@herald/core"
 import { type Context, Effect, Schema } from "effect"
-import { asRead, oauth2Provider, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
+import { accessToken, asRead, oauth2Provider, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
 import { sendJson } from "./GoogleApi.js"
 import { type QuotaSettings, spend } from "./Quota.js"
 import type { Needs } from "./YoutubeToken.js"
-import { accessToken } from "../kit/index.js"
 
 /**
  * What Herald asks for: uploads and thumbnails (youtube.upload), reading the channel, its videos'

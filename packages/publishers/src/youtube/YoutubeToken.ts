@@ -25,7 +25,7 @@ export interface Token {
   readonly scopes: ReadonlyArray<string>
 }
 
-export const scopesOf = (credentials: Credentials): ReadonlyArray<string> =>
+const scopesOf = (credentials: Credentials): ReadonlyArray<string> =>
   typeof credentials.scope === "string" ? credentials.scope.split(/\s+/).filter((scope) => scope !== "") : []
 
 const tokenOf = (credentials: Credentials): Effect.Effect<Token, PlatformCallFailed> => {
