@@ -23,21 +23,21 @@ import {
   youtubeQuota,
   youtubeTitle
 } from "@herald/core"
-import { type Context, Effect, Option, Schema } from "effect"
+import { type Context, DateTime, Effect, Option, Schema } from "effect"
 import { asPublish, type PlatformClient } from "../kit/index.js"
 import { send } from "./GoogleApi.js"
-import { afterQuotaExceeded, type QuotaSettings, spend } from "./Quota.js"
+import { afterQuotaExceeded, quotaDay, type QuotaSettings, spend } from "./Quota.js"
 import { makeResumableUpload, refusedAs, type Video } from "./ResumableUpload.js"
 import { type Needs, withToken } from "./YoutubeToken.js"
 
 type Configuration = typeof YoutubeConfiguration.Type
 
 /**
- * What is recorded of a delivery's upload: the quota spent for it (so a retry does not spend it
- * again), then the session's URI and the size it was opened for.
+ * What is recorded of a delivery's upload: the quota day its units were spent on (so a retry that
+ * day does not spend them again), then the session's URI and the size it was opened for.
  */
 const Recorded = Schema.parseJson(Schema.Union(
-  Schema.Struct({ phase: Schema.Literal("spent") }),
+  Schema.Struct({ phase: Schema.Literal("spent"), day: Schema.String }),
   Schema.Struct({ phase: Schema.Literal("session"), session: Schema.String, total: Schema.Number })
 ))
 type Recorded = typeof Recorded.Type
@@ -135,18 +135,20 @@ export const youtubePublisher = (
       } satisfies Published
     })
 
-  /** Opens a session (the quota spent once per delivery) and records it before any byte is sent. */
-  const open = (token: string, request: PublishRequest, media: Media, bytes: Uint8Array, spent: boolean) =>
+  /** Opens a session (the quota spent once per delivery and day) and records it before any byte is sent. */
+  const open = (token: string, request: PublishRequest, media: Media, bytes: Uint8Array, spentOn: string | undefined) =>
     Effect.gen(function*() {
-      if (!spent) {
+      const { day } = quotaDay(yield* DateTime.now)
+      if (spentOn !== day) {
         yield* spend(settings.quota, unitsFor(media), "an upload")
-        yield* record(request.marker, { phase: "spent" })
+        yield* record(request.marker, { phase: "spent", day })
       }
       const { parts, resource } = videoResource(request.text ?? "", request.configuration as Configuration | undefined)
       const session = yield* uploads.start(token, parts, resource, bytes.byteLength, media.mime).pipe(
         metered,
-        // Refused for good (the metadata, the scope): nothing to resume, the quota is Google's to keep.
-        Effect.tapError((failure) => failure._tag === "PlatformRefusal" && failure.error.category !== "transient" && failure.error.category !== "rate_limited" ? forget(request.marker) : Effect.void)
+        // Refused (the metadata, the scope, a limit): nothing to resume; a later attempt spends again.
+        // Only a passing failure keeps what was spent, for the retry that follows it shortly.
+        Effect.tapError((failure) => failure._tag === "PlatformRefusal" && failure.error.category !== "transient" ? forget(request.marker) : Effect.void)
       )
       yield* record(request.marker, { phase: "session", session, total: bytes.byteLength })
       return session
@@ -168,7 +170,7 @@ export const youtubePublisher = (
           offset = state.offset
         }
       }
-      session ??= yield* open(token, request, media, bytes, recorded?.phase === "spent")
+      session ??= yield* open(token, request, media, bytes, recorded?.phase === "spent" ? recorded.day : undefined)
       const video = yield* uploads.upload(token, session, bytes, offset).pipe(
         Effect.catchTag("SessionGone", (gone) =>
           Effect.zipRight(forget(request.marker), refusedAs("transient", "upload_session_gone", `${gone.detail}; the next attempt uploads the video again`)))
