@@ -69,26 +69,34 @@ const measure = (run: () => unknown): number => {
   return runs / (used / 1e6)
 }
 
+// The folded text and its words are remembered for the next rule of the same check: checks
+// alternate between two captions, so none finds the previous check's work ready.
+const captions = [caption, caption.replace("Big news!", "Hot news!")]
+const texts = captions.map((text) => [{ field: "caption", text }])
+let turn = 0
+const nextTexts = () => texts[turn++ & 1]!
+
 const settings = { ...noGuardrails, banned_words: terms }
-const texts = [{ field: "caption", text: caption }]
 const classifiers = Effect.runSync(Effect.scoped(Layer.build(ClassifiersUnavailable)))
-const check = () => Effect.runSync(checkGuardrails(texts, settings, { postsToday: null }).pipe(Effect.provide(classifiers)))
+const check = (checked = nextTexts()) =>
+  Effect.runSync(checkGuardrails(checked, settings, { postsToday: null }).pipe(Effect.provide(classifiers)))
 const classifiedSettings = { ...settings, banned_topics: ["politics", "religion", "gambling", "violence"], tone: "professional" }
 const builtin = Effect.runSync(Effect.scoped(Layer.build(BuiltinClassifier)))
-const checkClassified = () =>
-  Effect.runSync(checkGuardrails(texts, classifiedSettings, { postsToday: null }).pipe(Effect.provide(builtin)))
+const checkClassified = (checked = nextTexts()) =>
+  Effect.runSync(checkGuardrails(checked, classifiedSettings, { postsToday: null }).pipe(Effect.provide(builtin)))
 
-// The bench must measure a check that works: the planted terms are found, and only those.
-const verdict = check()
-const found = verdict.violations.map((violation) => violation.detail)
-const expected = planted.map((term) => `caption contains banned word "${term}"`)
-if (JSON.stringify(found) !== JSON.stringify(expected)) {
-  throw new Error(`the benchmark check found ${JSON.stringify(found)}, expected ${JSON.stringify(expected)}`)
-}
-// With the classifiers on, every classifier rule must have answered (none skipped).
-const classified = checkClassified()
-if (classified.rules_checked.join() !== "banned_words,banned_topics,tone" || classified.rules_skipped.length > 0) {
-  throw new Error(`the classified check answered ${JSON.stringify(classified)}`)
+// The bench must measure a check that works: in both captions the planted terms are found, and only
+// those; with the classifiers on, every classifier rule answers (none skipped).
+for (const checked of texts) {
+  const found = check(checked).violations.map((violation) => violation.detail)
+  const expected = planted.map((term) => `caption contains banned word "${term}"`)
+  if (JSON.stringify(found) !== JSON.stringify(expected)) {
+    throw new Error(`the benchmark check found ${JSON.stringify(found)}, expected ${JSON.stringify(expected)}`)
+  }
+  const classified = checkClassified(checked)
+  if (classified.rules_checked.join() !== "banned_words,banned_topics,tone" || classified.rules_skipped.length > 0) {
+    throw new Error(`the classified check answered ${JSON.stringify(classified)}`)
+  }
 }
 
 const compileStarted = performance.now()
@@ -98,8 +106,8 @@ const compileMs = performance.now() - compileStarted
 const oneTerm = terms[3]!
 const normalisePerSecond = measure(() => caption.normalize("NFKC").toLowerCase())
 const indexOfPerSecond = measure(() => caption.toLowerCase().indexOf(oneTerm))
-const checksPerSecond = measure(check)
-const classifiedPerSecond = measure(checkClassified)
+const checksPerSecond = measure(() => check())
+const classifiedPerSecond = measure(() => checkClassified())
 
 const rate = (perSecond: number) => `${Math.round(perSecond).toLocaleString("en-US").padStart(9)} /s  ${(1e6 / perSecond).toFixed(1).padStart(7)} µs`
 console.log(`guardrails bench: ${caption.length.toLocaleString("en-US")}-character caption, ${terms.length.toLocaleString("en-US")} banned terms, ${process.version}; rates per CPU-second`)
