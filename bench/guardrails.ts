@@ -80,12 +80,15 @@ const nextTexts = () => texts[turn++ & 1]!
 
 const settings = { ...noGuardrails, banned_words: terms }
 const classifiers = Effect.runSync(Effect.scoped(Layer.build(ClassifiersUnavailable)))
+// Checks run as `herald serve` and `herald work` run them: with the tracer off (packages/app/src/bin.ts).
 const check = (checked = nextTexts()) =>
-  Effect.runSync(checkGuardrails(checked, settings, { postsToday: null }).pipe(Effect.provide(classifiers)))
+  Effect.runSync(checkGuardrails(checked, settings, { postsToday: null }).pipe(Effect.provide(classifiers), Effect.withTracerEnabled(false)))
 const classifiedSettings = { ...settings, banned_topics: ["politics", "religion", "gambling", "violence"], tone: "professional" }
 const builtin = Effect.runSync(Effect.scoped(Layer.build(BuiltinClassifier)))
 const checkClassified = (checked = nextTexts()) =>
-  Effect.runSync(checkGuardrails(checked, classifiedSettings, { postsToday: null }).pipe(Effect.provide(builtin)))
+  Effect.runSync(
+    checkGuardrails(checked, classifiedSettings, { postsToday: null }).pipe(Effect.provide(builtin), Effect.withTracerEnabled(false))
+  )
 
 // The bench must measure a check that works: in both captions the planted terms are found, and only
 // those; with the classifiers on, every classifier rule answers (none skipped).
