@@ -8,6 +8,7 @@ import {
   type PlatformModule,
   refuse,
   select,
+  type Target,
   toggle
 } from "./PlatformModule.js"
 
@@ -18,12 +19,26 @@ export const TiktokPrivacyStatus = Schema.Literal(
   "SELF_ONLY"
 )
 
+const videoOnly = (key: string, value: boolean, target: Target): string | null =>
+  value && !target.visual.some((item) => item.kind === "video") ? `tiktok takes ${key} on videos only and this post carries no video` : null
+
 const options = {
   is_brand_content: toggle("A third party paid for this post; branded content cannot be private (SELF_ONLY)."),
   is_organic_brand_content: toggle("Promotes your own business."),
-  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later."),
-  // TikTok forbids a preselected audience, so there is no default.
-  privacy_status: select(TiktokPrivacyStatus, "Who can watch.")
+  // Content Posting API: is_aigc is a field of video posts; photo posts have none.
+  is_ai_generated: toggle("Labels a video as AI-generated; set at publish, cannot be added later. TikTok labels videos only.", {
+    refuse: (value, target) => videoOnly("is_ai_generated", value, target)
+  }),
+  // TikTok forbids a preselected audience, so there is no default; a direct connection must be told
+  // (tiktokRules), and GET /posting-rules lists the values the creator allows now.
+  privacy_status: select(TiktokPrivacyStatus, "Who can watch."),
+  disable_comment: toggle("Turns comments off on this post."),
+  disable_duet: toggle("Turns duets off on this video (photo posts have none).", {
+    refuse: (value, target) => videoOnly("disable_duet", value, target)
+  }),
+  disable_stitch: toggle("Turns stitches off on this video (photo posts have none).", {
+    refuse: (value, target) => videoOnly("disable_stitch", value, target)
+  })
 }
 
 export const TiktokConfiguration = configurationSchema(options)
@@ -43,6 +58,21 @@ export const tiktok: PlatformModule = {
   routes: everyRoute(),
   options,
   rules: [
+    // TikTok's direct post takes an audience the creator chose (content sharing guidelines: no
+    // preselected privacy level); an account whose report leaves one value needs no choice.
+    (target) => {
+      const privacy = target.draft.platformConfigurations.tiktok?.privacy_status
+      const offered = target.account.report?.options.privacy_status?.values
+      return target.account.route === "direct" && privacy === undefined && offered?.length !== 1
+        ? [refuse(
+          optionField("tiktok", "privacy_status"),
+          target.ref,
+          `TikTok posts only with an audience the creator chose: set privacy_status for ${target.ref} (${
+            (offered ?? TiktokPrivacyStatus.literals).join(", ")
+          }; GET /posting-rules)`
+        )]
+        : []
+    },
     // TikTok's content sharing guidelines: branded content (a paid partnership) cannot be private.
     // Promoting one's own business (is_organic_brand_content) carries no such rule.
     (target) => {
