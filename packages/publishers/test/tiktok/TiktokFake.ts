@@ -96,8 +96,9 @@ export class TiktokFake {
   readonly calls: Array<string> = []
   /** Token endpoint calls, by grant. */
   readonly tokenCalls: Array<string> = []
-  /** The counts the Display API reports, by post id. */
+  /** The counts the Display API reports, by post id, and for any other public post. */
   readonly counts = new Map<string, { view_count: number; like_count: number; comment_count: number; share_count: number }>()
+  defaultCounts = { view_count: 0, like_count: 0, comment_count: 0, share_count: 0 }
   readonly user: { readonly openId: string; readonly username: string; readonly displayName: string }
   readonly creator: CreatorSettings
   /** The fail_reason the next publish ends with (once). */
@@ -300,7 +301,7 @@ export class TiktokFake {
       if (ids.length > 20) return this.refuse(res, 400, "invalid_params", "video_ids takes at most 20 ids")
       const videos = this.livePosts().filter((publish) => publish.postId !== null && ids.includes(publish.postId)).map((publish) => ({
         ...this.video(publish),
-        ...(this.counts.get(publish.postId!) ?? { view_count: 0, like_count: 0, comment_count: 0, share_count: 0 })
+        ...(this.counts.get(publish.postId!) ?? this.defaultCounts)
       }))
       return this.envelope(res, 200, { videos })
     }
@@ -521,7 +522,8 @@ export class TiktokFake {
     }
     if (query.get("client_key") !== this.options.clientKey) return refuse("client_key is not a registered app")
     const redirectUri = query.get("redirect_uri")
-    if (redirectUri === null || !redirectUri.startsWith("https://")) return refuse("redirect_uri must be a registered https URI")
+    // Login Kit for Web takes https redirect URIs; the loopback http ones of Login Kit for Desktop stand in for a test's server.
+    if (redirectUri === null || !/^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost)[:/])/.test(redirectUri)) return refuse("redirect_uri must be a registered https URI")
     if (query.get("response_type") !== "code") return refuse("response_type must be code")
     const scopes = new Set((query.get("scope") ?? "").split(","))
     for (const scope of scopes) if (!allScopes.includes(scope)) return refuse(`invalid_scope: ${scope}`)
