@@ -16,7 +16,7 @@ import {
   type SocialAccount
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { type PlatformCallError, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
+import { isRetryable, type PlatformCallError, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
 import { api, call } from "./TiktokApi.js"
 import { type AppStanding, type CreatorInfo, creatorInfo, privacyLevels, unauditedReason } from "./TiktokCreator.js"
 import { failedPublish, network } from "./TiktokErrors.js"
@@ -129,7 +129,11 @@ export const tiktokPublisher = (client: PlatformClient, settings: TiktokSettings
     Effect.gen(function*() {
       const status = yield* awaitPublished((id) => fetchStatus(client.read, token.access_token, id), publishId)
       yield* forget(request.marker)
-      if (status.status === "FAILED") return yield* new PlatformRefusal({ error: failedPublish(publishId, status.fail_reason), retryAfterMs: null })
+      // Failed as core's error already: a PlatformRefusal of auth_removed would have `authorized` refresh and post again.
+      if (status.status === "FAILED") {
+        const error = failedPublish(publishId, status.fail_reason)
+        return yield* new PublishFailed({ error, transient: isRetryable(error.category), retryAfterMs: null })
+      }
       return publishedOf(token, publishId, status)
     })
 
@@ -190,7 +194,11 @@ export const tiktokPublisher = (client: PlatformClient, settings: TiktokSettings
       Effect.flatMap(recorded(request.marker), (earlier) =>
         Option.isSome(earlier) && earlier.value._tag === "publishing" ? resume(token, request, earlier.value) : start(token, request))).pipe(
       Effect.mapError((error) =>
-        error._tag === "OutcomeUnknown" ? error : error._tag === "PlatformCallFailed" ? publishFailureOfRead(error) : publishFailure(error)
+        error._tag === "OutcomeUnknown" || error._tag === "PublishFailed"
+          ? error
+          : error._tag === "PlatformCallFailed"
+          ? publishFailureOfRead(error)
+          : publishFailure(error)
       ),
       Effect.provide(context)
     )

@@ -103,6 +103,10 @@ export class TiktokFake {
   readonly creator: CreatorSettings
   /** The fail_reason the next publish ends with (once). */
   failNextPublish: string | null = null
+  /** Chunk PUTs still to answer with this status before taking them (a 5xx: TikTok failing on a chunk). */
+  failChunks: { count: number; status: number } = { count: 0, status: 503 }
+  /** The next init is carried out (the publish exists) and never answered. */
+  hangNextInit = false
   private readonly grants: Array<Grant> = []
   private readonly codes = new Map<string, { redirectUri: string; scopes: Set<string> }>()
   private readonly faults: Array<InjectedReply> = []
@@ -287,8 +291,12 @@ export class TiktokFake {
         max_video_post_duration_sec: this.creator.maxVideoPostDurationSec
       })
     }
-    if (path === "/v2/post/publish/video/init/") return needs("video.publish") ? this.videoInit(json(), res) : undefined
-    if (path === "/v2/post/publish/content/init/") return needs("video.publish") ? this.photoInit(json(), res) : undefined
+    if (path === "/v2/post/publish/video/init/" || path === "/v2/post/publish/content/init/") {
+      if (!needs("video.publish")) return
+      const answer = this.hangNextInit ? this.swallow(res) : res
+      this.hangNextInit = false
+      return path === "/v2/post/publish/video/init/" ? this.videoInit(json(), answer) : this.photoInit(json(), answer)
+    }
     if (path === "/v2/post/publish/status/fetch/") return needs("video.publish") ? this.status(json(), res) : undefined
     if (path === "/v2/video/list/") {
       if (!needs("video.list")) return
@@ -306,6 +314,14 @@ export class TiktokFake {
       return this.envelope(res, 200, { videos })
     }
     return this.refuse(res, 404, "invalid_params", `No ${req.method} ${path}`)
+  }
+
+  /** A response whose answer is never sent (the connection held open until the fake stops). */
+  private swallow(res: ServerResponse): ServerResponse {
+    this.hung.push(res)
+    return new Proxy(res, {
+      get: (target, name) => name === "writeHead" || name === "end" ? () => target : Reflect.get(target, name, target)
+    })
   }
 
   private grantOf(req: IncomingMessage) {
@@ -459,6 +475,11 @@ export class TiktokFake {
   }
 
   private chunk(id: string, req: IncomingMessage, bytes: Buffer, res: ServerResponse) {
+    if (this.failChunks.count > 0) {
+      this.failChunks.count--
+      res.writeHead(this.failChunks.status)
+      return res.end()
+    }
     const publish = this.publishes.find((candidate) => candidate.publishId === decodeURIComponent(id))
     const done = (status: number) => {
       res.writeHead(status)
