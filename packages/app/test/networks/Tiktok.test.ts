@@ -69,7 +69,15 @@ const startWith = async (fake: TiktokFake, audited: boolean) => {
 const client = (herald: TestHerald) => {
   const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) =>
     herald.call(`/admin/v1/projects/${herald.credentials.project_id}${path}`, { token: herald.credentials.admin_token, ...init })
-  const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
+  // The key's rate limit (60 a minute) holds for this file's reads too: a 429 waits out its retry_after.
+  const api = async (path: string, init: Parameters<TestHerald["call"]>[1] = {}): Promise<Response> => {
+    for (;;) {
+      const reply = await herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
+      if (reply.status !== 429) return reply
+      const { retry_after } = await json(reply)
+      await new Promise((resolve) => setTimeout(resolve, Number(retry_after) * 1000))
+    }
+  }
   return { admin, api }
 }
 
@@ -99,8 +107,8 @@ const settled = async (herald: TestHerald, postId: string) => {
   for (let tries = 0; tries < 120; tries++) {
     const reply = await client(herald).api(`/post-results?post_id=${postId}`)
     const receipt = await json(reply)
-    if (reply.status === 200 && receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
-    // Read every half second: a transient failure's retry waits 7.5 to 15 seconds, and the key's rate limit holds for these reads too.
+    if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
+    // A transient failure's retry waits 7.5 to 15 seconds.
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   throw new Error(`post ${postId} did not settle`)
