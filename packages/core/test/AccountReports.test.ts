@@ -42,8 +42,9 @@ describe("an account's report (what the platform says of it) at create", () => {
     expect(refusals(draft(target, { platformConfigurations: { tiktok: { privacy_status: "SELF_ONLY" } } }))).toEqual([])
   })
 
-  it("needs no audience when the account is offered one only", () => {
+  it("takes a post that names no audience (it goes out SELF_ONLY)", () => {
     expect(refusals(draft(reported(unaudited)))).toEqual([])
+    expect(refusals(draft(account("tiktok")))).toEqual([])
   })
 
   it("refuses a toggle the platform fixes, and takes the fixed value", () => {
@@ -91,6 +92,6 @@ describe("an account's report on GET /social-accounts and GET /posting-rules", (
     expect(row.can.public_posts).toBe(true)
     expect("reported" in row).toBe(false)
     const privacy = postingRulesFor(plain, [plain], "", null).options.find((candidate) => candidate.key === "privacy_status")
-    expect(privacy).toMatchObject({ values: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"], default: null })
+    expect(privacy).toMatchObject({ values: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"], default: "SELF_ONLY" })
   })
 })

@@ -75,7 +75,7 @@ describe("validateDraft", () => {
     ["bluesky counts emoji as one character", draft({ accounts: [account("bluesky")], caption: "🚀".repeat(300) }), []],
     // media
     ["instagram refuses text only", draft({ accounts: [account("instagram")] }), one("media_ids", "instagram:acme")],
-    ["tiktok refuses text only", draft({ accounts: [account("tiktok")], configurations: { tiktok: { privacy_status: "SELF_ONLY" } } }), one("media_ids", "tiktok:acme")],
+    ["tiktok refuses text only", draft({ accounts: [account("tiktok")] }), one("media_ids", "tiktok:acme")],
     ["pinterest refuses text only", draft({ accounts: [account("pinterest")] }), one("media_ids", "pinterest:acme")],
     ["youtube refuses text only", draft({ accounts: [account("youtube")] }), one("media_ids", "youtube:acme")],
     ["youtube needs a video", draft({ accounts: [account("youtube")], media: image() }), one("media_ids", "youtube:acme")],
@@ -86,10 +86,10 @@ describe("validateDraft", () => {
     ["x does not mix images and a video", draft({ accounts: [x()], media: [...image(), ...video()] }), one("media_ids", "x:acme")],
     ["bluesky takes one video", draft({ accounts: [account("bluesky")], media: [...video(), ...video()] }), one("media_ids", "bluesky:acme")],
     ["facebook posts the video and leaves the photos (a receipt note)", draft({ accounts: [account("facebook")], media: [...image(), ...video()] }), []],
-    ["tiktok refuses a video over 600 s", draft({ accounts: [account("tiktok", "aggregator")], media: video(601) }), one("media_ids[0]", "tiktok:acme")],
+    ["tiktok refuses a video over 600 s", draft({ accounts: [account("tiktok")], media: video(601) }), one("media_ids[0]", "tiktok:acme")],
     [
       "video length is judged per account",
-      draft({ accounts: [account("youtube"), account("tiktok", "aggregator")], media: video(700) }),
+      draft({ accounts: [account("youtube"), account("tiktok")], media: video(700) }),
       one("media_ids[0]", "tiktok:acme")
     ],
     // placement
@@ -153,7 +153,6 @@ describe("validateDraft", () => {
     ["linkedin: document title needs a document", draft({ accounts: [account("linkedin", "aggregator")], configurations: { linkedin: { document_title: "Deck" } } }), one("platform_configurations.linkedin.document_title", "linkedin:acme")],
     // tiktok
     ["tiktok: branded content cannot be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_brand_content: true, privacy_status: "SELF_ONLY" } } }), one("platform_configurations.tiktok.privacy_status", "tiktok:acme")],
-    ["tiktok: a direct connection names the audience", draft({ accounts: [account("tiktok")], media: video() }), one("platform_configurations.tiktok.privacy_status", "tiktok:acme")],
     ["tiktok: photo posts carry no AI label", draft({ accounts: [account("tiktok", "aggregator")], media: image(), configurations: { tiktok: { is_ai_generated: true } } }), one("platform_configurations.tiktok.is_ai_generated", "tiktok:acme")],
     ["tiktok: photo posts have no duets", draft({ accounts: [account("tiktok", "aggregator")], media: image(), configurations: { tiktok: { disable_duet: true } } }), one("platform_configurations.tiktok.disable_duet", "tiktok:acme")],
     ["tiktok: own-brand content may be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_organic_brand_content: true, privacy_status: "SELF_ONLY" } } }), []],

@@ -29,9 +29,9 @@ const options = {
   is_ai_generated: toggle("Labels a video as AI-generated; set at publish, cannot be added later. TikTok labels videos only.", {
     refuse: (value, target) => videoOnly("is_ai_generated", value, target)
   }),
-  // TikTok forbids a preselected audience, so there is no default; a direct connection must be told
-  // (tiktokRules), and GET /posting-rules lists the values the creator allows now.
-  privacy_status: select(TiktokPrivacyStatus, "Who can watch."),
+  // Unset, a post goes out SELF_ONLY: the level TikTok offers every creator, so nothing becomes
+  // public that nobody chose to make public. GET /posting-rules lists the values the creator allows now.
+  privacy_status: select(TiktokPrivacyStatus, "Who can watch. Unset: SELF_ONLY (only the creator).", { default: "SELF_ONLY" }),
   disable_comment: toggle("Turns comments off on this post."),
   disable_duet: toggle("Turns duets off on this video (photo posts have none).", {
     refuse: (value, target) => videoOnly("disable_duet", value, target)
@@ -58,21 +58,6 @@ export const tiktok: PlatformModule = {
   routes: everyRoute(),
   options,
   rules: [
-    // TikTok's direct post takes an audience the creator chose (content sharing guidelines: no
-    // preselected privacy level); an account whose report leaves one value needs no choice.
-    (target) => {
-      const privacy = target.draft.platformConfigurations.tiktok?.privacy_status
-      const offered = target.account.report?.options.privacy_status?.values
-      return target.account.route === "direct" && privacy === undefined && offered?.length !== 1
-        ? [refuse(
-          optionField("tiktok", "privacy_status"),
-          target.ref,
-          `TikTok posts only with an audience the creator chose: set privacy_status for ${target.ref} (${
-            (offered ?? TiktokPrivacyStatus.literals).join(", ")
-          }; GET /posting-rules)`
-        )]
-        : []
-    },
     // TikTok's content sharing guidelines: branded content (a paid partnership) cannot be private.
     // Promoting one's own business (is_organic_brand_content) carries no such rule.
     (target) => {

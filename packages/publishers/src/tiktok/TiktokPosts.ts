@@ -11,9 +11,8 @@ type Configuration = typeof TiktokConfiguration.Type
 export const configurationOf = (request: PublishRequest) => (request.configuration ?? {}) as Configuration
 
 /**
- * The audience asked for; unset, SELF_ONLY: the one level TikTok offers every creator, so a post
- * never goes public that nobody chose to make public (create asks for a choice on a direct
- * connection; see the tiktok platform module).
+ * The audience asked for; unset, SELF_ONLY (the module's advertised default): the one level
+ * TikTok offers every creator, so a post never goes public that nobody chose to make public.
  */
 export const privacyOf = (configuration: Configuration): string => configuration.privacy_status ?? "SELF_ONLY"
 
