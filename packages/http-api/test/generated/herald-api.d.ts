@@ -547,6 +547,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -769,6 +772,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1060,6 +1066,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1276,6 +1285,20 @@ export interface components {
                 reel_music: boolean;
                 documents: boolean;
                 mixed_media: boolean;
+                public_posts: boolean;
+            };
+            reported?: {
+                checked_at: string;
+                video_seconds: components["schemas"]["Int"] | null;
+                public_posts: boolean;
+                public_posts_reason: string | null;
+                options: {
+                    [key: string]: {
+                        values?: string[];
+                        fixed?: boolean;
+                        reason: string;
+                    };
+                };
             };
         };
         PostingRulesList: {
@@ -1304,6 +1327,7 @@ export interface components {
                 reel_music: boolean;
                 documents: boolean;
                 mixed_media: boolean;
+                public_posts: boolean;
             };
             options: {
                 key: string;

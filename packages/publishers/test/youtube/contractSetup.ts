@@ -45,7 +45,7 @@ export const youtubeContractSetup: ContractSetupEffect = Effect.gen(function*() 
     account,
     fake: harness.fake.controls(),
     media: { video },
-    requiredMedia: [video],
+    carrier: video,
     options: youtubeOptions(harness.fake),
     reload: Effect.sync(() => harness.data.accounts.get(account.id) ?? account)
   }
