@@ -6,7 +6,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Kit, Linkedin, Threads, Tiktok, X } from "@herald/publishers"
+import { Bluesky, Kit, Linkedin, Threads, Tiktok, X, Youtube } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -18,7 +18,8 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Linkedin.linkedinDirectRoute,
   X.xDirectRoute,
   Threads.threadsDirectRoute,
-  Tiktok.tiktokDirectRoute
+  Tiktok.tiktokDirectRoute,
+  Youtube.youtubeDirectRoute
 ]
 
 /** The direct routes' adapters, for the registry beside the simulator's. */

@@ -13,6 +13,7 @@ import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
+import { PlatformQuotas } from "../ports/PlatformQuotas.js"
 import { PublishCheckpoints } from "../ports/PublishCheckpoints.js"
 import type { Project } from "../Project.js"
 import { PublishingPauses } from "../ports/PublishingPauses.js"
@@ -43,6 +44,8 @@ export class InMemoryData {
   readonly pauses = new Map<string, PublishingPause>()
   /** What publishers recorded part-way through a delivery, by delivery id. */
   readonly checkpoints = new Map<string, string>()
+  /** Platform quota units spent, by `${bucket} ${day}`. */
+  readonly quotaUsed = new Map<string, number>()
 
   remember(record: PostRecord): void {
     this.posts.set(record.post.id, record)
@@ -269,6 +272,22 @@ export const makeInMemoryStores = (data: InMemoryData) => {
       get: (deliveryId) => Effect.sync(() => Option.fromNullable(data.checkpoints.get(deliveryId))),
       put: (deliveryId, value) => Effect.sync(() => void data.checkpoints.set(deliveryId, value)),
       clear: (deliveryId) => Effect.sync(() => void data.checkpoints.delete(deliveryId))
+    })),
+    Layer.succeed(PlatformQuotas, PlatformQuotas.of({
+      spend: (bucket, day, units, limit) =>
+        Effect.sync(() => {
+          const key = `${bucket} ${day}`
+          const used = data.quotaUsed.get(key) ?? 0
+          if (limit !== null && used + units > limit) return { spent: false, used }
+          data.quotaUsed.set(key, used + units)
+          return { spent: true, used: used + units }
+        }),
+      exhaust: (bucket, day, limit) =>
+        Effect.sync(() => {
+          const key = `${bucket} ${day}`
+          data.quotaUsed.set(key, Math.max(limit, data.quotaUsed.get(key) ?? 0))
+        }),
+      used: (bucket, day) => Effect.sync(() => data.quotaUsed.get(`${bucket} ${day}`) ?? 0)
     })),
     inMemoryMetricsStore(data)
   )

@@ -559,6 +559,10 @@ export interface components {
                     placement?: "reels" | "stories" | "timeline";
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
+                    /** @enum {string} */
+                    privacy_status?: "public" | "unlisted" | "private";
+                    /** @enum {string} */
+                    category_id?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29";
                 } & {
                     [key: string]: unknown;
                 };
@@ -780,6 +784,10 @@ export interface components {
                     placement?: "reels" | "stories" | "timeline";
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
+                    /** @enum {string} */
+                    privacy_status?: "public" | "unlisted" | "private";
+                    /** @enum {string} */
+                    category_id?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29";
                 } & {
                     [key: string]: unknown;
                 };
@@ -1070,6 +1078,10 @@ export interface components {
                     placement?: "reels" | "stories" | "timeline";
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
+                    /** @enum {string} */
+                    privacy_status?: "public" | "unlisted" | "private";
+                    /** @enum {string} */
+                    category_id?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29";
                 } & {
                     [key: string]: unknown;
                 };
