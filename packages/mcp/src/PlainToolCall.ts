@@ -7,7 +7,8 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS
 } from "@modelcontextprotocol/sdk/types.js"
-import type { AnyTool } from "./Tool.js"
+import { Either } from "effect"
+import { type AnyTool, resultOf } from "./Tool.js"
 
 /**
  * A plain tools/call: one well-formed JSON-RPC request calling a tool, with the headers the SDK's
@@ -50,17 +51,25 @@ export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | 
   return { id: message.data.id, name: call.data.params.name, arguments: call.data.params.arguments }
 }
 
-const keptJson = keptBy<string>()
+/** What a tool call came to: the tool's output, or a tool error already framed as a result. */
+export type Outcome = Either.Either<unknown, CallToolResult>
+
+const keptHeads = keptBy<Buffer>()
+
+/** The reply up to its id, as the SDK's transport writes it in JSON mode (result, then jsonrpc, then id). */
+const head = (result: CallToolResult) => `{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":`
 
 /**
- * The JSON-RPC reply carrying a tool's result, as the SDK's transport writes it in JSON mode; the
- * JSON of a result the tool says is kept (`Tool.kept`) is made once while it is unchanged.
+ * The JSON-RPC reply carrying a tool's result, as bytes. For an output the tool says is kept
+ * (`Tool.kept`), its reply up to the id (the text rendering and structuredContent included) is
+ * made once while it is unchanged, as REST keeps its reply's bytes: a call then costs the copy of
+ * those bytes and its id.
  */
-export const resultReply = (call: PlainToolCall, tool: AnyTool, result: CallToolResult): string => {
-  const kept = result.isError === true || result.structuredContent === undefined ? undefined : tool.kept?.(result.structuredContent)
-  if (kept === undefined) return JSON.stringify({ result, jsonrpc: "2.0", id: call.id })
-  const { structuredContent, ...rest } = result
-  const structured = keptJson(kept.owner, kept.parts, () => JSON.stringify(structuredContent))
-  // rest holds content, so its JSON is an object with at least one member: its closing brace is replaced.
-  return `{"result":${JSON.stringify(rest).slice(0, -1)},"structuredContent":${structured}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
+export const resultReply = (call: PlainToolCall, tool: AnyTool, outcome: Outcome): Uint8Array => {
+  const id = `${JSON.stringify(call.id)}}`
+  if (Either.isLeft(outcome)) return Buffer.from(head(outcome.left) + id)
+  const output = outcome.right
+  const kept = tool.kept?.(output)
+  if (kept === undefined) return Buffer.from(head(resultOf(tool, output)) + id)
+  return Buffer.concat([keptHeads(kept.owner, kept.parts, () => Buffer.from(head(resultOf(tool, output)))), Buffer.from(id)])
 }
