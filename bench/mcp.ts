@@ -29,7 +29,7 @@ const serve = (dataDir: string) =>
       detached: true
     })
     let output = ""
-    const timer = setTimeout(() => reject(new Error(`not ready within 60 s:\n${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`not ready within 180 s:\n${output}`)), 180_000)
     const read = (chunk: Buffer) => {
       output += chunk.toString("utf8")
       const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)

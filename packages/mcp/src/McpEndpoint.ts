@@ -154,7 +154,10 @@ export const McpLive = (options: McpOptions) =>
       const answerPlain = (admitted: Principal | RateLimited, call: PlainToolCall, tool: AnyTool) =>
         Effect.map(
           callTool(admitted, tool, call.arguments),
-          (outcome) => HttpServerResponse.uint8Array(resultReply(call, tool, outcome), { status: 200, contentType: "application/json" })
+          (outcome) => {
+            const reply = resultReply(call, tool, outcome)
+            return HttpServerResponse.raw(reply.text, { status: 200, contentType: "application/json", contentLength: reply.bytes })
+          }
         )
 
       const handle = (pathKey: string | undefined) =>

@@ -54,22 +54,35 @@ export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | 
 /** What a tool call came to: the tool's output, or a tool error already framed as a result. */
 export type Outcome = Either.Either<unknown, CallToolResult>
 
-const keptHeads = keptBy<Buffer>()
+/** A reply's JSON up to its id, with its length in UTF-8 bytes. */
+interface Head {
+  readonly text: string
+  readonly bytes: number
+}
+
+const keptHeads = keptBy<Head>()
 
 /** The reply up to its id, as the SDK's transport writes it in JSON mode (result, then jsonrpc, then id). */
-const head = (result: CallToolResult) => `{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":`
+const head = (result: CallToolResult): Head => {
+  const text = `{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":`
+  return { text, bytes: Buffer.byteLength(text) }
+}
 
 /**
- * The JSON-RPC reply carrying a tool's result, as bytes. For an output the tool says is kept
- * (`Tool.kept`), its reply up to the id (the text rendering and structuredContent included) is
- * made once while it is unchanged, as REST keeps its reply's bytes: a call then costs the copy of
- * those bytes and its id.
+ * The JSON-RPC reply carrying a tool's result, as text with its length in bytes. For an output the
+ * tool says is kept (`Tool.kept`), its reply up to the id (the text rendering and structuredContent
+ * included) is made once while it is unchanged, as REST keeps its reply's bytes: a call then costs
+ * its id. It stays text, written by node:http as it is: bytes would be a copy of the whole reply
+ * per call, memory outside the JS heap whose growth forces full collections.
  */
-export const resultReply = (call: PlainToolCall, tool: AnyTool, outcome: Outcome): Uint8Array => {
+export const resultReply = (call: PlainToolCall, tool: AnyTool, outcome: Outcome): Head => {
   const id = `${JSON.stringify(call.id)}}`
-  if (Either.isLeft(outcome)) return Buffer.from(head(outcome.left) + id)
-  const output = outcome.right
-  const kept = tool.kept?.(output)
-  if (kept === undefined) return Buffer.from(head(resultOf(tool, output)) + id)
-  return Buffer.concat([keptHeads(kept.owner, kept.parts, () => Buffer.from(head(resultOf(tool, output)))), Buffer.from(id)])
+  const made = Either.match(outcome, {
+    onLeft: head,
+    onRight: (output) => {
+      const kept = tool.kept?.(output)
+      return kept === undefined ? head(resultOf(tool, output)) : keptHeads(kept.owner, kept.parts, () => head(resultOf(tool, output)))
+    }
+  })
+  return { text: made.text + id, bytes: made.bytes + Buffer.byteLength(id) }
 }

@@ -248,6 +248,8 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     const plain = await send(listPosts)
     expect(await send(listPosts)).toEqual(plain)
     expect(await send({ ...listPosts, id: 8 })).toEqual({ ...plain, body: { ...plain.body, id: 8 } })
+    // The reply's length is counted in bytes: an id of several bytes a character still ends the JSON.
+    expect(await send({ ...listPosts, id: "列-8" })).toEqual({ ...plain, body: { ...plain.body, id: "列-8" } })
     expect(plain.status).toBe(200)
     expect(plain.body.result.structuredContent).toEqual((await rest("/posts?limit=3")).body)
     // A batch of one is not plain: the SDK's transport and protocol server answer it.
