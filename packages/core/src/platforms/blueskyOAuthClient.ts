@@ -13,22 +13,25 @@ export const blueskyOAuthScope = "atproto transition:generic"
 /** Where Herald serves its client metadata, under its public URL. */
 export const blueskyClientMetadataPath = "/oauth/bluesky/client-metadata.json"
 
-const loopback = /^http:\/\/(127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/
+const loopback = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/
 
 /** Herald's redirect URI for Bluesky under `publicUrl`. */
 const redirectUriOf = (publicUrl: string) => `${publicUrl.replace(/\/+$/, "")}${oauthCallbackPath("bluesky")}`
 
 /**
- * Herald's client id for `publicUrl`: its metadata document's URL on https, the loopback client
- * id on http://127.0.0.1 or http://[::1]; null on any other URL (an authorization server fetches
+ * Herald as an atproto client under `publicUrl`: on https, its metadata document's URL as the
+ * client id; on http://127.0.0.1, http://[::1] or http://localhost, the loopback client id,
+ * whose redirect URI must name the loopback address (localhost becomes 127.0.0.1, which
+ * Herald's default binding serves); null on any other URL (an authorization server fetches
  * client metadata over https only).
  */
-export const blueskyClientId = (publicUrl: string): string | null => {
-  if (/^https:\/\//.test(publicUrl)) return `${publicUrl.replace(/\/+$/, "")}${blueskyClientMetadataPath}`
-  if (loopback.test(publicUrl)) {
-    return `http://localhost?redirect_uri=${encodeURIComponent(redirectUriOf(publicUrl))}&scope=${encodeURIComponent(blueskyOAuthScope)}`
+export const blueskyClient = (publicUrl: string): { readonly clientId: string; readonly redirectUri: string } | null => {
+  if (/^https:\/\//.test(publicUrl)) {
+    return { clientId: `${publicUrl.replace(/\/+$/, "")}${blueskyClientMetadataPath}`, redirectUri: redirectUriOf(publicUrl) }
   }
-  return null
+  if (!loopback.test(publicUrl)) return null
+  const redirectUri = redirectUriOf(publicUrl.replace(/^http:\/\/localhost(?=[:/]|$)/, "http://127.0.0.1"))
+  return { clientId: `http://localhost?redirect_uri=${encodeURIComponent(redirectUri)}&scope=${encodeURIComponent(blueskyOAuthScope)}`, redirectUri }
 }
 
 /**

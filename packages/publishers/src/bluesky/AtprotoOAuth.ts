@@ -9,7 +9,7 @@
  */
 import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import {
-  blueskyClientId,
+  blueskyClient,
   blueskyOAuthScope,
   type Credentials,
   type DeliveryError,
@@ -70,6 +70,8 @@ const Carried = Schema.parseJson(Schema.Struct({
   issuer: Schema.String,
   token_endpoint: Schema.String,
   client_id: Schema.String,
+  /** The redirect URI the pushed request named (a loopback client's names 127.0.0.1 where Herald's public URL says localhost). */
+  redirect_uri: Schema.String,
   /** The DID the person named at start; null when they named none. */
   did: Schema.NullOr(Schema.String)
 }))
@@ -166,8 +168,11 @@ export const atprotoOAuthProvider = (settings: AtprotoOAuthSettings) => {
 
   const start: OAuthProvider["start"] = (request) =>
     Effect.gen(function*() {
-      const clientId = Option.getOrNull(settings.clientId) ?? blueskyClientId(request.publicUrl)
-      if (clientId === null) {
+      const client = Option.match(settings.clientId, {
+        onNone: () => blueskyClient(request.publicUrl),
+        onSome: (clientId) => ({ clientId, redirectUri: request.redirectUri })
+      })
+      if (client === null) {
         return yield* fail(
           "permission_missing",
           "client_id_unavailable",
@@ -179,19 +184,26 @@ export const atprotoOAuthProvider = (settings: AtprotoOAuthSettings) => {
       const server = yield* authorizationServerOf(pdsUrl)
       const key = generateDpopKey()
       const pushed = yield* formPost(server.pushed_authorization_request_endpoint, {
-        client_id: clientId,
+        client_id: client.clientId,
         response_type: "code",
         // Herald's callback reads the query; the fragment never reaches a server.
         response_mode: "query",
-        redirect_uri: request.redirectUri,
+        redirect_uri: client.redirectUri,
         scope: blueskyOAuthScope,
         state: request.state,
         code_challenge: request.codeChallenge,
         code_challenge_method: "S256",
         ...(request.loginHint === null ? {} : { login_hint: request.loginHint })
       }, key, PushedRequest)
-      const authorizeUrl = `${server.authorization_endpoint}?${new URLSearchParams({ client_id: clientId, request_uri: pushed.request_uri })}`
-      const carried = Schema.encodeSync(Carried)({ dpop_key: key.jwk, issuer: trimmed(server.issuer), token_endpoint: server.token_endpoint, client_id: clientId, did })
+      const authorizeUrl = `${server.authorization_endpoint}?${new URLSearchParams({ client_id: client.clientId, request_uri: pushed.request_uri })}`
+      const carried = Schema.encodeSync(Carried)({
+        dpop_key: key.jwk,
+        issuer: trimmed(server.issuer),
+        token_endpoint: server.token_endpoint,
+        client_id: client.clientId,
+        redirect_uri: client.redirectUri,
+        did
+      })
       return { authorizeUrl, carried: Redacted.make(carried) }
     })
 
@@ -207,7 +219,7 @@ export const atprotoOAuthProvider = (settings: AtprotoOAuthSettings) => {
       const reply = yield* formPost(started.token_endpoint, {
         grant_type: "authorization_code",
         code: answer.code,
-        redirect_uri: answer.redirectUri,
+        redirect_uri: started.redirect_uri,
         code_verifier: answer.codeVerifier,
         client_id: started.client_id
       }, key, TokenReply)

@@ -132,7 +132,8 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     createProject({ name: "Bluesky tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" })
   )
   const methods = OAuthProviders.make({ oauth: [route.oauth], logins: [route.login], unconfigured: [] })
-  const inHerald = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(Effect.provideService(effect, OAuthProviders, methods))
+  const inHerald = <A, E, R extends ManagedRuntime.ManagedRuntime.Context<typeof runtime> | OAuthProviders>(effect: Effect.Effect<A, E, R>) =>
+    runtime.runPromise(Effect.provideService(effect, OAuthProviders, methods) as Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>)
   // Herald on a loopback public URL: the atproto loopback client, as in development.
   const publicUrl = "http://127.0.0.1:8080"
   const consentOAuth = async (local: LocalAccount) => {
