@@ -19,6 +19,7 @@ import provenance from "./migrations/0018_provenance.js"
 import deliveryFollowUps from "./migrations/0019_delivery_follow_ups.js"
 import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
 import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
+import accountReports from "./migrations/0035_account_reports.js"
 
 const run = Migrator.make({})
 
@@ -43,7 +44,8 @@ export const migrate = run({
     "0018_provenance": provenance,
     "0019_delivery_follow_ups": deliveryFollowUps,
     "0022_publish_checkpoints": publishCheckpoints,
-    "0029_oauth_state_carried": oauthStateCarried
+    "0029_oauth_state_carried": oauthStateCarried,
+    "0035_account_reports": accountReports
   }),
   table: "herald_migrations"
 })
