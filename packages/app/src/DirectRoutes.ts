@@ -52,7 +52,7 @@ export const directRoutesLayer = (routes: ReadonlyArray<Kit.DirectRoute>) =>
       if (built.login !== undefined) logins.push(built.login)
       if (built.oauth !== undefined) {
         const client = Kit.oauthClient(endpoints)
-        if (Either.isRight(client)) oauth.push(built.oauth)
+        if (route.oauthUnregistered === true || Either.isRight(client)) oauth.push(built.oauth)
         else unconfigured.push({ platform: route.platform, variables: client.left })
       }
     }

@@ -9,7 +9,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { type Credentials, type OAuthProvider, PlatformCallFailed, type PlatformIdentity, type TokenGrant } from "@herald/core"
 import { Clock, type Context, DateTime, Effect, Option, Redacted, Schema } from "effect"
-import { asRead, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
+import { asRead, consentUrl, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
 import { rest, sendJson } from "./Rest.js"
 import { credentialsUnusable, isOrganization, type Needs, StoredToken, tokenOf } from "./Token.js"
 
@@ -160,14 +160,14 @@ export const linkedinOAuth = (
   return {
     platform: "linkedin",
     alsoPostsAs,
-    authorizeUrl: ({ redirectUri, state }) =>
+    start: consentUrl(({ redirectUri, state }) =>
       `${endpoints.authBaseUrl}/oauth/v2/authorization?${new URLSearchParams({
         response_type: "code",
         client_id: clientId,
         redirect_uri: redirectUri,
         state,
         scope: scopes.join(" ")
-      })}`,
+      })}`),
     exchange,
     refresh,
     identify

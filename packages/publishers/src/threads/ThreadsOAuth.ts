@@ -8,7 +8,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { type Credentials, type OAuthProvider, PlatformCallFailed, type PlatformIdentity, type TokenGrant } from "@herald/core"
 import { Clock, type Context, DateTime, Effect, Option, Redacted, Schema } from "effect"
-import { asRead, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
+import { asRead, consentUrl, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
 import { graph, sendJson } from "./ThreadsApi.js"
 import { type Needs, type StoredToken, tokenOf } from "./ThreadsToken.js"
 
@@ -104,14 +104,14 @@ export const threadsOAuth = (
 
   return {
     platform: "threads",
-    authorizeUrl: ({ redirectUri, state }) =>
+    start: consentUrl(({ redirectUri, state }) =>
       `${endpoints.authBaseUrl}/oauth/authorize?${new URLSearchParams({
         client_id: clientId,
         redirect_uri: redirectUri,
         scope: threadsScopes.join(","),
         response_type: "code",
         state
-      })}`,
+      })}`),
     exchange,
     refresh,
     identify
