@@ -14,20 +14,18 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import {
-  AlreadyGone,
   type FacebookConfiguration,
   type Media,
   MediaStorage,
   placementOf,
   type Published,
   type Publisher,
-  type PublishFailed,
   type PublishRequest,
   type SocialAccount,
   splitMedia
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { asPublish, type PlatformClient, PlatformRefusal } from "../kit/index.js"
+import { asPublish, goneWhenNotFound, type PlatformClient, PlatformRefusal } from "../kit/index.js"
 import { graph, network, send, sendJson } from "./FacebookApi.js"
 import { type Needs, type StoredToken, withToken } from "./FacebookToken.js"
 
@@ -208,10 +206,7 @@ export const facebookPublisher = (client: PlatformClient, context: Context.Conte
     withToken(account, (token) => send(client.publish, graph("DELETE", encodeURIComponent(platformPostId), token.access_token))).pipe(
       asPublish,
       Effect.asVoid,
-      Effect.catchIf(
-        (failure): failure is PublishFailed => failure._tag === "PublishFailed" && failure.error.category === "not_found",
-        () => Effect.fail(new AlreadyGone({ detail: `${network} holds no live post ${platformPostId}` }))
-      ),
+      goneWhenNotFound(`${network} holds no live post ${platformPostId}`),
       Effect.provide(context)
     )
 

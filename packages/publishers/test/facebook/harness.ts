@@ -10,18 +10,16 @@ import {
   createProject,
   IdGenerator,
   makeAccountTokens,
-  Media,
-  MediaId,
+  type Media,
   MediaStorage,
   type OAuthProvider,
   OAuthProviders,
-  ProjectId,
   type SocialAccount,
   startConnection
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { facebookRoute } from "../../src/facebook/FacebookRoute.js"
 import { CallDeadlines, PlatformHttpLive } from "../../src/kit/index.js"
@@ -31,24 +29,8 @@ import { FacebookFake, type FacebookFakeOptions } from "./FacebookFake.js"
 const clientId = "987654321012345"
 const clientSecret = "fake-facebook-app-secret"
 
-export const mediaItem = (kind: "image" | "video", options: { altText?: string } = {}) =>
-  new Media({
-    id: MediaId.make(randomUUID()),
-    projectId: ProjectId.make(randomUUID()),
-    kind,
-    mime: kind === "image" ? "image/jpeg" : "video/mp4",
-    bytes: 0,
-    filename: null,
-    width: 1080,
-    height: 1920,
-    durationSeconds: kind === "video" ? 5 : null,
-    codec: kind === "image" ? "mjpeg" : "h264",
-    altText: options.altText ?? null,
-    peopleTags: [],
-    thumbnailTimestampMs: null,
-    storageKey: randomUUID(),
-    createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
-  })
+/** Media items as the Threads tests make them: a fresh storage key each, bytes given by withBytes. */
+export { mediaItem } from "../threads/harness.js"
 
 export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
 
