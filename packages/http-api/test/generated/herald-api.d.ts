@@ -507,6 +507,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -728,6 +729,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1018,6 +1020,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };
