@@ -6,7 +6,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Kit, Linkedin, Threads, Tiktok, X, Youtube } from "@herald/publishers"
+import { Bluesky, Facebook, Kit, Linkedin, Threads, Tiktok, X, Youtube } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -19,7 +19,8 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   X.xDirectRoute,
   Threads.threadsDirectRoute,
   Tiktok.tiktokDirectRoute,
-  Youtube.youtubeDirectRoute
+  Youtube.youtubeDirectRoute,
+  Facebook.facebookDirectRoute
 ]
 
 /** The direct routes' adapters, for the registry beside the simulator's. */

@@ -1,4 +1,4 @@
-import { Context, type DateTime, type Effect, Layer, type Redacted } from "effect"
+import { type Array, Context, type DateTime, type Effect, Layer, type Redacted } from "effect"
 import type { AccountReport } from "../Account.js"
 import type { Platform } from "../Platform.js"
 import type { Credentials } from "./AccountAdmin.js"
@@ -52,6 +52,12 @@ export interface AuthorizationAnswer {
   readonly issuer: string | null
 }
 
+/** One account a consent connects: the grant it posts with, and who it is on the platform. */
+export interface GrantedAccount {
+  readonly grant: TokenGrant
+  readonly identity: PlatformIdentity
+}
+
 /**
  * What a platform's direct route tells the connection flow. A refused exchange or refresh fails
  * with category auth_expired (permission_missing when scopes are missing).
@@ -68,11 +74,12 @@ export interface OAuthProvider {
   readonly refresh: (credentials: Credentials) => Effect.Effect<TokenGrant, PlatformCallFailed>
   readonly identify: (credentials: Credentials) => Effect.Effect<PlatformIdentity, PlatformCallFailed>
   /**
-   * The other authors the same grant posts as (LinkedIn's organisation pages the member
-   * administers): the credentials of each, identified like the granting account and connected as
-   * accounts of their own beside it. Absent: the grant posts as its own account only.
+   * The accounts one consent connects, when they are not the granting user alone: LinkedIn's
+   * member and the pages they administer, Facebook's Pages (a Facebook user cannot be posted as),
+   * each with the credentials it posts with and their own expiry. Absent: the granting user
+   * (`identify` on the exchanged grant) is the one account.
    */
-  readonly alsoPostsAs?: (credentials: Credentials) => Effect.Effect<ReadonlyArray<Credentials>, PlatformCallFailed>
+  readonly accountsOf?: (grant: TokenGrant) => Effect.Effect<Array.NonEmptyReadonlyArray<GrantedAccount>, PlatformCallFailed>
 }
 
 /** For platforms connected with a login instead of a consent page (Bluesky app passwords). */

@@ -507,6 +507,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -732,6 +733,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1026,6 +1028,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { DateTime, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Array, DateTime, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { SocialAccount } from "../../Account.js"
 import { AccountId, type ProjectId } from "../../Ids.js"
 import type { Platform } from "../../Platform.js"
@@ -182,9 +182,10 @@ const connectGranted = Effect.fnUntraced(function*(
 
 /**
  * The consent page's answer: the state is taken (once), the code exchanged with its PKCE
- * verifier, the account identified and connected to the project that started it, and with it each
- * other author the grant posts as (`alsoPostsAs`). `denied` is the platform's `error` parameter
- * when the person declined. The answer is the granting account.
+ * verifier, and the accounts the grant covers (the granting account, or those the provider's
+ * `accountsOf` names) identified and connected to the project that started it. `denied` is the
+ * platform's `error` parameter when the person declined. The answer is the first account
+ * connected (the granting one where it is one).
  */
 export const completeConnection = Effect.fnUntraced(function*(
   platform: Platform,
@@ -217,15 +218,11 @@ export const completeConnection = Effect.fnUntraced(function*(
     carried: started.carried,
     issuer: Option.getOrNull(answer.issuer ?? Option.none())
   }).pipe(Effect.mapError(refused(platform)))
-  const identity = yield* provider.identify(grantCredentials(grant)).pipe(Effect.mapError(refused(platform)))
-  // Every author the grant covers is identified before any is connected: a refusal connects none.
-  const others = yield* (provider.alsoPostsAs === undefined ? Effect.succeed([]) : provider.alsoPostsAs(grantCredentials(grant))).pipe(
-    Effect.flatMap(Effect.forEach((credentials) =>
-      Effect.map(provider.identify(credentials), (author) => ({ grant: { credentials, expiresAt: grant.expiresAt }, author })))),
-    Effect.mapError(refused(platform))
-  )
-  const connected = yield* connectGranted(started.projectId, platform, grant, identity)
-  yield* Effect.forEach(others, (other) => connectGranted(started.projectId, platform, other.grant, other.author), { discard: true })
+  // Every account the grant covers is identified before any is connected: a refusal connects none.
+  const accounts = yield* (provider.accountsOf === undefined
+    ? Effect.map(provider.identify(grantCredentials(grant)), (identity) => Array.of({ grant, identity }))
+    : provider.accountsOf(grant)).pipe(Effect.mapError(refused(platform)))
+  const [connected] = yield* Effect.forEach(accounts, (account) => connectGranted(started.projectId, platform, account.grant, account.identity))
   return connected
 })
 
