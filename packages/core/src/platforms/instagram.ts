@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { textLength } from "../CaptionSignature.js"
-import { configurationSchema, list, mediaRules, type PlatformModule, textarea, toggle } from "./PlatformModule.js"
+import { type Check, configurationSchema, list, mediaRules, optionField, type PlatformModule, refuse, text, textarea, toggle } from "./PlatformModule.js"
 
 /** Content Publishing: a caption of "up to 2200 characters"; a first comment is a comment, held to the same. */
 const ceiling = 2200
@@ -36,10 +36,33 @@ const options = {
   branded_content_sponsors: list(Schema.Array(Schema.String), "Usernames of the sponsoring brands.", {
     items: { max: 2, refusal: (count, { max }) => `branded content names at most ${max} sponsors; this post names ${count}` }
   }),
-  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later.")
+  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later."),
+  // Beyond the contract: Instagram's collaborators (ig-user/media), invited as co-authors.
+  collaborators: list(Schema.Array(PeopleTagHandle), "Usernames invited as collaborators; each must accept before the post shows on their profile.", {
+    items: { max: 3, refusal: (count, { max }) => `a post invites at most ${max} collaborators; this post names ${count}` },
+    exceptPlacement: ["stories"]
+  }),
+  // Beyond the contract: a reel's cover_url, which Instagram prefers to the frame at thumbnail_timestamp_ms.
+  cover_url: text("A public JPEG shown as a reel's cover (else the video's frame at thumbnail_timestamp_ms).", {
+    text: { max: 2048, noun: "a cover URL", format: "url" }
+  })
 }
 
 export const InstagramConfiguration = configurationSchema(options)
+
+/** A reel is one video, and a cover is a reel's (a single feed video is published as a reel). */
+const reelRules: Check = (target) => {
+  const configuration = target.draft.platformConfigurations.instagram
+  const oneVideo = target.visual.length === 1 && target.visual[0]!.kind === "video"
+  const violations = []
+  if (target.placement === "reels" && target.visual.length > 1) {
+    violations.push(refuse("media_ids", target.ref, `a reel carries one video; this post has ${target.visual.length} items`))
+  }
+  if (configuration?.cover_url !== undefined && (!oneVideo || target.placement === "stories")) {
+    violations.push(refuse(optionField("instagram", "cover_url"), target.ref, "a cover goes only on a reel: one video, not a story"))
+  }
+  return violations
+}
 
 export const instagram: PlatformModule = {
   look: { name: "Instagram", color: "#c13584" },
@@ -64,7 +87,7 @@ export const instagram: PlatformModule = {
     simulator: ["first_comment", "people_tags", "reel_music"]
   },
   options,
-  rules: [],
+  rules: [reelRules],
   metrics: ["views", "likes", "comments", "shares", "reach", "saves"],
   livePost: (author, placement, ids) => {
     const id = ids.code(11)
