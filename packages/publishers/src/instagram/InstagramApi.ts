@@ -3,15 +3,21 @@
  * Instagram Login on graph.instagram.com, or Facebook Login for Business on graph.facebook.com.
  * The calls are the same on both hosts; what each login allows differs (InstagramLogin).
  */
-import type { HttpClient } from "@effect/platform"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import type { AccountTokens, ConnectionRoute, MediaStorage, PublishCheckpoints } from "@herald/core"
-import { graphCalls, graphRequest } from "../meta/GraphCalls.js"
-import type { GraphHost } from "../meta/GraphVersions.js"
+import type { Schema } from "effect"
+import { sendGraph, sendGraphJson } from "../meta/GraphCall.js"
+import type { GraphStage } from "../meta/GraphErrors.js"
+import { type GraphHost, versioned } from "../meta/GraphVersions.js"
 import { userTokens } from "../meta/UserToken.js"
 
 export const network = "Instagram"
 
-export const { send, sendJson } = graphCalls(network)
+export const send = (client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest, stage: GraphStage = "call") =>
+  sendGraph(network, client, request, stage)
+
+export const sendJson = <A, I>(client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest, reply: Schema.Schema<A, I>, stage: GraphStage = "call") =>
+  sendGraphJson(network, client, request, reply, stage)
 
 export const { tokenOf, withToken } = userTokens(network)
 
@@ -32,4 +38,6 @@ export interface InstagramLogin {
   readonly publishScopes: ReadonlyArray<string>
 }
 
-export const graphOf = (login: InstagramLogin) => graphRequest(login.host)
+/** A call to the login's Graph host, under its pinned version, with the account's token. */
+export const graphOf = (login: InstagramLogin) => (method: "GET" | "POST" | "DELETE", path: string, token: string) =>
+  HttpClientRequest.make(method)(versioned(login.host, path)).pipe(HttpClientRequest.bearerToken(token))

@@ -1,15 +1,15 @@
 /**
- * The OAuth of Meta's own logins (Threads, Instagram Login): a consent page (scopes comma
+ * The OAuth of Meta's own logins as Instagram Login has it (Threads' is the same flow with th_ grants): a consent page (scopes comma
  * separated, no PKCE: the app authenticates with its secret), the code exchanged at
  * /oauth/access_token for a one-hour token, that token exchanged at once for a long-lived one
  * (GET /access_token, 60 days), refreshed in place before it runs out (GET
  * /refresh_access_token; the token must be at least a day old and still valid).
  */
 import { HttpClientRequest } from "@effect/platform"
-import { type Credentials, type OAuthProvider, PlatformCallFailed, type Platform, type PlatformIdentity, type TokenGrant } from "@herald/core"
+import { type Credentials, type OAuthProvider, type Platform, type PlatformIdentity, type TokenGrant } from "@herald/core"
 import { Clock, type Context, DateTime, Effect, Option, Redacted, Schema } from "effect"
 import { asRead, type PlatformCallError, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
-import { graphCalls } from "./GraphCalls.js"
+import { sendGraphJson, tokenCallFailed } from "./GraphCall.js"
 import { type StoredToken, userTokens } from "./UserToken.js"
 
 /** The code's token: flat, or (as some of Meta's samples show it) inside data[]. */
@@ -34,26 +34,11 @@ export interface UserLoginSettings<R> {
 
 export const userLogin = <R>(settings: UserLoginSettings<R>): OAuthProvider => {
   const { api, codeClient, context, endpoints, grants, network } = settings
-  const { sendJson } = graphCalls(network)
   const { tokenOf } = userTokens(network)
   const clientId = Option.getOrElse(endpoints.clientId, () => "")
   const clientSecret = () => Option.match(endpoints.clientSecret, { onNone: () => "", onSome: Redacted.value })
 
-  /**
-   * A token call's failure with no secret in it: the exchange and the refresh carry the client
-   * secret or the token in their query (as Meta documents them), and a transport error's text
-   * names the URL.
-   */
-  const tokenFailed = (what: string) => (failed: PlatformCallFailed): PlatformCallFailed => {
-    const { category, code } = failed.error
-    if (category === "transient" || category === "rate_limited" || code === "destination_refused") {
-      return new PlatformCallFailed({ error: { category, code, message: `${network}'s ${what} was not reached or did not answer (${code})` }, retryAfterMs: failed.retryAfterMs })
-    }
-    return new PlatformCallFailed({
-      error: { category: category === "permission_missing" ? category : "auth_expired", code, message: `${network} refused the ${what}: ${failed.error.message}; connect the account again` },
-      retryAfterMs: null
-    })
-  }
+  const tokenFailed = (what: string) => tokenCallFailed(network, what)
 
   const me = (accessToken: string) => settings.me(accessToken).pipe(asRead)
 
@@ -66,7 +51,8 @@ export const userLogin = <R>(settings: UserLoginSettings<R>): OAuthProvider => {
 
   const exchange: OAuthProvider["exchange"] = ({ code, redirectUri }) =>
     Effect.gen(function*() {
-      const short = yield* sendJson(
+      const short = yield* sendGraphJson(
+        network,
         codeClient.read,
         HttpClientRequest.post("/oauth/access_token").pipe(HttpClientRequest.bodyUrlParams({
           client_id: clientId,
@@ -79,7 +65,8 @@ export const userLogin = <R>(settings: UserLoginSettings<R>): OAuthProvider => {
         ShortToken
       ).pipe(asRead, Effect.mapError(tokenFailed("authorization code")))
       const shortToken = "data" in short ? short.data[0].access_token : short.access_token
-      const long = yield* sendJson(
+      const long = yield* sendGraphJson(
+        network,
         api.read,
         HttpClientRequest.get(`/access_token?${new URLSearchParams({ grant_type: grants.exchange, client_secret: clientSecret(), access_token: shortToken })}`),
         LongToken
@@ -90,7 +77,8 @@ export const userLogin = <R>(settings: UserLoginSettings<R>): OAuthProvider => {
   const refresh: OAuthProvider["refresh"] = (credentials) =>
     Effect.gen(function*() {
       const stored = yield* tokenOf(credentials)
-      const reply = yield* sendJson(
+      const reply = yield* sendGraphJson(
+        network,
         api.read,
         HttpClientRequest.get(`/refresh_access_token?${new URLSearchParams({ grant_type: grants.refresh, access_token: stored.access_token })}`),
         LongToken

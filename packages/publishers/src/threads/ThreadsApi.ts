@@ -1,9 +1,31 @@
-/** graph.threads.net as Herald calls it (meta/GraphCalls). */
-import { graphCalls, graphRequest } from "../meta/GraphCalls.js"
+/**
+ * graph.threads.net as Herald calls it: paths under the pinned version (meta/GraphVersions), the
+ * user's token as a Bearer header, refusals in Meta's envelope read by meta/GraphErrors.
+ */
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import { type PlatformCallError, refusal } from "../kit/index.js"
+import { classifyGraph, type GraphStage } from "../meta/GraphErrors.js"
+import { versioned } from "../meta/GraphVersions.js"
 
 export const network = "Threads"
 
-export const { send, sendJson } = graphCalls(network)
+/** Sends the request; a status of 300 or more is a PlatformRefusal read from Meta's envelope. */
+export const send = (client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest, stage: GraphStage = "call"): Effect.Effect<string, PlatformCallError> =>
+  Effect.gen(function*() {
+    const response = yield* client.execute(request)
+    if (response.status >= 300) return yield* Effect.flip(refusal(response, classifyGraph(network, stage)))
+    return yield* response.text
+  }).pipe(Effect.scoped)
+
+/** Sends the request and reads its JSON body through `reply`. */
+export const sendJson = <A, I>(
+  client: HttpClient.HttpClient,
+  request: HttpClientRequest.HttpClientRequest,
+  reply: Schema.Schema<A, I>,
+  stage: GraphStage = "call"
+) => Effect.flatMap(send(client, request, stage), (text) => Schema.decodeUnknown(Schema.parseJson(reply))(text))
 
 /** A call to the versioned Graph API with the user's token. */
-export const graph = graphRequest("threads")
+export const graph = (method: "GET" | "POST" | "DELETE", path: string, token: string) =>
+  HttpClientRequest.make(method)(versioned("threads", path)).pipe(HttpClientRequest.bearerToken(token))

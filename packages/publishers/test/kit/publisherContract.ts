@@ -64,6 +64,8 @@ export interface ContractSetup {
   readonly fake: FakeControls
   /** One stored media item per kind the route supports. */
   readonly media: { readonly image?: Media; readonly video?: Media; readonly document?: Media; readonly gif?: Media }
+  /** Where the route publishes nothing without media (Instagram): the item every other post carries. */
+  readonly carrier?: Media
   readonly options: ReadonlyArray<OptionCase>
   /** The account as storage holds it now (to see it marked needs_reconnect). */
   readonly reload: Effect.Effect<SocialAccount>
@@ -89,19 +91,19 @@ export const publisherContract = (name: string, setup: ContractSetupEffect) =>
     ): PublishRequest => ({
       account: fixture.account,
       text,
-      media: extra.media ?? [],
+      media: extra.media ?? (fixture.carrier === undefined ? [] : [fixture.carrier]),
       configuration: extra.configuration,
       marker: randomUUID()
     })
     const held = (fixture: ContractSetup, id: string) => fixture.fake.posts().find((post) => post.id === id)
 
     describe("publishing", () => {
-      it.effect("a text post reaches the platform with its exact text", () =>
+      it.effect("a text post (with the carrier where media is required) reaches the platform with its exact text", () =>
         Effect.gen(function*() {
           const fixture = yield* Setup
           const text = `Contract text post ${randomUUID().slice(0, 8)}`
           const published = yield* fixture.adapters.publisher.publish(request(fixture, text))
-          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: 0 })
+          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: fixture.carrier === undefined ? 0 : 1 })
           expect(published.url).toMatch(/^https:\/\//)
         }))
 
