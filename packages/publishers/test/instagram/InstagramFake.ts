@@ -104,6 +104,7 @@ export class InstagramFake {
   private readonly tokens = new Map<string, InstagramTokenRecord>()
   private readonly codes = new Map<string, { redirectUri: string; scopes: Set<string> }>()
   private hangPublish = false
+  private quotaTotal: number | undefined
   /** How a token is read when another fake issued it (Facebook Login). */
   resolveToken: (token: string) => InstagramTokenRecord | undefined = (token) => this.tokens.get(token)
 
@@ -306,7 +307,12 @@ export class InstagramFake {
   }
 
   private quota() {
-    return this.options.quota ?? 100
+    return this.quotaTotal ?? this.options.quota ?? 100
+  }
+
+  /** Changes content_publishing_limit's quota_total from now on. */
+  setQuota(total: number): void {
+    this.quotaTotal = total
   }
 
   private usage() {

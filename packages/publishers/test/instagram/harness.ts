@@ -101,5 +101,8 @@ export const makeHarness = async (fakeOptions: Partial<InstagramFakeOptions> = {
     await fake.stop()
   }
 
-  return { fake, route, data, runtime, connect, withBytes, stop }
+  /** The public URL the storage hands out for a stored item. */
+  const publicUrlOf = (media: Media) => `${host.url}/media/${media.storageKey}`
+
+  return { fake, route, data, runtime, connect, withBytes, publicUrlOf, stop }
 }
