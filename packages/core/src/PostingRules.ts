@@ -117,13 +117,13 @@ const advertised = (key: string, spec: OptionSpec): PostingOption =>
   })
 
 /** Every key the account accepts (optionKeysFor: the list validation holds posts to), described. */
-const accountOptions = (platform: Platform, brief: Brief): Array<PostingOption> =>
-  optionKeysFor(platform, brief.can).map((key) =>
+const accountOptions = (account: SocialAccount, brief: Brief): Array<PostingOption> =>
+  optionKeysFor(account.platform, account.route).map((key) =>
     key === "caption"
       ? captionOption(brief)
       : key === "placement"
       ? placementOption(brief)
-      : advertised(key, platformRegistry[platform].options[key]!)
+      : advertised(key, platformRegistry[account.platform].options[key]!)
   )
 
 /** GET /posting-rules for one account: its limits/can brief and every key it accepts. */
@@ -139,7 +139,7 @@ export const postingRulesFor = (
     ref: accountRef(account, all),
     platform: account.platform,
     ...brief,
-    options: accountOptions(account.platform, brief),
+    options: accountOptions(account, brief),
     ...(account.platform === "pinterest" ? { boards } : {})
   }
 }

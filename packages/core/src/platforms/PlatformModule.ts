@@ -91,8 +91,12 @@ export const everyRoute = (
   simulator: capabilities
 })
 
-/** Capabilities that depend on the connection route (placements and mixed_media are the platform's). */
-export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media">
+/**
+ * Capabilities that depend on the connection route (placements and mixed_media are the
+ * platform's): those `can` shows, and branded_content (instagram's paid partnership labels, which
+ * only some logins carry; its options are listed only where the route has it).
+ */
+export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media"> | "branded_content"
 
 export type Metric = "views" | "likes" | "comments" | "shares" | "reach" | "saves"
 

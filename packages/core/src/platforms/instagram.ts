@@ -1,6 +1,18 @@
 import { Schema } from "effect"
 import { textLength } from "../CaptionSignature.js"
-import { type Check, configurationSchema, list, mediaRules, optionField, type PlatformModule, refuse, text, textarea, toggle } from "./PlatformModule.js"
+import {
+  type Check,
+  configurationSchema,
+  list,
+  mediaRules,
+  optionField,
+  type OptionSpec,
+  type PlatformModule,
+  refuse,
+  text,
+  textarea,
+  toggle
+} from "./PlatformModule.js"
 
 /** Content Publishing: a caption of "up to 2200 characters"; a first comment is a comment, held to the same. */
 const ceiling = 2200
@@ -19,6 +31,20 @@ export const maxPeopleTags = 20
 
 export const PeopleTags = Schema.Array(PeopleTagHandle).pipe(Schema.maxItems(maxPeopleTags))
 
+/**
+ * Branded content labels ride only the logins that carry them (Instagram Login does not: the
+ * Content Publishing requirements); elsewhere the option is absent from GET /posting-rules and
+ * refused at create naming the account.
+ */
+const brandedContent = <S extends Schema.Schema.AnyNoContext>(spec: OptionSpec<S>): OptionSpec<S> => ({
+  ...spec,
+  needs: "branded_content",
+  refuse: (_value, target) =>
+    instagram.routes[target.account.route].includes("branded_content")
+      ? null
+      : `branded content labels go only through the routes that carry them (Facebook Login); ${target.ref} is connected ${target.account.route}`
+})
+
 const options = {
   first_comment: textarea("Posted as the first comment.", {
     text: { max: ceiling, noun: "the first comment" },
@@ -32,10 +58,10 @@ const options = {
         ? "a story takes no first comment"
         : null
   }),
-  is_paid_partnership: toggle("Labels the post as a paid partnership; set at publish, cannot be added later."),
-  branded_content_sponsors: list(Schema.Array(Schema.String), "Usernames of the sponsoring brands.", {
+  is_paid_partnership: brandedContent(toggle("Labels the post as a paid partnership; set at publish, cannot be added later.")),
+  branded_content_sponsors: brandedContent(list(Schema.Array(Schema.String), "Usernames of the sponsoring brands.", {
     items: { max: 2, refusal: (count, { max }) => `branded content names at most ${max} sponsors; this post names ${count}` }
-  }),
+  })),
   is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later."),
   // Beyond the contract: Instagram's collaborators (ig-user/media), invited as co-authors.
   collaborators: list(Schema.Array(PeopleTagHandle), "Usernames invited as collaborators; each must accept before the post shows on their profile.", {
@@ -50,18 +76,12 @@ const options = {
 
 export const InstagramConfiguration = configurationSchema(options)
 
-/** A reel is one video, and a cover is a reel's (a single feed video is published as a reel). */
-const reelRules: Check = (target) => {
-  const configuration = target.draft.platformConfigurations.instagram
-  const oneVideo = target.visual.length === 1 && target.visual[0]!.kind === "video"
-  const violations = []
-  if (target.placement === "reels" && target.visual.length > 1) {
-    violations.push(refuse("media_ids", target.ref, `a reel carries one video; this post has ${target.visual.length} items`))
-  }
-  if (configuration?.cover_url !== undefined && (!oneVideo || target.placement === "stories")) {
-    violations.push(refuse(optionField("instagram", "cover_url"), target.ref, "a cover goes only on a reel: one video, not a story"))
-  }
-  return violations
+/** A cover is a reel's: placed in reels, or a single feed video (which Instagram publishes as a reel). */
+const coverRules: Check = (target) => {
+  const reel = target.placement === "reels" || target.placement === "timeline" && target.visual.length === 1 && target.visual[0]!.kind === "video"
+  return target.draft.platformConfigurations.instagram?.cover_url === undefined || reel
+    ? []
+    : [refuse(optionField("instagram", "cover_url"), target.ref, "a cover goes only on a reel (one video, in the feed or in reels)")]
 }
 
 export const instagram: PlatformModule = {
@@ -82,12 +102,12 @@ export const instagram: PlatformModule = {
   // People tags and reel music: only the aggregator's login variant.
   routes: {
     direct: [],
-    aggregator: ["first_comment"],
-    aggregator_login: ["first_comment", "people_tags", "reel_music"],
-    simulator: ["first_comment", "people_tags", "reel_music"]
+    aggregator: ["first_comment", "branded_content"],
+    aggregator_login: ["first_comment", "people_tags", "reel_music", "branded_content"],
+    simulator: ["first_comment", "people_tags", "reel_music", "branded_content"]
   },
   options,
-  rules: [reelRules],
+  rules: [coverRules],
   metrics: ["views", "likes", "comments", "shares", "reach", "saves"],
   livePost: (author, placement, ids) => {
     const id = ids.code(11)

@@ -3,13 +3,16 @@
  * the ig-user/media reference): the container's kind from the media and the placement, the
  * caption, and each Instagram option as Instagram's own field.
  */
-import { type InstagramConfiguration, type Media, type Placement, type PublishRequest } from "@herald/core"
+import { type InstagramConfiguration, type Media, type Placement, type PublishRequest, splitMedia } from "@herald/core"
 
 type Configuration = typeof InstagramConfiguration.Type
 
 export const configurationOf = (request: PublishRequest) => (request.configuration ?? {}) as Configuration
 
 export const placementOf = (request: PublishRequest): Placement => configurationOf(request).placement ?? "timeline"
+
+/** The delivery as Instagram takes it: a reel is its first video, the rest left behind (the receipt's note says so). */
+export const asSent = (request: PublishRequest): PublishRequest => ({ ...request, media: splitMedia("instagram", request.media, placementOf(request)).sent })
 
 /** What the post becomes on Instagram, as media_product_type reads back (a carousel is FEED). */
 export type ProductType = "FEED" | "REELS" | "STORY"

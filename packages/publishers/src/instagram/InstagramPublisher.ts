@@ -22,7 +22,7 @@ import { asPublish, type PlatformClient, PlatformRefusal, publishFailure, publis
 import { awaitFinished, ContainerState, publishThroughContainer, recordedContainer } from "../meta/Containers.js"
 import type { StoredToken } from "../meta/UserToken.js"
 import { graphOf, type InstagramLogin, type Needs, network, send, sendJson, withToken } from "./InstagramApi.js"
-import { carouselItemFields, configurationOf, optionFields, postUrl, productTypeOf, singleFields } from "./InstagramPosts.js"
+import { asSent, carouselItemFields, configurationOf, optionFields, postUrl, productTypeOf, singleFields } from "./InstagramPosts.js"
 
 const Created = Schema.Struct({ id: Schema.String })
 const Status = Schema.Struct({ id: Schema.optional(Schema.String), status_code: ContainerState, status: Schema.optional(Schema.String) })
@@ -184,7 +184,7 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
     })
 
   const publish = (request: PublishRequest) =>
-    withToken(request.account, (token) => publishOnce(token, request)).pipe(
+    withToken(request.account, (token) => publishOnce(token, asSent(request))).pipe(
       Effect.catchTag("ContainerPublished", (published) =>
         Effect.fail(new OutcomeUnknown({ detail: `${network} reports container ${published.container} published by an earlier attempt` }))),
       Effect.mapError((error) =>
@@ -207,7 +207,7 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
           const seen = yield* status(token)(recorded.value.container)
           if (seen.state !== "PUBLISHED") return Option.none()
         }
-        const type = productTypeOf(request)
+        const type = productTypeOf(asSent(request))
         const page = yield* recentMedia(token, type === "STORY" ? "stories" : "media", 50)
         const since = (yield* Clock.currentTimeMillis) - reconcileWindowMs
         const found = page.data.find((post) =>

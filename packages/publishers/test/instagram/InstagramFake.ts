@@ -96,8 +96,9 @@ export class InstagramFake {
   readonly posts: Array<FakeInstagramPost> = []
   /** Token endpoint calls, by grant. */
   readonly tokenCalls: Array<string> = []
-  /** Insights Instagram would report, by media id. */
+  /** Insights Instagram would report, by media id; `defaultInsights` for a post not listed (else zeros). */
   readonly insights = new Map<string, Record<string, number>>()
+  defaultInsights: Record<string, number> = {}
   readonly user: { readonly id: string; readonly username: string }
   readonly version: string
   /** Tokens of Instagram Login (the Facebook Login fake resolves its own through `resolveToken`). */
@@ -300,7 +301,7 @@ export class InstagramFake {
     if (unsupported !== undefined) {
       return reply.error(400, { message: `(#100) The Media Insights API does not support the ${unsupported} metric for this media product type.`, code: 100 })
     }
-    const counts = this.insights.get(post.id) ?? {}
+    const counts = this.insights.get(post.id) ?? this.defaultInsights
     return reply.json(200, {
       data: names.map((name) => ({ name, period: "lifetime", values: [{ value: counts[name] ?? 0 }], id: `${post.id}/insights/${name}/lifetime` }))
     })

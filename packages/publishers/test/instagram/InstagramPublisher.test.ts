@@ -145,6 +145,16 @@ describe("Instagram's kinds of post", () => {
         expect(reelsOnly.platformPostId).toBe(second?.id)
       })))
 
+  it.effect("a reel placed with other media is its first video alone (the receipt's note names what was left)", () =>
+    withHarness({}, (harness, account) =>
+      Effect.gen(function*() {
+        const clip = video(harness)
+        yield* harness.route.adapters.publisher.publish(request(account, "Just the clip", [image(harness), clip, image(harness)], { placement: "reels" }))
+        const [post] = harness.fake.livePosts()
+        expect(post).toMatchObject({ product: "REELS", children: [] })
+        expect(post?.container.fields["video_url"]).toBe(harness.publicUrlOf(clip))
+      })))
+
   it.effect("a story carries its media and no caption", () =>
     withHarness({}, (harness, account) =>
       Effect.gen(function*() {
