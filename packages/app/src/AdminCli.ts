@@ -161,7 +161,7 @@ export const adminCommands: Readonly<Record<string, Command>> = {
           inProject(input, (p) => `/projects/${p}/accounts`, "POST"),
           fields(input, [["platform", "platform", text], ["username", "username", text], ["route", "route", text]])
         )
-        : withBody(inProject(input, (p) => `/projects/${p}/accounts/oauth`, "POST"), fields(input, [["platform", "platform", text]]))
+        : withBody(inProject(input, (p) => `/projects/${p}/accounts/oauth`, "POST"), fields(input, [["platform", "platform", text], ["route", "route", text]]))
   },
   "accounts login": {
     usage: "accounts login --platform bluesky --identifier <handle> [--project <id>]   (the app password from HERALD_APP_PASSWORD)",

@@ -122,7 +122,9 @@ export interface Herald {
     /** The consent URL to open; the platform returns to `handler`'s /oauth/callback/{platform}, which connects the account. */
     readonly startOAuth: (
       projectId: string,
-      platform: Platform
+      platform: Platform,
+      /** The login to connect through where there are several (instagram: facebook_login); direct by default. */
+      route?: "direct" | "facebook_login"
     ) => Promise<{ readonly authorize_url: string; readonly expires_at: string; readonly redirect_uri: string }>
     /** Connects with an app password (Bluesky); the password is sent to the platform once and never kept. */
     readonly login: (
@@ -265,12 +267,12 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
         }))
     },
     accounts: {
-      startOAuth: (projectId, platform) =>
+      startOAuth: (projectId, platform, route) =>
         run(Effect.gen(function*() {
           const started = yield* startConnection(yield* decode(ProjectId, projectId, ["project_id"]), yield* decode(Platform, platform, ["platform"]), {
             caller: "sdk",
             publicUrl: options.publicUrl
-          })
+          }, route)
           return { authorize_url: started.authorizeUrl, expires_at: DateTime.formatIso(started.expiresAt), redirect_uri: started.redirectUri }
         })),
       login: (projectId, platform, credentials) =>

@@ -86,6 +86,7 @@ export const everyRoute = (
   capabilities: ReadonlyArray<RouteCapability> = []
 ): Readonly<Record<ConnectionRoute, ReadonlyArray<RouteCapability>>> => ({
   direct: capabilities,
+  facebook_login: capabilities,
   aggregator: capabilities,
   aggregator_login: capabilities,
   simulator: capabilities

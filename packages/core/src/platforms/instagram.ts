@@ -101,7 +101,9 @@ export const instagram: PlatformModule = {
   placements: ["reels", "stories", "timeline"],
   // People tags and reel music: only the aggregator's login variant.
   routes: {
+    // Instagram Login carries no branded content; Facebook Login does (Content Publishing requirements).
     direct: [],
+    facebook_login: ["branded_content"],
     aggregator: ["first_comment", "branded_content"],
     aggregator_login: ["first_comment", "people_tags", "reel_music", "branded_content"],
     simulator: ["first_comment", "people_tags", "reel_music", "branded_content"]

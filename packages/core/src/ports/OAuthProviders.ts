@@ -1,4 +1,5 @@
 import { Context, type DateTime, type Effect, Layer, type Redacted } from "effect"
+import type { ConnectionRoute } from "../Account.js"
 import type { Platform } from "../Platform.js"
 import type { Credentials } from "./AccountAdmin.js"
 import type { PlatformCallFailed } from "./RouteAdapters.js"
@@ -23,6 +24,8 @@ export interface PlatformIdentity {
  */
 export interface OAuthProvider {
   readonly platform: Platform
+  /** The route its accounts are connected on; absent: direct. */
+  readonly route?: ConnectionRoute
   /** The consent URL (authorization code + PKCE S256 where the platform supports it). */
   readonly authorizeUrl: (request: { readonly state: string; readonly codeChallenge: string; readonly redirectUri: string }) => string
   readonly exchange: (
@@ -59,7 +62,7 @@ export type ConnectionMethod =
 export interface ConnectionMethods {
   readonly oauth: ReadonlyArray<OAuthProvider>
   readonly logins: ReadonlyArray<PasswordLogin>
-  readonly unconfigured: ReadonlyArray<{ readonly platform: Platform; readonly variables: ReadonlyArray<string> }>
+  readonly unconfigured: ReadonlyArray<{ readonly platform: Platform; readonly route?: ConnectionRoute; readonly variables: ReadonlyArray<string> }>
 }
 
 /**
@@ -75,16 +78,19 @@ export const oauthCallbackPath = (platform: Platform) => `${oauthCallbackPrefix}
  * or a login (PasswordLogin).
  */
 export class OAuthProviders extends Context.Tag("@herald/core/OAuthProviders")<OAuthProviders, {
-  readonly method: (platform: Platform) => ConnectionMethod
+  /** How the platform's accounts connect on `route` (direct unless named). */
+  readonly method: (platform: Platform, route?: ConnectionRoute) => ConnectionMethod
 }>() {
   static readonly make = (methods: ConnectionMethods) =>
     OAuthProviders.of({
-      method: (platform): ConnectionMethod => {
-        const provider = methods.oauth.find((entry) => entry.platform === platform)
+      method: (platform, route = "direct"): ConnectionMethod => {
+        const on = (entry: { readonly platform: Platform; readonly route?: ConnectionRoute }) =>
+          entry.platform === platform && (entry.route ?? "direct") === route
+        const provider = methods.oauth.find(on)
         if (provider !== undefined) return { _tag: "OAuth", provider }
-        const login = methods.logins.find((entry) => entry.platform === platform)
+        const login = route === "direct" ? methods.logins.find((entry) => entry.platform === platform) : undefined
         if (login !== undefined) return { _tag: "Password", login }
-        const unconfigured = methods.unconfigured.find((entry) => entry.platform === platform)
+        const unconfigured = methods.unconfigured.find(on)
         return unconfigured === undefined ? { _tag: "Unavailable" } : { _tag: "Unconfigured", variables: unconfigured.variables }
       }
     })

@@ -253,7 +253,14 @@ export const ConnectAccountBody = request(
 
 export const AccountStatusBody = request(Schema.Struct({ status: AccountStatus }), "AccountStatusBody")
 
-export const StartOAuthBody = request(Schema.Struct({ platform: Platform }), "StartOAuthBody")
+export const StartOAuthBody = request(
+  Schema.Struct({
+    platform: Platform,
+    /** The login to connect through where the platform has more than one (instagram: facebook_login); direct by default. */
+    route: Schema.optional(Schema.Literal("direct", "facebook_login"))
+  }),
+  "StartOAuthBody"
+)
 
 export const OAuthStartView = Schema.Struct({
   authorize_url: Schema.String.annotations({ description: "Open it in a browser signed in to the platform account to connect." }),

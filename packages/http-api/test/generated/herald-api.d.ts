@@ -500,6 +500,8 @@ export interface components {
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
                     is_ai_generated?: boolean;
+                    collaborators?: string[];
+                    cover_url?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -718,6 +720,8 @@ export interface components {
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
                     is_ai_generated?: boolean;
+                    collaborators?: string[];
+                    cover_url?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1005,6 +1009,8 @@ export interface components {
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
                     is_ai_generated?: boolean;
+                    collaborators?: string[];
+                    cover_url?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1249,7 +1255,7 @@ export interface components {
             status: "active" | "needs_reconnect" | "disconnected";
             ref: string;
             /** @enum {string} */
-            route: "direct" | "aggregator" | "aggregator_login" | "simulator";
+            route: "direct" | "facebook_login" | "aggregator" | "aggregator_login" | "simulator";
             limits: {
                 caption_chars: components["schemas"]["Int"];
                 caption_chars_available: components["schemas"]["Int"];

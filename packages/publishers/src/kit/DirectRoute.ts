@@ -1,5 +1,5 @@
 import type { HttpClient } from "@effect/platform"
-import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, Platform, PublishCheckpoints, RouteAdapters } from "@herald/core"
+import type { AccountTokens, ConnectionRoute, MediaStorage, OAuthProvider, PasswordLogin, Platform, PublishCheckpoints, RouteAdapters } from "@herald/core"
 import type { ConfigError, Effect } from "effect"
 import type { PlatformEndpoints } from "./Config.js"
 
@@ -20,6 +20,13 @@ export interface BuiltRoute {
  */
 export interface DirectRoute {
   readonly platform: Platform
+  /** The connection route it serves; absent: direct. */
+  readonly route?: ConnectionRoute
+  /**
+   * Whose HERALD_<PLATFORM>_* settings it reads, when not its platform's (Instagram's Facebook
+   * Login route uses the Facebook app's).
+   */
+  readonly settingsOf?: Platform
   readonly defaults: { readonly apiBaseUrl: string; readonly authBaseUrl: string }
   /** A route's own settings beyond its endpoints come from the environment too (a bad one fails start-up). */
   readonly build: (

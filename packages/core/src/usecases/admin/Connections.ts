@@ -1,5 +1,5 @@
 import { DateTime, Duration, Effect, Option, Redacted, Schema } from "effect"
-import { SocialAccount } from "../../Account.js"
+import { type ConnectionRoute, SocialAccount } from "../../Account.js"
 import { AccountId, type ProjectId } from "../../Ids.js"
 import type { Platform } from "../../Platform.js"
 import { AccountAdmin, type Credentials } from "../../ports/AccountAdmin.js"
@@ -78,22 +78,22 @@ export interface StartedConnection {
   readonly redirectUri: string
 }
 
-const methodOf = (platform: Platform) => Effect.map(OAuthProviders, (providers) => providers.method(platform))
+const methodOf = (platform: Platform, route: ConnectionRoute = "direct") => Effect.map(OAuthProviders, (providers) => providers.method(platform, route))
 
 /**
  * The platform's direct-route connection method when it is `wanted`; otherwise the refusal that
  * says how it does connect (the other method), what to configure, or that no direct route exists.
  */
-const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wanted: T) =>
+const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wanted: T, route: ConnectionRoute = "direct") =>
   Effect.gen(function*() {
-    const method = yield* methodOf(platform)
+    const method = yield* methodOf(platform, route)
     if (method._tag === "Unconfigured") return yield* new PlatformNotConfigured({ platform, variables: method.variables })
     if (method._tag === "Unavailable") return yield* new DirectRouteUnavailable({ platform })
     if (method._tag !== wanted) return yield* new ConnectionMethodMismatch({ platform, use: wanted === "OAuth" ? "login" : "oauth" })
     return method as Extract<ConnectionMethod, { readonly _tag: T }>
   })
 
-const oauthProvider = (platform: Platform) => Effect.map(connectionMethod(platform, "OAuth"), (method) => method.provider)
+const oauthProvider = (platform: Platform, route: ConnectionRoute) => Effect.map(connectionMethod(platform, "OAuth", route), (method) => method.provider)
 
 const passwordLogin = (platform: Platform) => Effect.map(connectionMethod(platform, "Password"), (method) => method.login)
 
@@ -125,16 +125,18 @@ export const startConnection = Effect.fnUntraced(function*(
     readonly caller: string
     /** Herald's public base URL, where the platform sends the browser back. */
     readonly publicUrl: string
-  }
+  },
+  /** The login to connect through, where the platform has more than one (Instagram's facebook_login). */
+  route: ConnectionRoute = "direct"
 ) {
   yield* getProject(projectId)
-  const provider = yield* oauthProvider(platform)
+  const provider = yield* oauthProvider(platform, route)
   const { codeChallenge, codeVerifier, state } = yield* Effect.flatMap(SecretMint, (mint) => mint.oauthState)
   const caller = from.caller
   const redirectUri = `${from.publicUrl.replace(/\/+$/, "")}${oauthCallbackPath(platform)}`
   const expiresAt = DateTime.addDuration(yield* DateTime.now, connectionStateLifetime)
   yield* Effect.flatMap(ConnectionStates, (states) =>
-    states.save({ state, projectId, platform, caller, codeVerifier, redirectUri, expiresAt }))
+    states.save({ state, projectId, platform, route, caller, codeVerifier, redirectUri, expiresAt }))
   return { authorizeUrl: provider.authorizeUrl({ state, codeChallenge, redirectUri }), expiresAt, redirectUri } satisfies StartedConnection
 })
 
@@ -151,6 +153,7 @@ export const grantCredentials = (grant: TokenGrant): Credentials => ({
 const connectGranted = Effect.fnUntraced(function*(
   projectId: ProjectId,
   platform: Platform,
+  route: ConnectionRoute,
   grant: TokenGrant,
   identity: PlatformIdentity
 ) {
@@ -159,7 +162,7 @@ const connectGranted = Effect.fnUntraced(function*(
     projectId,
     platform,
     username: identity.username.replace(/^@/, ""),
-    route: "direct",
+    route,
     status: "active"
   })
   const connected = yield* Effect.flatMap(AccountAdmin, (admin) =>
@@ -186,7 +189,7 @@ export const completeConnection = Effect.fnUntraced(function*(
   const started = pending.value
   if (DateTime.lessThanOrEqualTo(started.expiresAt, now)) return yield* new ConnectionStateInvalid({ reason: "expired" })
   if (started.platform !== platform) return yield* new ConnectionStateInvalid({ reason: "foreign" })
-  const provider: OAuthProvider = yield* oauthProvider(platform)
+  const provider: OAuthProvider = yield* oauthProvider(platform, started.route)
   if (Option.isSome(answer.denied) || Option.isNone(answer.code)) {
     return yield* new ConnectionRefused({
       platform,
@@ -206,8 +209,8 @@ export const completeConnection = Effect.fnUntraced(function*(
       Effect.map(provider.identify(credentials), (author) => ({ grant: { credentials, expiresAt: grant.expiresAt }, author })))),
     Effect.mapError(refused(platform))
   )
-  const connected = yield* connectGranted(started.projectId, platform, grant, identity)
-  yield* Effect.forEach(others, (other) => connectGranted(started.projectId, platform, other.grant, other.author), { discard: true })
+  const connected = yield* connectGranted(started.projectId, platform, started.route, grant, identity)
+  yield* Effect.forEach(others, (other) => connectGranted(started.projectId, platform, started.route, other.grant, other.author), { discard: true })
   return connected
 })
 
@@ -223,6 +226,6 @@ export const loginConnection = Effect.fnUntraced(function*(
   yield* getProject(projectId)
   const login: PasswordLogin = yield* passwordLogin(platform)
   const session = yield* login.login(credentials).pipe(Effect.mapError(refused(platform)))
-  return yield* connectGranted(projectId, platform, session, session)
+  return yield* connectGranted(projectId, platform, "direct", session, session)
 })
 
