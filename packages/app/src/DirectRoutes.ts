@@ -7,7 +7,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Instagram, Kit, Linkedin, Threads, X } from "@herald/publishers"
+import { Bluesky, Instagram, Kit, Linkedin, Threads, Tiktok, X } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -19,6 +19,7 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Linkedin.linkedinDirectRoute,
   X.xDirectRoute,
   Threads.threadsDirectRoute,
+  Tiktok.tiktokDirectRoute,
   Instagram.instagramDirectRoute
 ]
 

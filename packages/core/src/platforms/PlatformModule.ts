@@ -94,10 +94,11 @@ export const everyRoute = (
 
 /**
  * Capabilities that depend on the connection route (placements and mixed_media are the
- * platform's): those `can` shows, and branded_content (instagram's paid partnership labels, which
- * only some logins carry; its options are listed only where the route has it).
+ * platform's, public_posts the account's report): those `can` shows, and branded_content
+ * (instagram's paid partnership labels, which only some logins carry; its options are listed
+ * only where the route has it).
  */
-export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media"> | "branded_content"
+export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media" | "public_posts"> | "branded_content"
 
 export type Metric = "views" | "likes" | "comments" | "shares" | "reach" | "saves"
 
@@ -212,7 +213,8 @@ export const text = (note: string, details: Details<typeof Schema.String> = {}) 
 export const textarea = (note: string, details: Details<typeof Schema.String> = {}) => spec(Schema.String, "textarea", note, details)
 
 /** On or off; off unless set. */
-export const toggle = (note: string) => spec(Schema.Boolean, "toggle", note, { default: false })
+export const toggle = (note: string, details: Details<typeof Schema.Boolean> = {}) =>
+  spec(Schema.Boolean, "toggle", note, { default: false, ...details })
 
 /** One of the literals; no default unless given. */
 export const select = <Literals extends [string, ...Array<string>]>(

@@ -549,6 +549,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -769,6 +772,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1058,6 +1064,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1270,6 +1279,20 @@ export interface components {
                 reel_music: boolean;
                 documents: boolean;
                 mixed_media: boolean;
+                public_posts: boolean;
+            };
+            reported?: {
+                checked_at: string;
+                video_seconds: components["schemas"]["Int"] | null;
+                public_posts: boolean;
+                public_posts_reason: string | null;
+                options: {
+                    [key: string]: {
+                        values?: string[];
+                        fixed?: boolean;
+                        reason: string;
+                    };
+                };
             };
         };
         PostingRulesList: {
@@ -1298,6 +1321,7 @@ export interface components {
                 reel_music: boolean;
                 documents: boolean;
                 mixed_media: boolean;
+                public_posts: boolean;
             };
             options: {
                 key: string;

@@ -64,7 +64,10 @@ export interface ContractSetup {
   readonly fake: FakeControls
   /** One stored media item per kind the route supports. */
   readonly media: { readonly image?: Media; readonly video?: Media; readonly document?: Media; readonly gif?: Media }
-  /** Where the route publishes nothing without media (Instagram): the item every other post carries. */
+  /**
+   * On a platform that publishes no text alone (TikTok, Instagram), the stored item a post that
+   * names no media carries; absent where text goes out alone.
+   */
   readonly carrier?: Media
   readonly options: ReadonlyArray<OptionCase>
   /** The account as storage holds it now (to see it marked needs_reconnect). */
@@ -98,7 +101,7 @@ export const publisherContract = (name: string, setup: ContractSetupEffect) =>
     const held = (fixture: ContractSetup, id: string) => fixture.fake.posts().find((post) => post.id === id)
 
     describe("publishing", () => {
-      it.effect("a text post (with the carrier where media is required) reaches the platform with its exact text", () =>
+      it.effect("a text post (on its carrier, where text cannot go alone) reaches the platform with its exact text", () =>
         Effect.gen(function*() {
           const fixture = yield* Setup
           const text = `Contract text post ${randomUUID().slice(0, 8)}`
