@@ -1,5 +1,5 @@
 /**
- * The OAuth of Meta's own logins as Instagram Login has it (Threads' is the same flow with th_ grants): a consent page (scopes comma
+ * The OAuth of Meta's own logins (Threads, Instagram Login): a consent page (scopes comma
  * separated, no PKCE: the app authenticates with its secret), the code exchanged at
  * /oauth/access_token for a one-hour token, that token exchanged at once for a long-lived one
  * (GET /access_token, 60 days), refreshed in place before it runs out (GET

@@ -1,5 +1,5 @@
 /**
- * A Meta login's token as Herald stores it (Instagram Login; Threads stores the same): the long-lived user token
+ * A Meta login's token as Herald stores it (Threads, Instagram Login): the long-lived user token
  * (60 days, refreshed in place: Meta has no separate refresh token), its expiry, and the user
  * it is for.
  */
