@@ -164,7 +164,7 @@ export const adminCommands: Readonly<Record<string, Command>> = {
         )
         : withBody(
           inProject(input, (p) => `/projects/${p}/accounts/oauth`, "POST"),
-          fields(input, [["platform", "platform", text], ["identifier", "identifier", text]])
+          fields(input, [["platform", "platform", text], ["identifier", "identifier", text], ["route", "route", text]])
         )
   },
   "accounts login": {

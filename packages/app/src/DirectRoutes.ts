@@ -1,12 +1,13 @@
 import {
   AccountTokens,
+  type ConnectionRoute,
   type ConnectionMethods,
   makeAccountTokens,
   OAuthProviders,
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Facebook, Kit, Linkedin, Threads, Tiktok, X, Youtube } from "@herald/publishers"
+import { Bluesky, Facebook, Instagram, Kit, Linkedin, Threads, Tiktok, X, Youtube } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -20,7 +21,8 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Threads.threadsDirectRoute,
   Tiktok.tiktokDirectRoute,
   Youtube.youtubeDirectRoute,
-  Facebook.facebookDirectRoute
+  Facebook.facebookDirectRoute,
+  Instagram.instagramDirectRoute
 ]
 
 /** The direct routes' adapters, for the registry beside the simulator's. */
@@ -37,24 +39,24 @@ export const directRoutesLayer = (routes: ReadonlyArray<Kit.DirectRoute>) =>
     // AccountTokens refreshes through the providers the routes build, and the routes' publishers
     // read tokens from AccountTokens: the providers are handed over once built.
     const methods = yield* Deferred.make<ConnectionMethods>()
-    const refresherOf = (platform: Kit.DirectRoute["platform"]) =>
+    const refresherOf = (platform: Kit.DirectRoute["platform"], route: ConnectionRoute) =>
       Effect.map(Deferred.await(methods), (built): Refresher | undefined =>
-        built.oauth.find((provider) => provider.platform === platform)?.refresh ??
-          built.logins.find((login) => login.platform === platform)?.refresh)
+        built.oauth.find((provider) => provider.platform === platform && (provider.route ?? "direct") === route)?.refresh ??
+          (route === "direct" ? built.logins.find((login) => login.platform === platform)?.refresh : undefined))
     const tokens = yield* makeAccountTokens(refresherOf)
     const oauth: Array<ConnectionMethods["oauth"][number]> = []
     const logins: Array<ConnectionMethods["logins"][number]> = []
     const unconfigured: Array<ConnectionMethods["unconfigured"][number]> = []
     const adapters: Array<RouteAdapters> = []
     for (const route of routes) {
-      const endpoints = yield* Kit.platformEndpoints(route.platform, route.defaults)
+      const endpoints = yield* Kit.platformEndpoints(route.settingsOf ?? route.platform, route.defaults)
       const built = yield* route.build(endpoints).pipe(Effect.provideService(AccountTokens, tokens))
       adapters.push(built.adapters)
       if (built.login !== undefined) logins.push(built.login)
       if (built.oauth !== undefined) {
         const client = Kit.oauthClient(endpoints)
         if (route.oauthUnregistered === true || Either.isRight(client)) oauth.push(built.oauth)
-        else unconfigured.push({ platform: route.platform, variables: client.left })
+        else unconfigured.push({ platform: route.platform, ...(route.route === undefined ? {} : { route: route.route }), variables: client.left })
       }
     }
     const connection = { oauth, logins, unconfigured }

@@ -121,12 +121,17 @@ export interface Herald {
   readonly accounts: {
     /**
      * The consent URL to open; the platform returns to `handler`'s /oauth/callback/{platform}, which
-     * connects the account. `identifier`: for Bluesky, the handle or DID to connect (optional).
+     * connects the account. `how` names the account (Bluesky) or the login (Instagram) where needed.
      */
     readonly startOAuth: (
       projectId: string,
       platform: Platform,
-      identifier?: string
+      how?: {
+        /** Bluesky: the handle or DID to connect (optional). */
+        readonly identifier?: string
+        /** The login to connect through where there are several (instagram: facebook_login); direct by default. */
+        readonly route?: "direct" | "facebook_login"
+      }
     ) => Promise<{ readonly authorize_url: string; readonly expires_at: string; readonly redirect_uri: string }>
     /** Connects with an app password (Bluesky); the password is sent to the platform once and never kept. */
     readonly login: (
@@ -269,13 +274,13 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
         }))
     },
     accounts: {
-      startOAuth: (projectId, platform, identifier) =>
+      startOAuth: (projectId, platform, how = {}) =>
         run(Effect.gen(function*() {
           const started = yield* startConnection(yield* decode(ProjectId, projectId, ["project_id"]), yield* decode(Platform, platform, ["platform"]), {
             caller: "sdk",
             publicUrl: options.publicUrl,
-            loginHint: identifier
-          })
+            loginHint: how.identifier
+          }, how.route)
           return { authorize_url: started.authorizeUrl, expires_at: DateTime.formatIso(started.expiresAt), redirect_uri: started.redirectUri }
         })),
       login: (projectId, platform, credentials) =>

@@ -8,11 +8,13 @@ import { isPlatform, Placement, Platform } from "./Platform.js"
  * not about the platform: the same network can allow a first comment through one route and
  * refuse it through another.
  * - `direct`: the platform's own public API with the account owner's token.
+ * - `facebook_login`: instagram's API through Facebook Login for Business (graph.facebook.com),
+ *   whose capabilities differ from Instagram Login's (`direct`).
  * - `aggregator`: a third-party aggregator's API.
  * - `aggregator_login`: the aggregator's login variant (adds people tags on instagram).
  * - `simulator`: Herald's built-in simulated network, with every capability of the platform.
  */
-export const ConnectionRoute = Schema.Literal("direct", "aggregator", "aggregator_login", "simulator")
+export const ConnectionRoute = Schema.Literal("direct", "facebook_login", "aggregator", "aggregator_login", "simulator")
 export type ConnectionRoute = typeof ConnectionRoute.Type
 
 export const AccountStatus = Schema.Literal("active", "needs_reconnect", "disconnected")

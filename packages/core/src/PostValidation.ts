@@ -311,7 +311,7 @@ export const unknownOptions = (draft: PostDraft): ReadonlyArray<Violation> =>
     const unknown = Object.keys(configuration).filter((key) => !isPlatformKey(account.platform, key))
     if (unknown.length === 0) return []
     const ref = accountRef(account, draft.projectAccounts ?? draft.accounts)
-    const accepted = optionKeysFor(account.platform, accountCapabilities(account))
+    const accepted = optionKeysFor(account.platform, account.route)
     return unknown.map((key) =>
       refuse(
         optionField(account.platform, key),

@@ -126,7 +126,7 @@ const advertised = (key: string, spec: OptionSpec, reported: ReportedOption | un
 
 /** Every key the account accepts (optionKeysFor: the list validation holds posts to), described. */
 const accountOptions = (account: SocialAccount, brief: Brief): Array<PostingOption> =>
-  optionKeysFor(account.platform, brief.can).map((key) =>
+  optionKeysFor(account.platform, account.route).map((key) =>
     key === "caption"
       ? captionOption(brief)
       : key === "placement"

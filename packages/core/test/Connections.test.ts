@@ -130,6 +130,23 @@ describe("connecting accounts", () => {
     }).pipe(Effect.provide(world(fake).layer))
   })
 
+  it.effect("a platform's second login is a route of its own: its provider, its state, its accounts' route", () => {
+    const fake = platform()
+    const viaFacebook: OAuthProvider = { ...fake.provider, platform: "instagram", route: "facebook_login" }
+    return Effect.gen(function*() {
+      const project = yield* newProject
+      // Instagram has no provider on direct here: only the facebook_login route connects.
+      expect(yield* Effect.flip(startConnection(project.id, "instagram", from))).toMatchObject({ _tag: "DirectRouteUnavailable" })
+      const started = yield* startConnection(project.id, "instagram", from, "facebook_login")
+      const state = new URL(started.authorizeUrl).searchParams.get("state")!
+      const account = yield* completeConnection("instagram", { state, code: Option.some(`code-for-${state}`), denied: Option.none() })
+      expect(account).toMatchObject({ platform: "instagram", username: "acme", route: "facebook_login", status: "active" })
+    }).pipe(Effect.provide(Layer.merge(
+      world(fake).layer,
+      OAuthProviders.layer({ oauth: [fake.provider, viaFacebook], logins: [], unconfigured: [] })
+    )))
+  })
+
   it.effect("a login connects with the session's tokens only, and a second login reconnects the same account", () => {
     const fake = platform()
     return Effect.gen(function*() {

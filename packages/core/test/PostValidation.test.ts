@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck } from "effect"
 import { ConnectionRoute, type SocialAccount } from "../src/Account.js"
 import { platforms } from "../src/Platform.js"
-import { capabilitiesFor, commonOptionKeys, optionKeysFor, type PlatformConfigurations, platformRegistry } from "../src/platforms/Registry.js"
+import { commonOptionKeys, optionKeysFor, type PlatformConfigurations, platformRegistry } from "../src/platforms/Registry.js"
 import type { Media } from "../src/Media.js"
 import { type PostDraft, printedText, unknownOptions, validateDraft } from "../src/PostValidation.js"
 import { account, images, media } from "./RuleFixtures.js"
@@ -254,7 +254,7 @@ describe("unknownOptions", () => {
     for (const platform of platforms) {
       for (const route of ConnectionRoute.literals) {
         const target = account(platform, route)
-        const listed = optionKeysFor(platform, capabilitiesFor(platform, route))
+        const listed = optionKeysFor(platform, route)
         const keys = [...commonOptionKeys, ...Object.keys(platformRegistry[platform].options)].filter((key) => !listed.includes(key))
         for (const key of keys) {
           const spec = platformRegistry[platform].options[key]

@@ -20,6 +20,7 @@ export {
 export { type RunningSimulator, SimulatorServer, type SimulatorServerOptions, startSimulator } from "./simulator/SimulatorServer.js"
 export * as SimulatorWire from "./simulator/SimulatorWire.js"
 export * as Kit from "./kit/index.js"
+export * as Instagram from "./instagram/index.js"
 export * as Linkedin from "./linkedin/index.js"
 export * as Meta from "./meta/index.js"
 export * as Threads from "./threads/index.js"

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { ConnectionStates, type Platform, type ProjectId, traced } from "@herald/core"
+import { type ConnectionRoute, ConnectionStates, type Platform, type ProjectId, traced } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { CredentialsCipher } from "./CredentialsCipher.js"
 import { orDieInfra } from "./Infra.js"
@@ -8,6 +8,7 @@ interface StateRow {
   readonly state: string
   readonly project_id: ProjectId
   readonly platform: Platform
+  readonly route: ConnectionRoute
   readonly caller: string
   readonly code_verifier: string
   readonly redirect_uri: string
@@ -21,8 +22,8 @@ const make = Effect.gen(function*() {
   return ConnectionStates.of({
     save: traced("ConnectionStates.save")(function*(pending) {
       yield* orDieInfra(sql`
-        INSERT INTO oauth_states (state, project_id, platform, caller, code_verifier, redirect_uri, expires_at, carried)
-        VALUES (${pending.state}, ${pending.projectId}, ${pending.platform}, ${pending.caller},
+        INSERT INTO oauth_states (state, project_id, platform, route, caller, code_verifier, redirect_uri, expires_at, carried)
+        VALUES (${pending.state}, ${pending.projectId}, ${pending.platform}, ${pending.route}, ${pending.caller},
           ${cipher.seal(Redacted.value(pending.codeVerifier), pending.state)}, ${pending.redirectUri},
           ${DateTime.toDateUtc(pending.expiresAt)},
           ${pending.carried === null ? null : cipher.seal(Redacted.value(pending.carried), `${pending.state}:carried`)})`)
@@ -31,7 +32,7 @@ const make = Effect.gen(function*() {
       // DELETE … RETURNING: of two callbacks with one state, exactly one gets the row.
       const rows = yield* orDieInfra(sql<StateRow>`
         DELETE FROM oauth_states WHERE state = ${state}
-        RETURNING state, project_id, platform, caller, code_verifier, redirect_uri, expires_at, carried`)
+        RETURNING state, project_id, platform, route, caller, code_verifier, redirect_uri, expires_at, carried`)
       // States nobody came back for are dropped an hour after they lapse (an expired one is still
       // worth telling apart from an unknown one for a while).
       yield* orDieInfra(sql`DELETE FROM oauth_states WHERE expires_at < ${DateTime.toDateUtc(DateTime.subtract(now, { hours: 1 }))}`)
@@ -41,6 +42,7 @@ const make = Effect.gen(function*() {
         state: row.state,
         projectId: row.project_id,
         platform: row.platform,
+        route: row.route,
         caller: row.caller,
         codeVerifier: Redacted.make(cipher.open(row.code_verifier, row.state)),
         redirectUri: row.redirect_uri,

@@ -88,6 +88,7 @@ export const everyRoute = (
   capabilities: ReadonlyArray<RouteCapability> = []
 ): Readonly<Record<ConnectionRoute, ReadonlyArray<RouteCapability>>> => ({
   direct: capabilities,
+  facebook_login: capabilities,
   aggregator: capabilities,
   aggregator_login: capabilities,
   simulator: capabilities
@@ -95,9 +96,11 @@ export const everyRoute = (
 
 /**
  * Capabilities that depend on the connection route (placements and mixed_media are the
- * platform's, public_posts the account's report).
+ * platform's, public_posts the account's report): those `can` shows, and branded_content
+ * (instagram's paid partnership labels, which only some logins carry; its options are listed
+ * only where the route has it).
  */
-export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media" | "public_posts">
+export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media" | "public_posts"> | "branded_content"
 
 export type Metric = "views" | "likes" | "comments" | "shares" | "reach" | "saves"
 

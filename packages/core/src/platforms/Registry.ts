@@ -82,13 +82,17 @@ export const commonOptionKeys = ["caption", "placement"] as const
  * then the platform's options this route can honour. GET /posting-rules lists exactly these, and
  * validation refuses any other key (PostValidation's unknownOptions and the options' own rules).
  */
-export const optionKeysFor = (platform: Platform, can: AccountCapabilities): ReadonlyArray<string> => [
+export const optionKeysFor = (platform: Platform, route: ConnectionRoute): ReadonlyArray<string> => [
   "caption",
-  ...(can.placements.length > 0 ? ["placement"] : []),
+  ...(platformRegistry[platform].placements.length > 0 ? ["placement"] : []),
   ...Object.entries(platformRegistry[platform].options)
-    .filter(([, spec]) => spec.needs === null || can[spec.needs])
+    .filter(([, spec]) => spec.needs === null || routeCan(platform, route, spec.needs))
     .map(([key]) => key)
 ]
+
+/** Whether the route has the capability on the platform (GET /social-accounts' can shows those it names). */
+export const routeCan = (platform: Platform, route: ConnectionRoute, capability: RouteCapability): boolean =>
+  platformRegistry[platform].routes[route].includes(capability)
 
 /** A key the platform has at all, on some route (caption and placement are everyone's). */
 export const isPlatformKey = (platform: Platform, key: string): boolean =>

@@ -34,7 +34,7 @@ export const facebook: PlatformModule = {
         : null
   }),
   placements: ["reels", "stories", "timeline"],
-  routes: { direct: [], aggregator: [], aggregator_login: [], simulator: ["reel_music"] },
+  routes: { direct: [], facebook_login: [], aggregator: [], aggregator_login: [], simulator: ["reel_music"] },
   options,
   rules: [],
   metrics: ["views", "likes", "comments", "shares", "reach"],

@@ -1,4 +1,5 @@
 import { Context, type DateTime, type Effect, type Option, type Redacted } from "effect"
+import type { ConnectionRoute } from "../Account.js"
 import type { ProjectId } from "../Ids.js"
 import type { Platform } from "../Platform.js"
 
@@ -10,6 +11,8 @@ export interface PendingConnection {
   readonly state: string
   readonly projectId: ProjectId
   readonly platform: Platform
+  /** The login it connects through (direct, or Instagram's facebook_login). */
+  readonly route: ConnectionRoute
   /** Who started it (the admin API, the SDK host), kept for the record. */
   readonly caller: string
   /** The PKCE code verifier, sent with the code to the token endpoint. */

@@ -1,5 +1,5 @@
 import { type Array, Context, type DateTime, type Effect, Layer, type Redacted } from "effect"
-import type { AccountReport } from "../Account.js"
+import type { AccountReport, ConnectionRoute } from "../Account.js"
 import type { Platform } from "../Platform.js"
 import type { Credentials } from "./AccountAdmin.js"
 import type { PlatformCallFailed } from "./RouteAdapters.js"
@@ -64,6 +64,8 @@ export interface GrantedAccount {
  */
 export interface OAuthProvider {
   readonly platform: Platform
+  /** The route its accounts are connected on; absent: direct. */
+  readonly route?: ConnectionRoute
   /**
    * Prepares the consent page (authorization code + PKCE S256 where the platform supports it):
    * a URL built from the request for most platforms; atproto first finds the account's
@@ -103,7 +105,7 @@ export type ConnectionMethod =
 export interface ConnectionMethods {
   readonly oauth: ReadonlyArray<OAuthProvider>
   readonly logins: ReadonlyArray<PasswordLogin>
-  readonly unconfigured: ReadonlyArray<{ readonly platform: Platform; readonly variables: ReadonlyArray<string> }>
+  readonly unconfigured: ReadonlyArray<{ readonly platform: Platform; readonly route?: ConnectionRoute; readonly variables: ReadonlyArray<string> }>
 }
 
 /**
@@ -119,18 +121,24 @@ export const oauthCallbackPath = (platform: Platform) => `${oauthCallbackPrefix}
  * or a login (PasswordLogin).
  */
 export class OAuthProviders extends Context.Tag("@herald/core/OAuthProviders")<OAuthProviders, {
-  /** The ways the platform connects, the consent page first; one Unconfigured or Unavailable entry when none works. */
-  readonly methods: (platform: Platform) => ReadonlyArray<ConnectionMethod>
+  /**
+   * The ways the platform connects on `route` (direct unless named), the consent page first; one
+   * Unconfigured or Unavailable entry when none works.
+   */
+  readonly methods: (platform: Platform, route?: ConnectionRoute) => ReadonlyArray<ConnectionMethod>
 }>() {
   static readonly make = (methods: ConnectionMethods) =>
     OAuthProviders.of({
-      methods: (platform): ReadonlyArray<ConnectionMethod> => {
+      methods: (platform, route = "direct"): ReadonlyArray<ConnectionMethod> => {
+        const on = (entry: { readonly platform: Platform; readonly route?: ConnectionRoute }) =>
+          entry.platform === platform && (entry.route ?? "direct") === route
         const found: Array<ConnectionMethod> = [
-          ...methods.oauth.filter((entry) => entry.platform === platform).map((provider) => ({ _tag: "OAuth", provider }) as const),
-          ...methods.logins.filter((entry) => entry.platform === platform).map((login) => ({ _tag: "Password", login }) as const)
+          ...methods.oauth.filter(on).map((provider) => ({ _tag: "OAuth", provider }) as const),
+          ...(route === "direct" ? methods.logins.filter((entry) => entry.platform === platform) : [])
+            .map((login) => ({ _tag: "Password", login }) as const)
         ]
         if (found.length > 0) return found
-        const unconfigured = methods.unconfigured.find((entry) => entry.platform === platform)
+        const unconfigured = methods.unconfigured.find(on)
         return [unconfigured === undefined ? { _tag: "Unavailable" } : { _tag: "Unconfigured", variables: unconfigured.variables }]
       }
     })

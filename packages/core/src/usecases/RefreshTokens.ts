@@ -1,5 +1,5 @@
 import { DateTime, Duration, Effect, Option } from "effect"
-import { SocialAccount } from "../Account.js"
+import { type ConnectionRoute, SocialAccount } from "../Account.js"
 import { deadLogin } from "../ConnectionIssue.js"
 import { deadLoginData, makeEvent } from "../EventData.js"
 import type { Platform } from "../Platform.js"
@@ -29,7 +29,7 @@ const failed = (code: string, message: string) =>
  * and the others use what it got. A refresh the platform refuses for good marks the account
  * needs_reconnect (with its event) and fails auth_expired.
  */
-export const makeAccountTokens = (refresherOf: (platform: Platform) => Effect.Effect<Refresher | undefined>) =>
+export const makeAccountTokens = (refresherOf: (platform: Platform, route: ConnectionRoute) => Effect.Effect<Refresher | undefined>) =>
   Effect.gen(function*() {
     const context = yield* Effect.context<AccountAdmin | AccountConnections | IdGenerator>()
     const admin = yield* AccountAdmin
@@ -48,7 +48,7 @@ export const makeAccountTokens = (refresherOf: (platform: Platform) => Effect.Ef
     /** Refreshes under the account's hold when `stillNeeded` says the stored credentials need it. */
     const refreshHeld = (account: SocialAccount, stillNeeded: (current: Credentials, now: DateTime.Utc) => boolean) =>
       Effect.gen(function*() {
-        const refresher = yield* refresherOf(account.platform)
+        const refresher = yield* refresherOf(account.platform, account.route)
         const renewed = yield* admin.renewCredentials(account.id, (current) =>
           Effect.gen(function*() {
             if (!stillNeeded(current, yield* DateTime.now)) return Option.none()

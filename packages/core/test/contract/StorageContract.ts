@@ -731,7 +731,8 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | ConnectionStat
         yield* states.save({
           state,
           projectId: project.id,
-          platform: "x",
+          platform: "instagram",
+          route: "facebook_login",
           caller: "admin",
           codeVerifier: Redacted.make("verifier"),
           redirectUri: "https://herald.test/oauth/callback/x",
@@ -743,7 +744,7 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | ConnectionStat
         expect(taken).toHaveLength(1)
         expect(Redacted.value(taken[0]!.value.codeVerifier)).toBe("verifier")
         expect(Redacted.value(taken[0]!.value.carried!)).toBe("{\"dpop\":\"key\"}")
-        expect(taken[0]!.value).toMatchObject({ projectId: project.id, platform: "x", caller: "admin", expiresAt: DateTime.add(t0, { minutes: 10 }) })
+        expect(taken[0]!.value).toMatchObject({ projectId: project.id, platform: "instagram", route: "facebook_login", caller: "admin", expiresAt: DateTime.add(t0, { minutes: 10 }) })
         expect(yield* states.take(`state-${randomUUID()}`, t0)).toEqual(Option.none())
       }))
   })

@@ -259,7 +259,9 @@ export const StartOAuthBody = request(
     identifier: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
       description:
         "Bluesky only, optional: the handle or DID to connect. Herald finds the account's PDS and its authorization server from it; without it the consent page is the configured entryway's (HERALD_BLUESKY_AUTH_URL)."
-    }))
+    })),
+    /** The login to connect through where the platform has more than one (instagram: facebook_login); direct by default. */
+    route: Schema.optional(Schema.Literal("direct", "facebook_login"))
   }),
   "StartOAuthBody"
 )

@@ -204,7 +204,7 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
       ))
     .handle("startOAuth", ({ path, payload }) =>
       Effect.flatMap(HttpApiConfig, (config) =>
-        startConnection(path.project_id, payload.platform, { caller: "admin", publicUrl: config.baseUrl, loginHint: payload.identifier })).pipe(
+        startConnection(path.project_id, payload.platform, { caller: "admin", publicUrl: config.baseUrl, loginHint: payload.identifier }, payload.route)).pipe(
         Effect.map((started) => ({
           authorize_url: started.authorizeUrl,
           expires_at: DateTime.formatIso(started.expiresAt),

@@ -500,6 +500,8 @@ export interface components {
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
                     is_ai_generated?: boolean;
+                    collaborators?: string[];
+                    cover_url?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -726,6 +728,8 @@ export interface components {
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
                     is_ai_generated?: boolean;
+                    collaborators?: string[];
+                    cover_url?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1021,6 +1025,8 @@ export interface components {
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
                     is_ai_generated?: boolean;
+                    collaborators?: string[];
+                    cover_url?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1273,7 +1279,7 @@ export interface components {
             status: "active" | "needs_reconnect" | "disconnected";
             ref: string;
             /** @enum {string} */
-            route: "direct" | "aggregator" | "aggregator_login" | "simulator";
+            route: "direct" | "facebook_login" | "aggregator" | "aggregator_login" | "simulator";
             limits: {
                 caption_chars: components["schemas"]["Int"];
                 caption_chars_available: components["schemas"]["Int"];

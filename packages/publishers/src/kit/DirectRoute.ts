@@ -1,6 +1,7 @@
 import type { HttpClient } from "@effect/platform"
 import type {
   AccountTokens,
+  ConnectionRoute,
   MediaStorage,
   OAuthProvider,
   PasswordLogin,
@@ -31,6 +32,13 @@ export interface BuiltRoute {
  */
 export interface DirectRoute {
   readonly platform: Platform
+  /** The connection route it serves; absent: direct. */
+  readonly route?: ConnectionRoute
+  /**
+   * Whose HERALD_<PLATFORM>_* settings it reads, when not its platform's (Instagram's Facebook
+   * Login route uses the Facebook app's).
+   */
+  readonly settingsOf?: Platform
   readonly defaults: { readonly apiBaseUrl: string; readonly authBaseUrl: string }
   /** Its consent page needs no client registered with the platform (atproto: the client id is Herald's metadata URL). */
   readonly oauthUnregistered?: boolean

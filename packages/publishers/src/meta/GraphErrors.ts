@@ -40,6 +40,8 @@ const categoryOf = (status: number, error: GraphErrorBody, stage: GraphStage): D
   // "Unsupported get/delete request": the object does not exist (or is not this token's to see).
   if (code === 100 && subcode === 33) return "not_found"
   if (code !== undefined && throttled(code)) return "rate_limited"
+  // Instagram's publishing limit (content_publishing_limit) reached at media_publish.
+  if (code === 9 && subcode === 2207042) return "rate_limited"
   // A permission (scope) not granted, or a capability the app lacks.
   if (code === 10 || code === 3 || code !== undefined && code >= 200 && code <= 299) return "permission_missing"
   // Right after a container's creation Meta may not find it yet: wait and publish again.

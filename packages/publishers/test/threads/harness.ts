@@ -55,7 +55,7 @@ export const mediaItem = (kind: "image" | "video", options: { altText?: string }
 export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
 
 /** A loopback host serving stored bytes at /media/<storage key>, standing in for a public media URL. */
-const startMediaHost = async (bytes: Map<string, Uint8Array>) => {
+export const startMediaHost = async (bytes: Map<string, Uint8Array>) => {
   const server = createServer((req, res) => {
     const key = decodeURIComponent((req.url ?? "").replace(/^\/media\//, ""))
     const found = bytes.get(key)

@@ -32,7 +32,7 @@ export const listAccounts = (projectId: ProjectId) =>
 export const connectAccount = Effect.fnUntraced(function*(projectId: ProjectId, connection: AccountToConnect) {
   yield* getProject(projectId)
   // A direct account is connected with the platform's consent (or a login), never by name alone.
-  if (connection.route === "direct") return yield* directConnectionRefusal(connection.platform)
+  if (connection.route === "direct" || connection.route === "facebook_login") return yield* directConnectionRefusal(connection.platform)
   if (connection.route !== "simulator") return yield* Effect.fail(new AccountRouteNotSupported({ route: connection.route }))
   const account = new SocialAccount({
     id: AccountId.make(yield* Effect.flatMap(IdGenerator, (ids) => ids.uuid)),

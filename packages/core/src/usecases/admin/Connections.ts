@@ -1,5 +1,5 @@
 import { Array, DateTime, Duration, Effect, Option, Redacted, Schema } from "effect"
-import { SocialAccount } from "../../Account.js"
+import { type ConnectionRoute, SocialAccount } from "../../Account.js"
 import { AccountId, type ProjectId } from "../../Ids.js"
 import type { Platform } from "../../Platform.js"
 import { AccountAdmin, type Credentials } from "../../ports/AccountAdmin.js"
@@ -81,15 +81,16 @@ export interface StartedConnection {
 const refused = (platform: Platform) => (failure: PlatformCallFailed) =>
   new ConnectionRefused({ platform, code: failure.error.code, detail: failure.error.message })
 
-const methodsOf = (platform: Platform) => Effect.map(OAuthProviders, (providers) => providers.methods(platform))
+const methodsOf = (platform: Platform, route: ConnectionRoute = "direct") =>
+  Effect.map(OAuthProviders, (providers) => providers.methods(platform, route))
 
 /**
  * The platform's direct-route connection method when it is `wanted`; otherwise the refusal that
  * says how it does connect (the other method), what to configure, or that no direct route exists.
  */
-const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wanted: T) =>
+const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wanted: T, route: ConnectionRoute = "direct") =>
   Effect.gen(function*() {
-    const methods = yield* methodsOf(platform)
+    const methods = yield* methodsOf(platform, route)
     const found = methods.find((method) => method._tag === wanted)
     if (found !== undefined) return found as Extract<ConnectionMethod, { readonly _tag: T }>
     const [method] = methods
@@ -98,7 +99,7 @@ const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wa
     return yield* new ConnectionMethodMismatch({ platform, use: wanted === "OAuth" ? "login" : "oauth" })
   })
 
-const oauthProvider = (platform: Platform) => Effect.map(connectionMethod(platform, "OAuth"), (method) => method.provider)
+const oauthProvider = (platform: Platform, route: ConnectionRoute) => Effect.map(connectionMethod(platform, "OAuth", route), (method) => method.provider)
 
 const passwordLogin = (platform: Platform) => Effect.map(connectionMethod(platform, "Password"), (method) => method.login)
 
@@ -134,10 +135,12 @@ export const startConnection = Effect.fnUntraced(function*(
     /** Herald's public base URL, where the platform sends the browser back. */
     readonly publicUrl: string
     readonly loginHint?: string | undefined
-  }
+  },
+  /** The login to connect through, where the platform has more than one (Instagram's facebook_login). */
+  route: ConnectionRoute = "direct"
 ) {
   yield* getProject(projectId)
-  const provider = yield* oauthProvider(platform)
+  const provider = yield* oauthProvider(platform, route)
   const { codeChallenge, codeVerifier, state } = yield* Effect.flatMap(SecretMint, (mint) => mint.oauthState)
   const caller = from.caller
   const publicUrl = from.publicUrl.replace(/\/+$/, "")
@@ -146,7 +149,7 @@ export const startConnection = Effect.fnUntraced(function*(
   const started = yield* provider.start({ state, codeChallenge, redirectUri, publicUrl, loginHint }).pipe(Effect.mapError(refused(platform)))
   const expiresAt = DateTime.addDuration(yield* DateTime.now, connectionStateLifetime)
   yield* Effect.flatMap(ConnectionStates, (states) =>
-    states.save({ state, projectId, platform, caller, codeVerifier, redirectUri, expiresAt, carried: started.carried }))
+    states.save({ state, projectId, platform, route, caller, codeVerifier, redirectUri, expiresAt, carried: started.carried }))
   return { authorizeUrl: started.authorizeUrl, expiresAt, redirectUri } satisfies StartedConnection
 })
 
@@ -160,6 +163,7 @@ export const grantCredentials = (grant: TokenGrant): Credentials => ({
 const connectGranted = Effect.fnUntraced(function*(
   projectId: ProjectId,
   platform: Platform,
+  route: ConnectionRoute,
   grant: TokenGrant,
   identity: PlatformIdentity
 ) {
@@ -168,7 +172,7 @@ const connectGranted = Effect.fnUntraced(function*(
     projectId,
     platform,
     username: identity.username.replace(/^@/, ""),
-    route: "direct",
+    route,
     status: "active",
     ...(identity.report === undefined ? {} : { report: identity.report })
   })
@@ -203,7 +207,7 @@ export const completeConnection = Effect.fnUntraced(function*(
   const started = pending.value
   if (DateTime.lessThanOrEqualTo(started.expiresAt, now)) return yield* new ConnectionStateInvalid({ reason: "expired" })
   if (started.platform !== platform) return yield* new ConnectionStateInvalid({ reason: "foreign" })
-  const provider: OAuthProvider = yield* oauthProvider(platform)
+  const provider: OAuthProvider = yield* oauthProvider(platform, started.route)
   if (Option.isSome(answer.denied) || Option.isNone(answer.code)) {
     return yield* new ConnectionRefused({
       platform,
@@ -222,7 +226,8 @@ export const completeConnection = Effect.fnUntraced(function*(
   const accounts = yield* (provider.accountsOf === undefined
     ? Effect.map(provider.identify(grantCredentials(grant)), (identity) => Array.of({ grant, identity }))
     : provider.accountsOf(grant)).pipe(Effect.mapError(refused(platform)))
-  const [connected] = yield* Effect.forEach(accounts, (account) => connectGranted(started.projectId, platform, account.grant, account.identity))
+  const [connected] = yield* Effect.forEach(accounts, (account) =>
+    connectGranted(started.projectId, platform, started.route, account.grant, account.identity))
   return connected
 })
 
@@ -238,6 +243,6 @@ export const loginConnection = Effect.fnUntraced(function*(
   yield* getProject(projectId)
   const login: PasswordLogin = yield* passwordLogin(platform)
   const session = yield* login.login(credentials).pipe(Effect.mapError(refused(platform)))
-  return yield* connectGranted(projectId, platform, session, session)
+  return yield* connectGranted(projectId, platform, "direct", session, session)
 })
 

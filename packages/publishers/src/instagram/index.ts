@@ -1,0 +1,1 @@
+export { instagramDirectRoute, instagramHosts, instagramLoginRoute, instagramLoginScopes } from "./InstagramLoginRoute.js"

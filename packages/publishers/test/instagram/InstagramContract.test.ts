@@ -1,0 +1,4 @@
+import { publisherContract } from "../kit/publisherContract.js"
+import { instagramContractSetup } from "./contractSetup.js"
+
+publisherContract("Instagram Login's direct route", instagramContractSetup)

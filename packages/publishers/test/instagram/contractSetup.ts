@@ -1,0 +1,42 @@
+/**
+ * Instagram Login's setup for the kit's publisherContract: the route over the fake, an account
+ * connected through Herald's connection flow, one stored item per media kind (an image carries
+ * every other post: Instagram publishes nothing without media), and each Instagram option this
+ * login carries. Containers are FINISHED at their first status read (the suite runs on the
+ * TestClock); InstagramPublisher.test.ts covers the waits.
+ */
+import { Effect } from "effect"
+import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
+import { jpeg, makeHarness, mediaItem, mp4 } from "./harness.js"
+import type { InstagramFake } from "./InstagramFake.js"
+
+const sent = (fake: InstagramFake, postId: string) => {
+  const post = fake.livePosts().find((candidate) => candidate.id === postId)
+  if (post === undefined) throw new Error(`the fake holds no post ${postId}`)
+  return post.container.fields
+}
+
+export const expectField = (fake: InstagramFake, name: string, value: string) => (postId: string) => {
+  const got = sent(fake, postId)[name]
+  if (got !== value) throw new Error(`${name}: expected ${value}, the fake got ${String(got)}`)
+}
+
+export const instagramLoginOptions = (fake: InstagramFake): ReadonlyArray<OptionCase> => [
+  { name: "is_ai_generated", configuration: { is_ai_generated: true }, check: expectField(fake, "is_ai_generated", "true") },
+  { name: "collaborators", configuration: { collaborators: ["@ada.lovelace", "alan.turing"] }, check: expectField(fake, "collaborators", JSON.stringify(["ada.lovelace", "alan.turing"])) }
+]
+
+export const instagramContractSetup: ContractSetupEffect = Effect.gen(function*() {
+  const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
+  const account = yield* Effect.promise(() => harness.connect())
+  const image = harness.withBytes(mediaItem("image", { altText: "a red kite" }), jpeg)
+  return {
+    adapters: harness.route.adapters,
+    account,
+    fake: harness.fake.controls(),
+    media: { image, video: harness.withBytes(mediaItem("video"), mp4) },
+    carrier: image,
+    options: instagramLoginOptions(harness.fake),
+    reload: Effect.sync(() => harness.data.accounts.get(account.id) ?? account)
+  }
+})
