@@ -9,6 +9,7 @@ import {
   metricsStoreCases,
   postStoreCases,
   projectCases,
+  pinterestBoardCases,
   publishCheckpointCases,
   rateLimitCases,
   StoredRows
@@ -60,4 +61,5 @@ layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRo
   accountCases(it)
   connectionCases(it)
   connectionCheckCases(it)
+  pinterestBoardCases(it)
 })

@@ -18,6 +18,7 @@ import publishingPauses from "./migrations/0017_publishing_pauses.js"
 import provenance from "./migrations/0018_provenance.js"
 import deliveryFollowUps from "./migrations/0019_delivery_follow_ups.js"
 import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
+import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 
 const run = Migrator.make({})
 
@@ -41,7 +42,8 @@ export const migrate = run({
     "0017_publishing_pauses": publishingPauses,
     "0018_provenance": provenance,
     "0019_delivery_follow_ups": deliveryFollowUps,
-    "0022_publish_checkpoints": publishCheckpoints
+    "0022_publish_checkpoints": publishCheckpoints,
+    "0033_pinterest_boards": pinterestBoards
   }),
   table: "herald_migrations"
 })

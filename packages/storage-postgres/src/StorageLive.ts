@@ -20,6 +20,7 @@ import { PostgresRateLimitStore } from "./PostgresRateLimitStore.js"
 import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
 import { PostgresWebhookDeliveryLog } from "./PostgresWebhookDeliveryLog.js"
 import { PostgresWebhooks } from "./PostgresWebhooks.js"
+import { PostgresPinterestBoards } from "./PostgresPinterestBoards.js"
 import { PostgresPublishCheckpoints } from "./PostgresPublishCheckpoints.js"
 import { PostgresWorkerHeartbeats } from "./PostgresWorkerHeartbeats.js"
 import { Wakeups } from "./Wakeups.js"
@@ -69,6 +70,7 @@ export const repositories = Layer.mergeAll(
   PostgresWebhookDeliveryLog,
   PostgresWorkerHeartbeats,
   PostgresPublishCheckpoints,
+  PostgresPinterestBoards,
   PostgresPublishingPauses,
   // Merged, so the layer is ready only once the schema is current.
   MigrationsLive

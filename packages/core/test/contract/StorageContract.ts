@@ -26,6 +26,7 @@ import {
   type PostUpdate,
   ProjectAdmin,
   ProjectStore,
+  PinterestBoards,
   PublishCheckpoints,
   RateLimitStore,
   OutboxSendOutcome,
@@ -753,6 +754,31 @@ export const publishCheckpointCases: Cases<PublishCheckpoints | PostStore | Stor
   })
 }
 
+/** PinterestBoards: an account's list as last put, in its order, replaced whole. */
+export const pinterestBoardCases: Cases<PinterestBoards | AccountAdmin | ProjectAdmin> = (it) => {
+  describe("PinterestBoards", () => {
+    it.effect("an account's boards are none until put, then the last list put, apart from other accounts'", () =>
+      Effect.gen(function*() {
+        const boards = yield* PinterestBoards
+        const admin = yield* AccountAdmin
+        const project = newProject()
+        yield* (yield* ProjectAdmin).create(project)
+        const one = newAccount(project.id, "pins")
+        const two = newAccount(project.id, "more-pins")
+        yield* admin.connect(one, { access_token: "t" })
+        yield* admin.connect(two, { access_token: "t" })
+        expect(yield* boards.get(one.id)).toEqual(Option.none())
+        const first = [{ id: "1", name: "Recipes", eligible: true, reason: null }, { id: "2", name: "Hidden", eligible: false, reason: "secret board" }]
+        yield* boards.put(one.id, first)
+        yield* boards.put(two.id, [{ id: "9", name: "Other", eligible: true, reason: null }])
+        expect(yield* boards.get(one.id)).toEqual(Option.some(first))
+        yield* boards.put(one.id, [first[1]!])
+        expect(yield* boards.get(one.id)).toEqual(Option.some([first[1]]))
+        expect(yield* boards.get(two.id)).toEqual(Option.some([{ id: "9", name: "Other", eligible: true, reason: null }]))
+      }))
+  })
+}
+
 /** ApiKeyStore: keys by hash, revoked and touched. */
 export const apiKeyCases: Cases<ApiKeyStore | ProjectAdmin | StoredRows> = (it) => {
   describe("ApiKeyStore", () => {
@@ -854,6 +880,7 @@ export type Storage =
   | WebhookEndpoints
   | MetricsStore
   | PublishCheckpoints
+  | PinterestBoards
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -869,4 +896,5 @@ export const storageCases: Cases<Storage> = (it) => {
   rateLimitCases(it)
   metricsStoreCases(it)
   publishCheckpointCases(it)
+  pinterestBoardCases(it)
 }
