@@ -6,7 +6,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Kit, Linkedin, Threads, X } from "@herald/publishers"
+import { Bluesky, Kit, Linkedin, Pinterest, Threads, X } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -17,7 +17,8 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Bluesky.blueskyDirectRoute,
   Linkedin.linkedinDirectRoute,
   X.xDirectRoute,
-  Threads.threadsDirectRoute
+  Threads.threadsDirectRoute,
+  Pinterest.pinterestDirectRoute
 ]
 
 /** The direct routes' adapters, for the registry beside the simulator's. */

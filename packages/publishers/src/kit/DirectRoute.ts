@@ -1,5 +1,5 @@
 import type { HttpClient } from "@effect/platform"
-import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, Platform, PublishCheckpoints, RouteAdapters } from "@herald/core"
+import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, PinterestBoards, Platform, PublishCheckpoints, RouteAdapters } from "@herald/core"
 import type { ConfigError, Effect } from "effect"
 import type { PlatformEndpoints } from "./Config.js"
 
@@ -16,7 +16,8 @@ export interface BuiltRoute {
  * One platform's direct route, as app/src/DirectRoutes.ts lists it: the platform's real hosts
  * (overridden by HERALD_<PLATFORM>_API_URL / _AUTH_URL), and how to build the route from its
  * endpoints over the guarded HttpClient, the account tokens, the stored media and the publish
- * checkpoints (what a container flow records before it waits on the platform).
+ * checkpoints (what a container flow records before it waits on the platform) and the Pinterest
+ * boards kept per account.
  */
 export interface DirectRoute {
   readonly platform: Platform
@@ -24,5 +25,5 @@ export interface DirectRoute {
   /** A route's own settings beyond its endpoints come from the environment too (a bad one fails start-up). */
   readonly build: (
     endpoints: PlatformEndpoints
-  ) => Effect.Effect<BuiltRoute, ConfigError.ConfigError, HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints>
+  ) => Effect.Effect<BuiltRoute, ConfigError.ConfigError, HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints | PinterestBoards>
 }
