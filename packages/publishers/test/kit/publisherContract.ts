@@ -65,6 +65,11 @@ export interface ContractSetup {
   /** One stored media item per kind the route supports. */
   readonly media: { readonly image?: Media; readonly video?: Media; readonly document?: Media; readonly gif?: Media }
   readonly options: ReadonlyArray<OptionCase>
+  /**
+   * What every post carries when the platform publishes nothing without media (Pinterest):
+   * the "text" cases then send this item with their text.
+   */
+  readonly requiredMedia?: Media
   /** The account as storage holds it now (to see it marked needs_reconnect). */
   readonly reload: Effect.Effect<SocialAccount>
 }
@@ -89,19 +94,20 @@ export const publisherContract = (name: string, setup: ContractSetupEffect) =>
     ): PublishRequest => ({
       account: fixture.account,
       text,
-      media: extra.media ?? [],
+      media: extra.media ?? (fixture.requiredMedia === undefined ? [] : [fixture.requiredMedia]),
       configuration: extra.configuration,
       marker: randomUUID()
     })
     const held = (fixture: ContractSetup, id: string) => fixture.fake.posts().find((post) => post.id === id)
 
     describe("publishing", () => {
-      it.effect("a text post reaches the platform with its exact text", () =>
+      it.effect("a text post (with the required media, where the platform needs some) reaches the platform with its exact text", () =>
         Effect.gen(function*() {
           const fixture = yield* Setup
           const text = `Contract text post ${randomUUID().slice(0, 8)}`
-          const published = yield* fixture.adapters.publisher.publish(request(fixture, text))
-          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: 0 })
+          const sent = request(fixture, text)
+          const published = yield* fixture.adapters.publisher.publish(sent)
+          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: sent.media.length })
           expect(published.url).toMatch(/^https:\/\//)
         }))
 
