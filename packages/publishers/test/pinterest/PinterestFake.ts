@@ -107,8 +107,9 @@ export class PinterestFake {
   private readonly tokens = new Map<string, FakeToken>()
   private readonly refreshTokens = new Map<string, { userId: string; scopes: Set<string> }>()
   private readonly codes = new Map<string, { redirectUri: string; scopes: Set<string> }>()
-  private readonly faults: Array<InjectedReply> = []
-  private hangPin = false
+  private readonly faults: Array<{ skip: number; reply: InjectedReply }> = []
+  /** POST /v5/pins calls to answer before the one that hangs; null: none hangs. */
+  private hangAfter: number | null = null
   private readonly hung: Array<ServerResponse> = []
   private server: Server | undefined
   private base = ""
@@ -145,13 +146,14 @@ export class PinterestFake {
 
   // Hooks ------------------------------------------------------------------------------------
 
-  failNext(reply: InjectedReply): void {
-    this.faults.push(reply)
+  /** The next API call (or the one after `skip` others) gets this reply. */
+  failNext(reply: InjectedReply, skip = 0): void {
+    this.faults.push({ skip, reply })
   }
 
-  /** The next POST /v5/pins is carried out (the pin exists) and never answered. */
-  hangNext(): void {
-    this.hangPin = true
+  /** The next POST /v5/pins (or the one after `skip` others) is carried out (the pin exists) and never answered. */
+  hangNext(skip = 0): void {
+    this.hangAfter = skip
   }
 
   /** Every access token is refused (401); the refresh tokens still work. */
@@ -226,7 +228,9 @@ export class PinterestFake {
     if (path === "/v5/oauth/token" && method === "POST") return this.token(req, raw, res)
     if (path.startsWith("/upload/") && method === "POST") return this.upload(path.slice("/upload/".length), req, raw, res)
     this.calls.push(`${method} ${path}${url.search}`)
-    const fault = this.faults.shift()
+    const due = this.faults.findIndex((entry) => entry.skip === 0)
+    for (const entry of this.faults) entry.skip--
+    const fault = due === -1 ? undefined : this.faults.splice(due, 1)[0]!.reply
     if (fault !== undefined) {
       if (typeof fault.body === "string") {
         res.writeHead(fault.status, { ...fault.headers })
@@ -398,8 +402,8 @@ export class PinterestFake {
     }
     const pin: FakePin = { id: digits(18), userId: token.userId, boardId, body, createdAt: new Date().toISOString().slice(0, 19), deleted: false }
     this.pins.push(pin)
-    if (this.hangPin) {
-      this.hangPin = false
+    if (this.hangAfter !== null && this.hangAfter-- === 0) {
+      this.hangAfter = null
       this.hung.push(res)
       return
     }
