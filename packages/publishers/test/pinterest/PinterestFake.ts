@@ -100,6 +100,8 @@ export class PinterestFake {
   readonly tokenCalls: Array<string> = []
   /** Analytics Pinterest would report, by pin id (metric type → count). */
   readonly analytics = new Map<string, Record<string, number>>()
+  /** Analytics of the pins `analytics` has no entry for. */
+  analyticsOfOthers: Record<string, number> = {}
   readonly user: { readonly id: string; readonly username: string }
   boards: Array<FakeBoard>
   /** GET /v5/boards answers this (then works again) when set. */
@@ -422,7 +424,7 @@ export class PinterestFake {
     if (Number.isNaN(start) || Number.isNaN(end) || end < start || end - start > 90 * 24 * 60 * 60 * 1000) {
       return this.error(res, 400, 1, "Invalid parameters: the date range is at most 90 days, start before end")
     }
-    const counts = this.analytics.get(pin.id) ?? {}
+    const counts = this.analytics.get(pin.id) ?? this.analyticsOfOthers
     const asked = query.get("metric_types")!.split(",")
     const lifetime = ["TOTAL_COMMENTS", "TOTAL_REACTIONS"]
     const pick = (names: ReadonlyArray<string>) => Object.fromEntries(names.map((name) => [name, counts[name] ?? 0]))
