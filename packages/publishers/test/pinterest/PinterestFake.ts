@@ -10,8 +10,8 @@
  * succeeded (or failed) as Pinterest's media states do.
  */
 import { randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { LoopbackFake } from "../kit/LoopbackFake.js"
 import type { FakeControls, InjectedReply } from "../kit/publisherContract.js"
 import { pinterestOpenApi, scopesFor } from "./PinterestOpenApi.js"
 
@@ -91,7 +91,7 @@ const defaultFault = (status: number) =>
     ? { code: 1, message: "Something went wrong on our end. Sorry about that." }
     : { code: 1, message: `HTTP ${status}` }
 
-export class PinterestFake {
+export class PinterestFake extends LoopbackFake {
   readonly pins: Array<FakePin> = []
   readonly media = new Map<string, FakeMedia>()
   /** Every API call, as `METHOD /path?query`. */
@@ -112,39 +112,17 @@ export class PinterestFake {
   private readonly faults: Array<{ skip: number; reply: InjectedReply }> = []
   /** POST /v5/pins calls to answer before the one that hangs; null: none hangs. */
   private hangAfter: number | null = null
-  private readonly hung: Array<ServerResponse> = []
-  private server: Server | undefined
-  private base = ""
 
   constructor(readonly options: PinterestFakeOptions) {
+    super()
     this.user = options.user ?? { id: "2783136121146311751", username: "ada_pins" }
     this.boards = [...(options.boards ?? defaultBoards)]
   }
 
-  get url(): string {
-    return this.base
+  protected crashed(res: ServerResponse, error: unknown): void {
+    this.json(res, 500, { code: 1, message: String(error) })
   }
 
-  start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      void this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) this.json(res, 500, { code: 1, message: String(error) })
-        else res.destroy()
-      })
-    })
-    return new Promise((resolve) => {
-      this.server!.listen(0, "127.0.0.1", () => {
-        this.base = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`
-        resolve(this)
-      })
-    })
-  }
-
-  stop(): Promise<void> {
-    for (const res of this.hung.splice(0)) res.destroy()
-    this.server?.closeAllConnections()
-    return new Promise((resolve) => this.server === undefined ? resolve() : this.server.close(() => resolve()))
-  }
 
   // Hooks ------------------------------------------------------------------------------------
 
@@ -221,8 +199,8 @@ export class PinterestFake {
     return Buffer.concat(chunks)
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? "/", this.base)
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", this.url)
     const path = url.pathname
     const method = req.method ?? "GET"
     if (path === "/oauth/" && method === "GET") return this.authorize(url, res)
@@ -316,7 +294,7 @@ export class PinterestFake {
         return this.json(res, 201, {
           media_id: media.id,
           media_type: "video",
-          upload_url: `${this.base}/upload/${media.id}`,
+          upload_url: `${this.url}/upload/${media.id}`,
           upload_parameters: {
             "x-amz-date": "20261124T120000Z",
             "x-amz-signature": randomBytes(32).toString("hex"),
