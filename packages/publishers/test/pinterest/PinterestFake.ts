@@ -109,7 +109,7 @@ export class PinterestFake extends LoopbackFake {
   private readonly tokens = new Map<string, FakeToken>()
   private readonly refreshTokens = new Map<string, { userId: string; scopes: Set<string> }>()
   private readonly codes = new Map<string, { redirectUri: string; scopes: Set<string> }>()
-  private readonly faults: Array<{ skip: number; reply: InjectedReply }> = []
+  private readonly faults: Array<{ skip: number; only: string | undefined; reply: InjectedReply }> = []
   /** POST /v5/pins calls to answer before the one that hangs; null: none hangs. */
   private hangAfter: number | null = null
 
@@ -126,9 +126,12 @@ export class PinterestFake extends LoopbackFake {
 
   // Hooks ------------------------------------------------------------------------------------
 
-  /** The next API call (or the one after `skip` others) gets this reply. */
-  failNext(reply: InjectedReply, skip = 0): void {
-    this.faults.push({ skip, reply })
+  /**
+   * The next API call (or the one after `skip` others) gets this reply; with `only` (such as
+   * "POST /v5/pins"), the next such call, whatever else the workers call meanwhile.
+   */
+  failNext(reply: InjectedReply, options: { readonly skip?: number; readonly only?: string } = {}): void {
+    this.faults.push({ skip: options.skip ?? 0, only: options.only, reply })
   }
 
   /** The next POST /v5/pins (or the one after `skip` others) is carried out (the pin exists) and never answered. */
@@ -208,9 +211,11 @@ export class PinterestFake extends LoopbackFake {
     if (path === "/v5/oauth/token" && method === "POST") return this.token(req, raw, res)
     if (path.startsWith("/upload/") && method === "POST") return this.upload(path.slice("/upload/".length), req, raw, res)
     this.calls.push(`${method} ${path}${url.search}`)
-    const due = this.faults.findIndex((entry) => entry.skip === 0)
-    for (const entry of this.faults) entry.skip--
-    const fault = due === -1 ? undefined : this.faults.splice(due, 1)[0]!.reply
+    const call = `${method} ${path}`
+    const matching = this.faults.filter((entry) => entry.only === undefined || call.startsWith(entry.only))
+    const due = matching.find((entry) => entry.skip === 0)
+    for (const entry of matching) entry.skip--
+    const fault = due === undefined ? undefined : this.faults.splice(this.faults.indexOf(due), 1)[0]!.reply
     if (fault !== undefined) {
       if (typeof fault.body === "string") {
         res.writeHead(fault.status, { ...fault.headers })

@@ -119,7 +119,7 @@ describe("Pinterest pins", () => {
       Effect.gen(function*() {
         yield* harness.route.adapters.probe!.check(account)
         const sent = request(account, "Two boards", [image(harness)], { board_ids: [recipes, travel] })
-        harness.fake.failNext({ status: 503 }, 1)
+        harness.fake.failNext({ status: 503 }, { skip: 1 })
         const failed = yield* Effect.flip(harness.route.adapters.publisher.publish(sent))
         expect(failed).toMatchObject({ _tag: "PublishFailed", transient: true, error: { category: "transient" } })
         const [first] = harness.fake.livePins()
@@ -149,7 +149,7 @@ describe("Pinterest pins", () => {
     withHarness({}, (harness, account) =>
       Effect.gen(function*() {
         const sent = request(account, "Half made", [image(harness)], { board_ids: [recipes, travel] })
-        harness.fake.failNext({ status: 500 }, 2)
+        harness.fake.failNext({ status: 500 }, { skip: 2 })
         yield* Effect.flip(harness.route.adapters.publisher.publish(sent))
         expect(harness.fake.livePins()).toHaveLength(1)
         expect(yield* harness.route.adapters.publisher.reconcile(sent)).toEqual(Option.none())
