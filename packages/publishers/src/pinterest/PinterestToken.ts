@@ -36,8 +36,8 @@ export const credentialsUnusable = () =>
 export const tokenOf = (credentials: Credentials): Effect.Effect<StoredToken, PlatformCallFailed> =>
   Effect.mapError(Schema.decodeUnknown(StoredToken)(credentials), credentialsUnusable)
 
-/** The granted scopes (Pinterest answers them comma separated, AccountTokens keeps them spaced). */
-export const scopesOf = (token: StoredToken) => (token.scope ?? "").split(/[ ,]+/).filter((scope) => scope !== "")
+/** The granted scopes (kept space separated). */
+export const scopesOf = (token: StoredToken) => (token.scope ?? "").split(" ").filter((scope) => scope !== "")
 
 /** Runs `call` with the account's token, refreshed once if Pinterest refuses it. */
 export const withToken = <A, E, R>(account: SocialAccount, call: (token: StoredToken) => Effect.Effect<A, E, R>) =>

@@ -3,6 +3,7 @@ import { PinterestBoards, type PublishRequest, type SocialAccount } from "@heral
 import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { jpegBytes, makeHarness, mediaItem, shortDeadlines, videoBytes } from "./harness.js"
+import { pinterestScopes } from "../../src/pinterest/PinterestOAuth.js"
 import { pinterestOpenApi } from "./PinterestOpenApi.js"
 
 /** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
@@ -320,7 +321,8 @@ describe("Pinterest's OAuth", () => {
       Effect.gen(function*() {
         expect(account).toMatchObject({ platform: "pinterest", username: "ada_pins", route: "direct" })
         const before = harness.data.credentials.get(account.id)!
-        expect(before).toMatchObject({ scope: expect.stringContaining("pins:write") })
+        // Kept space separated, as AccountTokens keeps scopes (Pinterest answers them comma separated).
+        expect(before.scope).toBe(pinterestScopes.join(" "))
         harness.fake.expireToken()
         yield* harness.route.adapters.probe!.check(account)
         const after = harness.data.credentials.get(account.id)!
@@ -328,5 +330,8 @@ describe("Pinterest's OAuth", () => {
         expect(after.refresh_token).not.toBe(before.refresh_token)
         harness.fake.expireToken()
         expect((yield* harness.route.adapters.probe!.check(account))._tag).toBe("Alive")
+        // A refused refresh keeps Pinterest's own words ({ code, message } at the token endpoint too).
+        harness.fake.revokeGrant()
+        expect(yield* harness.route.adapters.probe!.check(account)).toMatchObject({ _tag: "Refused", message: expect.stringContaining("Invalid refresh token.") })
       })))
 })
