@@ -535,6 +535,7 @@ export interface components {
                     board_ids?: string[];
                     link?: string;
                     is_ai_generated?: boolean;
+                    alt_text?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -753,6 +754,7 @@ export interface components {
                     board_ids?: string[];
                     link?: string;
                     is_ai_generated?: boolean;
+                    alt_text?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1040,6 +1042,7 @@ export interface components {
                     board_ids?: string[];
                     link?: string;
                     is_ai_generated?: boolean;
+                    alt_text?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1306,9 +1309,11 @@ export interface components {
                 note: string;
             }[];
             boards?: {
+                id: string;
                 name: string;
                 eligible: boolean;
                 reason?: string;
+                default: boolean;
             }[] | null;
         };
         ProjectRules: {
