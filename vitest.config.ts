@@ -7,10 +7,12 @@ export default defineConfig({
     // One worker per core (vitest's default leaves one core idle, so a 2-core machine ran one file
     // at a time). Files share nothing: each has its own databases, ports and temporary directories.
     maxWorkers: "100%",
-    // A worker runs one package's files one after another, loading effect and the packages once
-    // rather than in a new process per file (most of a file's start-up), except core's (`isolate`
-    // per project, vitest.workspace.ts). So a test file leaves no global state behind: what it
-    // changes (process.env, spies) it puts back.
+    // A worker runs its files one after another in one process and module graph, loading effect
+    // and the packages once rather than once per file (most of a file's start-up). vitest sizes its
+    // pools from this root config, not the projects', so the setting lives here. A test file
+    // therefore leaves no global state behind: what it changes (process.env, spies) it puts back,
+    // and vitest.setup.ts undoes what @effect/vitest's `layer` leaves on `it`.
+    poolOptions: { forks: { isolate: false } },
     // Once per run: the initialised embedded database that tests copy (embeddedDataDir).
     globalSetup: ["./packages/storage-postgres/test/EmbeddedSnapshotSetup.ts"]
   }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
@@ -5,6 +6,7 @@ export default defineConfig({
     passWithNoTests: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    sequence: { concurrent: false }
+    sequence: { concurrent: false },
+    setupFiles: [fileURLToPath(new URL("./vitest.setup.ts", import.meta.url))]
   }
 })

@@ -19,10 +19,9 @@ export default packages.map((name) => ({
     name,
     root: `./packages/${name}`,
     include: ["test/**/*.test.ts"],
-    // core's files run each in a fresh module graph: after a file that shares a layer across its
-    // tests (@effect/vitest's `layer`, InMemoryStores.test.ts), a later file's TestClock-driven
-    // tests in the same worker read times they never set (Authenticate, UploadMedia, Connections).
-    // The other packages' files pass sharing one graph, and it saves most of their start-up.
-    isolate: name === "core"
+    // A package's files share one process and module graph (vitest.config.ts): loading effect and
+    // the packages once per worker rather than once per file is most of the suite's time.
+    pool: "forks" as const,
+    isolate: false
   }
 }))

@@ -3,8 +3,10 @@
  * deterministically, checked through checkGuardrails (the compiled matcher, cached per term list),
  * with the classifiers off (banned words alone: the baseline) and on (the built-in classifier
  * judging all four topics it knows and the professional tone as well), in the same run.
- * Baselines measured in the same run: the raw cost of normalising the caption (NFKC + lower case),
- * and a plain lowercase + indexOf scan for one term. Run with `npm run bench:guardrails`.
+ * Checks alternate between two captions, so each folds and scans its text afresh; the same caption
+ * checked over and over (which finds both remembered) is printed too. Baselines measured in the
+ * same run: the raw cost of normalising the caption (NFKC + lower case), and a plain lowercase +
+ * indexOf scan for one term. Run with `npm run bench:guardrails`.
  * Target: at least 5,000 checks per second on one core, classifiers on.
  */
 import { Effect, Layer } from "effect"
@@ -69,26 +71,37 @@ const measure = (run: () => unknown): number => {
   return runs / (used / 1e6)
 }
 
+// The folded text and its words are remembered for the next rule of the same check: checks
+// alternate between two captions, so none finds the previous check's work ready.
+const captions = [caption, caption.replace("Big news!", "Hot news!")]
+const texts = captions.map((text) => [{ field: "caption", text }])
+let turn = 0
+const nextTexts = () => texts[turn++ & 1]!
+
 const settings = { ...noGuardrails, banned_words: terms }
-const texts = [{ field: "caption", text: caption }]
 const classifiers = Effect.runSync(Effect.scoped(Layer.build(ClassifiersUnavailable)))
-const check = () => Effect.runSync(checkGuardrails(texts, settings, { postsToday: null }).pipe(Effect.provide(classifiers)))
+// Checks run as `herald serve` and `herald work` run them: with the tracer off (packages/app/src/bin.ts).
+const check = (checked = nextTexts()) =>
+  Effect.runSync(checkGuardrails(checked, settings, { postsToday: null }).pipe(Effect.provide(classifiers), Effect.withTracerEnabled(false)))
 const classifiedSettings = { ...settings, banned_topics: ["politics", "religion", "gambling", "violence"], tone: "professional" }
 const builtin = Effect.runSync(Effect.scoped(Layer.build(BuiltinClassifier)))
-const checkClassified = () =>
-  Effect.runSync(checkGuardrails(texts, classifiedSettings, { postsToday: null }).pipe(Effect.provide(builtin)))
+const checkClassified = (checked = nextTexts()) =>
+  Effect.runSync(
+    checkGuardrails(checked, classifiedSettings, { postsToday: null }).pipe(Effect.provide(builtin), Effect.withTracerEnabled(false))
+  )
 
-// The bench must measure a check that works: the planted terms are found, and only those.
-const verdict = check()
-const found = verdict.violations.map((violation) => violation.detail)
-const expected = planted.map((term) => `caption contains banned word "${term}"`)
-if (JSON.stringify(found) !== JSON.stringify(expected)) {
-  throw new Error(`the benchmark check found ${JSON.stringify(found)}, expected ${JSON.stringify(expected)}`)
-}
-// With the classifiers on, every classifier rule must have answered (none skipped).
-const classified = checkClassified()
-if (classified.rules_checked.join() !== "banned_words,banned_topics,tone" || classified.rules_skipped.length > 0) {
-  throw new Error(`the classified check answered ${JSON.stringify(classified)}`)
+// The bench must measure a check that works: in both captions the planted terms are found, and only
+// those; with the classifiers on, every classifier rule answers (none skipped).
+for (const checked of texts) {
+  const found = check(checked).violations.map((violation) => violation.detail)
+  const expected = planted.map((term) => `caption contains banned word "${term}"`)
+  if (JSON.stringify(found) !== JSON.stringify(expected)) {
+    throw new Error(`the benchmark check found ${JSON.stringify(found)}, expected ${JSON.stringify(expected)}`)
+  }
+  const classified = checkClassified(checked)
+  if (classified.rules_checked.join() !== "banned_words,banned_topics,tone" || classified.rules_skipped.length > 0) {
+    throw new Error(`the classified check answered ${JSON.stringify(classified)}`)
+  }
 }
 
 const compileStarted = performance.now()
@@ -98,8 +111,10 @@ const compileMs = performance.now() - compileStarted
 const oneTerm = terms[3]!
 const normalisePerSecond = measure(() => caption.normalize("NFKC").toLowerCase())
 const indexOfPerSecond = measure(() => caption.toLowerCase().indexOf(oneTerm))
-const checksPerSecond = measure(check)
-const classifiedPerSecond = measure(checkClassified)
+const checksPerSecond = measure(() => check())
+const classifiedPerSecond = measure(() => checkClassified())
+// The same caption checked again finds its fold and its words remembered: how earlier runs measured.
+const repeatedPerSecond = measure(() => checkClassified(texts[0]))
 
 const rate = (perSecond: number) => `${Math.round(perSecond).toLocaleString("en-US").padStart(9)} /s  ${(1e6 / perSecond).toFixed(1).padStart(7)} µs`
 console.log(`guardrails bench: ${caption.length.toLocaleString("en-US")}-character caption, ${terms.length.toLocaleString("en-US")} banned terms, ${process.version}; rates per CPU-second`)
@@ -108,6 +123,7 @@ console.log(`  baseline: NFKC + lowercase of caption    ${rate(normalisePerSecon
 console.log(`  baseline: lowercase + indexOf, one term  ${rate(indexOfPerSecond)}`)
 console.log(`  checkGuardrails, classifiers off         ${rate(checksPerSecond)}`)
 console.log(`  checkGuardrails, classifiers on          ${rate(classifiedPerSecond)}`)
+console.log(`  classifiers on, the same caption again   ${rate(repeatedPerSecond)}`)
 console.log(`  check / normalise-only ratio             ${(checksPerSecond / normalisePerSecond).toFixed(2)}`)
 console.log(`  check / one-term indexOf ratio           ${(checksPerSecond / indexOfPerSecond).toFixed(2)}`)
 console.log(`  target ≥ ${targetPerSecond.toLocaleString("en-US")} checks/s, classifiers on: ${classifiedPerSecond >= targetPerSecond ? "met" : "NOT met"}`)

@@ -6,7 +6,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Kit, Linkedin, Pinterest, Threads, X } from "@herald/publishers"
+import { Bluesky, Kit, Linkedin, Pinterest, Threads, Tiktok, X } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -18,6 +18,7 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Linkedin.linkedinDirectRoute,
   X.xDirectRoute,
   Threads.threadsDirectRoute,
+  Tiktok.tiktokDirectRoute,
   Pinterest.pinterestDirectRoute
 ]
 

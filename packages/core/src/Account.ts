@@ -18,13 +18,45 @@ export type ConnectionRoute = typeof ConnectionRoute.Type
 export const AccountStatus = Schema.Literal("active", "needs_reconnect", "disconnected")
 export type AccountStatus = typeof AccountStatus.Type
 
+/**
+ * What the platform reports of one option on this account, narrowing its module's spec: the values
+ * a select accepts now, or the one value a toggle must take, and why (refusals and GET
+ * /posting-rules say it).
+ */
+export const ReportedOption = Schema.Struct({
+  values: Schema.optional(Schema.Array(Schema.String)),
+  fixed: Schema.optional(Schema.Boolean),
+  reason: Schema.String
+})
+export type ReportedOption = typeof ReportedOption.Type
+
+/**
+ * What the platform itself reports of one account (TikTok's creator_info), read when the account
+ * is connected and again by each connection check, and kept with the account: create validates
+ * against it without calling the platform.
+ */
+export const AccountReport = Schema.Struct({
+  /** When the platform said it (ISO 8601, UTC). */
+  checked_at: Schema.String,
+  /** The longest video this account may post, when the platform says (else the module's). */
+  video_seconds: Schema.NullOr(Schema.Int),
+  /** false: the account posts only privately through this connection (an unaudited TikTok app). */
+  public_posts: Schema.Boolean,
+  /** Why public_posts is false (null when it is true). */
+  public_posts_reason: Schema.NullOr(Schema.String),
+  options: Schema.Record({ key: Schema.String, value: ReportedOption })
+})
+export type AccountReport = typeof AccountReport.Type
+
 export class SocialAccount extends Schema.Class<SocialAccount>("SocialAccount")({
   id: AccountId,
   projectId: ProjectId,
   platform: Platform,
   username: Schema.String,
   route: ConnectionRoute,
-  status: AccountStatus
+  status: AccountStatus,
+  /** Absent: the platform reports nothing of its own about the account (or has not yet). */
+  report: Schema.optional(AccountReport)
 }) {}
 
 export const AccountLimits = Schema.Struct({
@@ -42,7 +74,9 @@ export const AccountCapabilities = Schema.Struct({
   people_tags: Schema.Boolean,
   reel_music: Schema.Boolean,
   documents: Schema.Boolean,
-  mixed_media: Schema.Boolean
+  mixed_media: Schema.Boolean,
+  /** false: this connection posts only privately (AccountReport.public_posts_reason says why). */
+  public_posts: Schema.Boolean
 })
 export type AccountCapabilities = typeof AccountCapabilities.Type
 

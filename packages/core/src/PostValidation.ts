@@ -5,7 +5,7 @@ import type { Placement, Platform } from "./Platform.js"
 import { splitMedia } from "./platforms/DeliveryNote.js"
 import { type Check, type OptionSpec, optionField, refuse, type Target, type TextLimit } from "./platforms/PlatformModule.js"
 import {
-  capabilitiesFor,
+  accountCapabilities,
   captionCeiling,
   isPlatformKey,
   limitsFor,
@@ -162,7 +162,11 @@ const mediaRules: Check = (target) => {
       violations.push(refuse(
         mediaField(target, video),
         ref,
-        `${platform} takes videos of up to ${maxSeconds} seconds; this one runs ${Math.ceil(video.durationSeconds)}`
+        target.account.report?.video_seconds == null
+          ? `${platform} takes videos of up to ${maxSeconds} seconds; this one runs ${Math.ceil(video.durationSeconds)}`
+          : `${ref} takes videos of up to ${maxSeconds} seconds (the limit ${platform} reports for this account); this one runs ${
+            Math.ceil(video.durationSeconds)
+          }`
       ))
     }
   }
@@ -240,9 +244,20 @@ const limitRules = (option: OptionSpec, value: unknown, field: string, target: T
   return violations
 }
 
+/** A value the platform's report of the account forbids (AccountReport.options), as the refusal's message. */
+const reportedRefusal = (target: Target, key: string, value: unknown): string | null => {
+  const reported = target.account.report?.options[key]
+  if (reported === undefined) return null
+  if (reported.values !== undefined && !reported.values.includes(String(value))) {
+    return `${target.ref} accepts ${key} ${reported.values.join(", ")} only: ${reported.reason}`
+  }
+  if (reported.fixed !== undefined && value !== reported.fixed) return `${target.ref} takes ${key} ${reported.fixed} only: ${reported.reason}`
+  return null
+}
+
 /**
- * Each option the post sets, by its platform's spec: a reason to refuse it outright, else its
- * limits and its own further rules.
+ * Each option the post sets, by its platform's spec and what the platform reported of the
+ * account: a reason to refuse it outright, else its limits and its own further rules.
  */
 const optionRules: Check = (target) => {
   const configuration: Readonly<Record<string, unknown>> = configurationOf(target.draft, target.platform) ?? {}
@@ -250,7 +265,7 @@ const optionRules: Check = (target) => {
     const value = configuration[key]
     if (value === undefined) return []
     const field = optionField(target.platform, key)
-    const refusal = option.refuse?.(value, target) ?? null
+    const refusal = option.refuse?.(value, target) ?? reportedRefusal(target, key, value)
     return refusal !== null
       ? [refuse(field, target.ref, refusal)]
       : [...limitRules(option, value, field, target), ...(option.check?.(value, target, field) ?? [])]
@@ -268,7 +283,7 @@ const targetChecks: ReadonlyArray<Check> = [
 ]
 
 const toTarget = (draft: PostDraft, account: SocialAccount): Target => {
-  const can = capabilitiesFor(account.platform, account.route)
+  const can = accountCapabilities(account)
   const asked = placementOf(configurationOf(draft, account.platform))
   return {
     draft,
@@ -293,7 +308,7 @@ export const unknownOptions = (draft: PostDraft): ReadonlyArray<Violation> =>
     const unknown = Object.keys(configuration).filter((key) => !isPlatformKey(account.platform, key))
     if (unknown.length === 0) return []
     const ref = accountRef(account, draft.projectAccounts ?? draft.accounts)
-    const accepted = optionKeysFor(account.platform, capabilitiesFor(account.platform, account.route))
+    const accepted = optionKeysFor(account.platform, accountCapabilities(account))
     return unknown.map((key) =>
       refuse(
         optionField(account.platform, key),

@@ -3,15 +3,17 @@ import {
   AccountCapabilities,
   AccountLimits,
   accountRef,
+  AccountReport,
   AccountStatus,
   ConnectionRoute,
+  type ReportedOption,
   type SocialAccount
 } from "./Account.js"
 import { AccountId } from "./Ids.js"
 import { Placement, Platform } from "./Platform.js"
 import { defaultBoard, type KnownBoard } from "./ports/PinterestBoards.js"
 import { type OptionSpec, PostingOptionKind } from "./platforms/PlatformModule.js"
-import { capabilitiesFor, limitsFor, optionKeysFor, platformRegistry } from "./platforms/Registry.js"
+import { accountCapabilities, limitsFor, optionKeysFor, platformRegistry } from "./platforms/Registry.js"
 
 /** A row of GET /social-accounts. */
 export const AccountView = Schema.Struct({
@@ -22,7 +24,9 @@ export const AccountView = Schema.Struct({
   ref: Schema.String,
   route: ConnectionRoute,
   limits: AccountLimits,
-  can: AccountCapabilities
+  can: AccountCapabilities,
+  /** What the platform itself reports of the account (TikTok's creator info); absent where it reports nothing. */
+  reported: Schema.optional(AccountReport)
 })
 export type AccountView = typeof AccountView.Type
 
@@ -34,7 +38,8 @@ export const toAccountView = (account: SocialAccount, all: ReadonlyArray<SocialA
   ref: accountRef(account, all),
   route: account.route,
   limits: limitsFor(account, signature),
-  can: capabilitiesFor(account.platform, account.route)
+  can: accountCapabilities(account),
+  ...(account.report === undefined ? {} : { reported: account.report })
 })
 
 /** One platform_configurations key an account accepts, with its ceilings and placement gates. */
@@ -110,24 +115,27 @@ const placementOption = ({ can }: Brief): PostingOption =>
     default: "timeline"
   })
 
-/** An option of the platform's module as GET /posting-rules shows it. */
-const advertised = (key: string, spec: OptionSpec): PostingOption =>
-  option(key, spec.kind, spec.note, {
-    values: spec.values,
-    default: spec.default,
+/**
+ * An option of the platform's module as GET /posting-rules shows it, narrowed by what the platform
+ * reported of the account (the values it accepts now, a toggle it fixes, and why).
+ */
+const advertised = (key: string, spec: OptionSpec, reported: ReportedOption | undefined): PostingOption =>
+  option(key, spec.kind, reported === undefined ? spec.note : `${spec.note} ${reported.reason}`, {
+    values: reported?.values ?? spec.values,
+    default: reported?.fixed ?? (reported?.values?.length === 1 ? reported.values[0]! : spec.default),
     max_length: spec.text?.max ?? null,
     max_items: spec.items?.max ?? null,
     except_placement: spec.exceptPlacement
   })
 
 /** Every key the account accepts (optionKeysFor: the list validation holds posts to), described. */
-const accountOptions = (platform: Platform, brief: Brief): Array<PostingOption> =>
-  optionKeysFor(platform, brief.can).map((key) =>
+const accountOptions = (account: SocialAccount, brief: Brief): Array<PostingOption> =>
+  optionKeysFor(account.platform, brief.can).map((key) =>
     key === "caption"
       ? captionOption(brief)
       : key === "placement"
       ? placementOption(brief)
-      : advertised(key, platformRegistry[platform].options[key]!)
+      : advertised(key, platformRegistry[account.platform].options[key]!, account.report?.options[key])
   )
 
 const boardsView = (known: Option.Option<ReadonlyArray<KnownBoard>>): ReadonlyArray<PinterestBoard> | null =>
@@ -155,13 +163,13 @@ export const postingRulesFor = (
   signature: string,
   boards: Option.Option<ReadonlyArray<KnownBoard>>
 ): AccountPostingRules => {
-  const brief: Brief = { limits: limitsFor(account, signature), can: capabilitiesFor(account.platform, account.route) }
+  const brief: Brief = { limits: limitsFor(account, signature), can: accountCapabilities(account) }
   return {
     account_id: account.id,
     ref: accountRef(account, all),
     platform: account.platform,
     ...brief,
-    options: accountOptions(account.platform, brief),
+    options: accountOptions(account, brief),
     ...(account.platform === "pinterest" ? { boards: boardsView(boards) } : {})
   }
 }

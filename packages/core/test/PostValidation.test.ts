@@ -153,6 +153,8 @@ describe("validateDraft", () => {
     ["linkedin: document title needs a document", draft({ accounts: [account("linkedin", "aggregator")], configurations: { linkedin: { document_title: "Deck" } } }), one("platform_configurations.linkedin.document_title", "linkedin:acme")],
     // tiktok
     ["tiktok: branded content cannot be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_brand_content: true, privacy_status: "SELF_ONLY" } } }), one("platform_configurations.tiktok.privacy_status", "tiktok:acme")],
+    ["tiktok: photo posts carry no AI label", draft({ accounts: [account("tiktok", "aggregator")], media: image(), configurations: { tiktok: { is_ai_generated: true } } }), one("platform_configurations.tiktok.is_ai_generated", "tiktok:acme")],
+    ["tiktok: photo posts have no duets", draft({ accounts: [account("tiktok", "aggregator")], media: image(), configurations: { tiktok: { disable_duet: true } } }), one("platform_configurations.tiktok.disable_duet", "tiktok:acme")],
     ["tiktok: own-brand content may be private", draft({ accounts: [account("tiktok")], media: video(), configurations: { tiktok: { is_organic_brand_content: true, privacy_status: "SELF_ONLY" } } }), []],
     // nothing prints nothing: x and linkedin take media without words, never neither
     ["x: no caption and no media", draft({ accounts: [x()], caption: null }), one("caption", "x:acme")],

@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, describe, expect, it } from "vitest"
 import { listening, runHerald, stopHerald } from "../../app/test/HeraldProcess.js"
@@ -37,7 +38,7 @@ const initialize = {
 
 describe("herald serve as a process", () => {
   it("never writes a key sent in the path to its output, whatever the request makes of it", async () => {
-    const dataDir = tempDataDir()
+    const dataDir = embeddedDataDir("herald-processes-")
     dataDirs.push(dataDir)
     const herald = await serve({ HERALD_DATA_DIR: dataDir, DATABASE_URL: "" })
     const { agent_key } = credentialsIn(dataDir)

@@ -19,6 +19,7 @@ import provenance from "./migrations/0018_provenance.js"
 import deliveryFollowUps from "./migrations/0019_delivery_follow_ups.js"
 import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
 import pinterestBoards from "./migrations/0033_pinterest_boards.js"
+import accountReports from "./migrations/0035_account_reports.js"
 
 const run = Migrator.make({})
 
@@ -43,7 +44,8 @@ export const migrate = run({
     "0018_provenance": provenance,
     "0019_delivery_follow_ups": deliveryFollowUps,
     "0022_publish_checkpoints": publishCheckpoints,
-    "0033_pinterest_boards": pinterestBoards
+    "0033_pinterest_boards": pinterestBoards,
+    "0035_account_reports": accountReports
   }),
   table: "herald_migrations"
 })

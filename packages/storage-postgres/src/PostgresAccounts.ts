@@ -8,6 +8,9 @@ import { accountFromRow, type AccountRow } from "./Rows.js"
 
 const decodeCredentials = Schema.decodeUnknown(Schema.parseJson(Credentials))
 
+/** The account's report as its jsonb column (null: the platform reports nothing). */
+const reportColumn = (account: SocialAccount) => account.report === undefined ? null : JSON.stringify(account.report)
+
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const cipher = yield* CredentialsCipher
@@ -24,7 +27,7 @@ const make = Effect.gen(function*() {
         () =>
           orDieInfra(
           sql<AccountRow>`
-            SELECT id, project_id, platform, username, route, status FROM social_accounts
+            SELECT id, project_id, platform, username, route, status, report FROM social_accounts
             WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(Effect.flatMap(Effect.forEach(accountFromRow)))
         ).pipe(inSpan("AccountStore.list"))
       )
@@ -72,14 +75,14 @@ const make = Effect.gen(function*() {
           const id = existing[0]!.id
           yield* sql`
             UPDATE social_accounts SET username = ${account.username}, status = ${account.status},
-              credentials = ${cipher.seal(JSON.stringify(credentials), id)}
+              credentials = ${cipher.seal(JSON.stringify(credentials), id)}, report = ${reportColumn(account)}::jsonb
             WHERE id = ${id}`
           return id
         }
         const inserted = yield* sql<{ readonly id: string }>`
-          INSERT INTO social_accounts (id, project_id, platform, username, route, status, credentials, platform_account_id)
+          INSERT INTO social_accounts (id, project_id, platform, username, route, status, credentials, platform_account_id, report)
           VALUES (${account.id}, ${account.projectId}, ${account.platform}, ${account.username}, ${account.route},
-            ${account.status}, ${cipher.seal(JSON.stringify(credentials), account.id)}, ${platformAccountId})
+            ${account.status}, ${cipher.seal(JSON.stringify(credentials), account.id)}, ${platformAccountId}, ${reportColumn(account)}::jsonb)
           ON CONFLICT (project_id, platform, route, platform_account_id) WHERE platform_account_id IS NOT NULL DO NOTHING
           RETURNING id`
         return inserted[0]?.id

@@ -133,6 +133,7 @@ const make = Effect.gen(function*() {
             revived = rows.length > 0
           }
         }
+        if (outcome.report !== undefined) yield* sql`UPDATE social_accounts SET report = ${JSON.stringify(outcome.report)}::jsonb WHERE id = ${account.id}`
         yield* sql`
           UPDATE connection_checks SET next_check_at = ${DateTime.formatIso(outcome.nextCheckAt)},
             not_before = ${outcome.notBefore === null ? null : DateTime.formatIso(outcome.notBefore)},
@@ -140,7 +141,7 @@ const make = Effect.gen(function*() {
           WHERE account_id = ${account.id} AND lease_owner = ${outcome.worker}`
         return { dead, revived }
       })))
-      if (changed.dead || changed.revived) notices.changed("accounts", account.projectId)
+      if (changed.dead || changed.revived || outcome.report !== undefined) notices.changed("accounts", account.projectId)
       if (changed.dead) yield* wakeups.signal("outbox")
       return changed.dead
     }),

@@ -1,5 +1,6 @@
 import {
   type AccountId,
+  AccountReport,
   AccountStatus,
   ActorKind,
   type ApiKeyId,
@@ -356,12 +357,15 @@ export interface AccountRow {
   readonly username: string
   readonly route: string
   readonly status: string
+  /** Selected where the account's readers need it (listing, validation); absent elsewhere. */
+  readonly report?: unknown
 }
 
 const decodeAccountColumns = Schema.decodeUnknownEither(Schema.Struct({
   platform: Platform,
   route: ConnectionRoute,
-  status: AccountStatus
+  status: AccountStatus,
+  report: Schema.optional(Schema.NullOr(AccountReport))
 }))
 
 export const accountFromRow = (row: AccountRow): Either.Either<SocialAccount, ParseResult.ParseError> =>
@@ -372,7 +376,8 @@ export const accountFromRow = (row: AccountRow): Either.Either<SocialAccount, Pa
       platform: valid.platform,
       username: row.username,
       route: valid.route,
-      status: valid.status
+      status: valid.status,
+      ...(valid.report == null ? {} : { report: valid.report })
     }, true))
 
 export interface MediaRow {

@@ -1,4 +1,5 @@
 import { foldText, originalOffsets } from "./Normalize.js"
+import { hashFilter, hashOf, hasLetter, joinGap, phraseGap, spacedGap, type Words, wordsOfFolded } from "./Words.js"
 
 /**
  * Banned-term matching: whole words only, multi-word terms allowed, on case-, accent- and
@@ -54,192 +55,6 @@ interface IndexEntry {
   joined: CompiledTerm | undefined
   /** Multi-word terms whose first word is this key. */
   readonly phrases: Array<CompiledTerm>
-}
-
-// ---- Scanning: one pass over the folded text, classifying characters through a table ----
-
-// Word kinds are their own flag bits (beside hasTriple below): a word's flags are its kinds OR-ed.
-const enum Kind {
-  Digit = 1,
-  Symbol = 2,
-  Letter = 4,
-  Space = 16,
-  LineBreak,
-  Period,
-  Stop,
-  Joiner,
-  Other,
-  HighSurrogate
-}
-const wordKindsBelow = 8
-
-const classify = (char: string): Kind => {
-  if (/^[\ud800-\udbff]$/.test(char)) return Kind.HighSurrogate
-  if (/^[\p{L}\p{N}]+$/u.test(char)) return /^[0-9]$/.test(char) ? Kind.Digit : Kind.Letter
-  if (char === "@" || char === "$") return Kind.Symbol
-  if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return Kind.LineBreak
-  if (/^\s$/u.test(char)) return Kind.Space
-  if (char === ".") return Kind.Period
-  if ("!?;:".includes(char)) return Kind.Stop
-  if ("-_*'’·~+|/\\•".includes(char)) return Kind.Joiner
-  return Kind.Other
-}
-const unclassified = 255
-const bmpKinds = new Uint8Array(0x10000).fill(unclassified)
-const astralKinds = new Map<number, Kind>()
-const classifyUnit = (code: number): Kind => {
-  const kind = classify(String.fromCharCode(code))
-  bmpKinds[code] = kind
-  return kind
-}
-const kindOfAstral = (codePoint: number): number => {
-  const known = astralKinds.get(codePoint)
-  if (known !== undefined) return known
-  const kind = /^[\p{L}\p{N}]$/u.test(String.fromCodePoint(codePoint)) ? Kind.Letter : Kind.Other
-  astralKinds.set(codePoint, kind)
-  return kind
-}
-
-// Word flags: which words need readings beyond their spelling.
-const hasTriple = 8
-const plainWord: number = Kind.Letter
-
-// Gap flags, for the gap after a word.
-const phraseGap = 1 // the words around it may belong to one multi-word term
-const joinGap = 2 // the words around it are fragments of one word ("b.a.d", "sh-it")
-const spacedGap = 4 // single letters around it are read together ("b a d")
-const maxJoinableGap = 3
-
-// FNV-1a over UTF-16 units: words are hashed while scanned, so a word that starts no term is
-// rejected by a probe in a typed-array set without ever becoming a string.
-const hashSeed = 0x811c9dc5 | 0
-const fnvPrime = 0x01000193
-const hashWord = (word: string): number => {
-  let hash = hashSeed
-  for (let index = 0; index < word.length; index++) hash = Math.imul(hash ^ word.charCodeAt(index), fnvPrime)
-  return hash
-}
-
-interface Scan {
-  readonly text: string
-  readonly count: number
-  readonly starts: Int32Array
-  readonly ends: Int32Array
-  readonly hashes: Int32Array
-  readonly flags: Uint8Array
-  /** Gap flags of the gap after each word. */
-  readonly gaps: Uint8Array
-}
-
-// Scans are consumed before the next one starts (matching is synchronous), so one set of
-// buffers, grown when a longer text comes, serves every scan: allocating fresh typed arrays per
-// check cost more in garbage collection than the matching itself.
-let buffers = {
-  starts: new Int32Array(0),
-  ends: new Int32Array(0),
-  hashes: new Int32Array(0),
-  flags: new Uint8Array(0),
-  gaps: new Uint8Array(0)
-}
-
-const scan = (text: string): Scan => {
-  // Words are separated by at least one character, so there are at most this many.
-  const capacity = (text.length >> 1) + 1
-  if (buffers.starts.length < capacity) {
-    const size = Math.max(capacity, buffers.starts.length * 2)
-    buffers = {
-      starts: new Int32Array(size),
-      ends: new Int32Array(size),
-      hashes: new Int32Array(size),
-      flags: new Uint8Array(size),
-      gaps: new Uint8Array(size)
-    }
-  }
-  const { ends, flags, gaps, hashes, starts } = buffers
-  let count = 0
-  let start = -1
-  let hash = hashSeed
-  let wordFlags = 0
-  let previous = -1
-  let repeats = 0
-  let gapSpaces = false
-  let gapSentenceEnd = false
-  let gapOther = false
-  const length = text.length
-  for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index)
-    let kind: number = bmpKinds[code]!
-    let astral = false
-    if (kind >= Kind.HighSurrogate) {
-      if (kind === unclassified) kind = classifyUnit(code)
-      if (kind === Kind.HighSurrogate) {
-        astral = index + 1 < length
-        kind = astral ? kindOfAstral(text.codePointAt(index)!) : Kind.Other
-      }
-    }
-    if (kind < wordKindsBelow) {
-      if (start < 0) {
-        if (count > 0) {
-          const gapLength = index - ends[count - 1]!
-          const join = gapLength <= maxJoinableGap && !gapSpaces && !gapOther
-          gaps[count - 1] = (join || !gapSentenceEnd ? phraseGap : 0) | (join ? joinGap : 0) |
-            (gapLength <= maxJoinableGap && !gapOther ? spacedGap : 0)
-        }
-        start = index
-        hash = hashSeed
-        wordFlags = 0
-        previous = -1
-      }
-      hash = Math.imul(hash ^ code, fnvPrime)
-      if (astral) hash = Math.imul(hash ^ text.charCodeAt(++index), fnvPrime)
-      wordFlags |= kind
-      if (code !== previous) {
-        previous = code
-        repeats = 0
-      } else if (++repeats === 2) wordFlags |= hasTriple
-    } else {
-      if (start >= 0) {
-        starts[count] = start
-        ends[count] = index
-        hashes[count] = hash
-        flags[count++] = wordFlags
-        start = -1
-        gapSpaces = gapSentenceEnd = gapOther = false
-      }
-      if (kind === Kind.Space) gapSpaces = true
-      else if (kind === Kind.Period) gapSentenceEnd = true
-      else if (kind === Kind.LineBreak || kind === Kind.Stop) gapSentenceEnd = gapOther = true
-      else if (kind === Kind.Other) gapOther = true
-      if (astral) index++
-    }
-  }
-  if (start >= 0) {
-    starts[count] = start
-    ends[count] = length
-    hashes[count] = hash
-    flags[count++] = wordFlags
-  }
-  if (count > 0) gaps[count - 1] = 0
-  return { text, count, starts, ends, hashes, flags, gaps }
-}
-
-/** A set of 32-bit hashes with open addressing: a membership probe costs a few array reads. */
-const hashSet = (hashes: ReadonlyArray<number>): (hash: number) => boolean => {
-  let size = 16
-  while (size < hashes.length * 2) size *= 2
-  const mask = size - 1
-  const slots = new Int32Array(size)
-  const used = new Uint8Array(size)
-  for (const hash of hashes) {
-    let slot = hash & mask
-    while (used[slot] === 1 && slots[slot] !== hash) slot = (slot + 1) & mask
-    slots[slot] = hash
-    used[slot] = 1
-  }
-  return (hash) => {
-    for (let slot = hash & mask; used[slot] === 1; slot = (slot + 1) & mask) if (slots[slot] === hash) return true
-    return false
-  }
 }
 
 // ---- Readings of a word: its spelling plus the leetspeak, sigil-free and squeezed forms ----
@@ -311,7 +126,7 @@ const compile = (terms: ReadonlyArray<string>): Compiled => {
   }
   for (const configured of terms) {
     const term = configured.trim()
-    const words = wordsOf(scan(foldText(term)))
+    const words = spellings(wordsOfFolded(foldText(term)))
     if (words.length === 0) continue
     size++
     const compiled: CompiledTerm = { term, words }
@@ -322,13 +137,13 @@ const compile = (terms: ReadonlyArray<string>): Compiled => {
     const squeezed = squeeze(joined)
     squeezedIndex.set(squeezed, [...(squeezedIndex.get(squeezed) ?? []), compiled])
   }
-  return { index, squeezedIndex, mayBeKey: hashSet([...index.keys()].map(hashWord)), longestRun: longestJoined * 2, size }
+  return { index, squeezedIndex, mayBeKey: hashFilter([...index.keys()].map((key) => hashOf(key))), longestRun: longestJoined * 2, size }
 }
 
-const spelling = (words: Scan, at: number): string => words.text.slice(words.starts[at], words.ends[at])
-const wordsOf = (words: Scan): Array<string> => Array.from({ length: words.count }, (_, at) => spelling(words, at))
+const spelling = (words: Words, at: number): string => words.text.slice(words.starts[at], words.ends[at])
+const spellings = (words: Words): Array<string> => Array.from({ length: words.count }, (_, at) => spelling(words, at))
 
-const isLinked = (words: Scan, at: number): boolean =>
+const isLinked = (words: Words, at: number): boolean =>
   (words.gaps[at]! & joinGap) !== 0 ||
   ((words.gaps[at]! & spacedGap) !== 0 &&
     words.ends[at]! - words.starts[at]! === 1 &&
@@ -339,12 +154,12 @@ class Search {
   /** Each term found, with the first and last word of its first occurrence. */
   readonly found = new Map<CompiledTerm, readonly [number, number]>()
   private readonly readings: Array<Readings | undefined> = []
-  constructor(private readonly compiled: Compiled, private readonly words: Scan) {}
+  constructor(private readonly compiled: Compiled, private readonly words: Words) {}
 
   run(): void {
     const { compiled, words } = this
     for (let at = 0; at < words.count; at++) {
-      if (words.flags[at] === plainWord) {
+      if (words.flags[at] === hasLetter) {
         // Most words start no term: the hash probe rejects them without building a string.
         if (compiled.mayBeKey(words.hashes[at]!)) this.lookUp(spelling(words, at), at, at)
       } else {
@@ -406,7 +221,7 @@ class Search {
 const matcherOf = (compiled: Compiled): BannedTermMatcher => ({
   size: compiled.size,
   find: (text) => {
-    const words = scan(foldText(text))
+    const words = wordsOfFolded(foldText(text))
     const search = new Search(compiled, words)
     search.run()
     if (search.found.size === 0) return []

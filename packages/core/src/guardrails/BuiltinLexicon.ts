@@ -5,7 +5,7 @@ import type { Lexicon } from "./Lexicon.js"
 export const builtinLexicon: Lexicon = {
   "topics": {
     "politics": {
-      "bias": -3.932,
+      "bias": -3.791,
       "weights": {
         "1": -0.703,
         "2": -0.47,
@@ -1718,7 +1718,7 @@ export const builtinLexicon: Lexicon = {
       }
     },
     "religion": {
-      "bias": -3.326,
+      "bias": -3.279,
       "weights": {
         "1": -1.439,
         "2": -1.742,
@@ -3434,7 +3434,7 @@ export const builtinLexicon: Lexicon = {
       }
     },
     "gambling": {
-      "bias": -5.167,
+      "bias": -5.112,
       "weights": {
         "1": 3.586,
         "2": 2.306,
@@ -5149,7 +5149,7 @@ export const builtinLexicon: Lexicon = {
       }
     },
     "violence": {
-      "bias": -4.17,
+      "bias": -3.903,
       "weights": {
         "1": -0.858,
         "2": -0.296,
@@ -6867,7 +6867,7 @@ export const builtinLexicon: Lexicon = {
   },
   "tones": {
     "professional": {
-      "bias": -1.356,
+      "bias": -1.314,
       "weights": {
         "1": -0.675,
         "2": -0.948,
@@ -8583,7 +8583,7 @@ export const builtinLexicon: Lexicon = {
       }
     },
     "friendly": {
-      "bias": -3.299,
+      "bias": -2.985,
       "weights": {
         "1": -0.409,
         "2": -0.342,

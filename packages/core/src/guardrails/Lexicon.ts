@@ -1,4 +1,5 @@
 import { foldText } from "./Normalize.js"
+import { fnvPrime, fnvSeed, hasAstral, hashFilter, hashOf, hasSymbol, wordsOfFolded } from "./Words.js"
 
 /**
  * The built-in classifier's model: per class (a topic such as "politics", or a tone such as
@@ -20,43 +21,71 @@ export interface Lexicon {
 
 // ---- Words: maximal runs of letters and digits of the folded text ----
 
-const unknownKind = 2
-const wordKinds = new Uint8Array(0x10000).fill(unknownKind)
-const isWordCode = (code: number): boolean => {
-  const kind = wordKinds[code]!
-  if (kind !== unknownKind) return kind === 1
-  // Surrogate halves are left out: astral letters are rare in captions and emoji are not words.
-  const word = code < 0xd800 || code > 0xdfff ? /^[\p{L}\p{N}]$/u.test(String.fromCharCode(code)) : false
-  wordKinds[code] = word ? 1 : 0
-  return word
-}
-
 // A crude suffix stripper ("voting", "voted", "votes" → "vot"): enough to let a few hundred
 // captions cover the forms of their words. Suffixes are tried longest first; a stem keeps three letters.
 const suffixes = ["ings", "ing", "ers", "ed", "es", "er", "s", "ly"]
 const minStem = 3
 
-// Every suffix ends in one of these letters: a word ending otherwise has no suffix to try.
-const suffixEnds = new Set(suffixes.map((suffix) => suffix.charCodeAt(suffix.length - 1)))
+// The suffixes by their last letter (all ASCII), longest first: a word is compared only with the
+// suffixes its last letter allows.
+const suffixesByEnd: ReadonlyArray<ReadonlyArray<string>> = Array.from(
+  { length: 128 },
+  (_, code) => suffixes.filter((suffix) => suffix.charCodeAt(suffix.length - 1) === code)
+)
+
+const endsWith = (folded: string, end: number, suffix: string): boolean => {
+  for (let index = suffix.length - 2, at = end - 2; index >= 0; index--, at--) {
+    if (folded.charCodeAt(at) !== suffix.charCodeAt(index)) return false
+  }
+  return true
+}
 
 /** Where the stem of the word folded[start, end) ends. */
 const stemEnd = (folded: string, start: number, end: number): number => {
-  if (!suffixEnds.has(folded.charCodeAt(end - 1))) return end
-  for (const suffix of suffixes) {
-    if (end - start - suffix.length >= minStem && folded.startsWith(suffix, end - suffix.length)) return end - suffix.length
+  const last = folded.charCodeAt(end - 1)
+  if (last >= 128) return end
+  for (const suffix of suffixesByEnd[last]!) {
+    if (end - start - suffix.length >= minStem && endsWith(folded, end, suffix)) return end - suffix.length
   }
   return end
 }
 
-/** The words of the folded text, each with where its stem ends, in order. */
-const forEachWord = (folded: string, visit: (start: number, end: number, stem: number) => void): void => {
-  let start = -1
-  for (let index = 0; index <= folded.length; index++) {
-    if (index < folded.length && isWordCode(folded.charCodeAt(index))) {
-      if (start < 0) start = index
-    } else if (start >= 0) {
-      visit(start, index, stemEnd(folded, start, index))
-      start = -1
+// Lexicon words leave out what the scan (Words.ts) keeps inside a word: @, $ and letters outside
+// the Basic Multilingual Plane (astral letters are rare in captions).
+const isLexiconCode = (code: number): boolean => code !== 0x40 && code !== 0x24 && (code < 0xd800 || code > 0xdfff)
+
+/**
+ * Visits the words of the folded text in order: each with where its stem ends and the stem's hash
+ * (FNV-1a, as Words.ts hashes). One scan of the text serves the banned-term matcher and this.
+ */
+const forEachStem = (folded: string, visit: (start: number, end: number, stem: number, stemHash: number) => void): void => {
+  const words = wordsOfFolded(folded)
+  const visitWord = (start: number, end: number, hash: number) => {
+    const stem = stemEnd(folded, start, end)
+    visit(start, end, stem, stem === end ? hash : hashOf(folded, start, stem))
+  }
+  for (let at = 0; at < words.count; at++) {
+    const start = words.starts[at]!
+    const end = words.ends[at]!
+    if ((words.flags[at]! & (hasSymbol | hasAstral)) === 0) {
+      visitWord(start, end, words.hashes[at]!)
+      continue
+    }
+    // A scanned word holding @, $ or an astral letter: the runs between them are the words.
+    let from = -1
+    let hash = fnvSeed
+    for (let index = start; index <= end; index++) {
+      const code = index < end ? folded.charCodeAt(index) : -1
+      if (code >= 0 && isLexiconCode(code)) {
+        if (from < 0) {
+          from = index
+          hash = fnvSeed
+        }
+        hash = Math.imul(hash ^ code, fnvPrime)
+      } else if (from >= 0) {
+        visitWord(from, index, hash)
+        from = -1
+      }
     }
   }
 }
@@ -65,7 +94,7 @@ const forEachWord = (folded: string, visit: (start: number, end: number, stem: n
 export const wordsOf = (text: string): Array<{ readonly word: string; readonly stem: string }> => {
   const folded = foldText(text)
   const words: Array<{ word: string; stem: string }> = []
-  forEachWord(folded, (start, end, stem) => words.push({ word: folded.slice(start, end), stem: folded.slice(start, stem) }))
+  forEachStem(folded, (start, end, stem) => words.push({ word: folded.slice(start, end), stem: folded.slice(start, stem) }))
   return words
 }
 
@@ -82,15 +111,6 @@ export interface CompiledLexicon {
   readonly toneNames: ReadonlyArray<string>
   /** Scores of every class of the lexicon for one text, topics then tones, by name. */
   readonly score: (text: string) => ReadonlyMap<string, ClassScore>
-}
-
-const fnvSeed = 0x811c9dc5 | 0
-const fnvPrime = 0x01000193
-
-const hashOf = (word: string): number => {
-  let hash = fnvSeed
-  for (let index = 0; index < word.length; index++) hash = Math.imul(hash ^ word.charCodeAt(index), fnvPrime)
-  return hash
 }
 
 const logistic = (x: number): number => 1 / (1 + Math.exp(-x))
@@ -110,6 +130,7 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   const mask = size - 1
   const slots = new Int32Array(size).fill(-1)
   const hashes = new Int32Array(size)
+  const mayBeStem = hashFilter(stems.map((stem) => hashOf(stem)))
   stems.forEach((stem, id) => {
     const hash = hashOf(stem)
     let slot = hash & mask
@@ -118,46 +139,32 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
     hashes[slot] = hash
   })
 
-  // The hash of each prefix of the current word, so the stem's hash is read, not recomputed.
-  let prefixHashes = new Int32Array(64)
+  // The stems found in the text, each once, in order of first appearance (the order their weights
+  // are summed in), and a mark on each, cleared after scoring: nothing is allocated per stem.
+  const found = new Int32Array(stems.length)
+  const marked = new Uint8Array(stems.length)
   const score = (text: string): ReadonlyMap<string, ClassScore> => {
     const folded = foldText(text)
-    const found = new Set<number>()
-    let start = -1
-    let hash = fnvSeed
-    for (let index = 0; index <= folded.length; index++) {
-      const code = index < folded.length ? folded.charCodeAt(index) : -1
-      if (code >= 0 && isWordCode(code)) {
-        if (start < 0) {
-          start = index
-          hash = fnvSeed
-        }
-        hash = Math.imul(hash ^ code, fnvPrime)
-        const length = index - start
-        if (length >= prefixHashes.length) {
-          const grown = new Int32Array(prefixHashes.length * 2)
-          grown.set(prefixHashes)
-          prefixHashes = grown
-        }
-        prefixHashes[length] = hash
-      } else if (start >= 0) {
-        const end = stemEnd(folded, start, index)
-        const stemHash = prefixHashes[end - start - 1]!
-        for (let slot = stemHash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
-          const id = slots[slot]!
-          if (hashes[slot] === stemHash && stems[id]!.length === end - start && folded.startsWith(stems[id]!, start)) {
-            found.add(id)
-            break
+    let count = 0
+    forEachStem(folded, (start, _end, stem, stemHash) => {
+      if (!mayBeStem(stemHash)) return
+      for (let slot = stemHash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
+        const id = slots[slot]!
+        if (hashes[slot] === stemHash && stems[id]!.length === stem - start && folded.startsWith(stems[id]!, start)) {
+          if (marked[id] === 0) {
+            marked[id] = 1
+            found[count++] = id
           }
+          break
         }
-        start = -1
       }
-    }
+    })
     const scores = new Map<string, ClassScore>()
     classes.forEach(([name, { bias }], index) => {
       let sum = bias
       const pushing: Array<readonly [string, number]> = []
-      for (const id of found) {
+      for (let at = 0; at < count; at++) {
+        const id = found[at]!
         const weight = weights[id]![index]!
         sum += weight
         if (weight > 0) pushing.push([stems[id]!, weight])
@@ -165,6 +172,7 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
       pushing.sort((a, b) => b[1] - a[1])
       scores.set(name, { score: logistic(sum), evidence: pushing.slice(0, evidenceShown).map(([feature]) => feature) })
     })
+    for (let at = 0; at < count; at++) marked[found[at]!] = 0
     return scores
   }
 

@@ -83,25 +83,53 @@ const foldedLength = (codePoint: number): number => {
   return length
 }
 
+const nonAscii = /[\u0080-\uffff]/g
+
 /**
  * Maps a UTF-16 offset of foldText(text) (or its end) to the offset in `text` of the character it
  * came from: so a match found in the folded text is shown where it stands in the text as written.
  * Null when folding character by character does not give foldText's length (it always does today;
  * the check keeps a wrong span from ever being reported).
+ *
+ * ASCII folds to one unit each, so only the non-ASCII characters are visited: each is a point
+ * where the two texts may drift apart, and an offset is mapped by finding the last point before it.
  */
 export const originalOffsets = (text: string): ((folded: number) => number) | null => {
   if (printableAscii.test(text)) return (folded) => folded
   const total = foldText(text).length
-  const offsets = new Int32Array(total + 1)
-  let at = 0
-  for (let index = 0; index < text.length;) {
+  // Per non-ASCII character: where its folding starts in the folded text and in the text, and how
+  // many units it takes in each.
+  const foldedAt: Array<number> = []
+  const originalAt: Array<number> = []
+  const foldedUnits: Array<number> = []
+  const originalUnits: Array<number> = []
+  let drift = 0
+  nonAscii.lastIndex = 0
+  for (let match = nonAscii.exec(text); match !== null; match = nonAscii.exec(text)) {
+    const index = match.index
     const codePoint = text.codePointAt(index)!
+    const units = codePoint > 0xffff ? 2 : 1
     const length = foldedLength(codePoint)
-    if (at + length > total) return null
-    for (let unit = 0; unit < length; unit++) offsets[at++] = index
-    index += codePoint > 0xffff ? 2 : 1
+    foldedAt.push(index + drift)
+    originalAt.push(index)
+    foldedUnits.push(length)
+    originalUnits.push(units)
+    drift += length - units
+    nonAscii.lastIndex = index + units
   }
-  if (at !== total) return null
-  offsets[total] = text.length
-  return (folded) => offsets[folded]!
+  if (text.length + drift !== total) return null
+  return (folded) => {
+    // The last non-ASCII character whose folding starts at or before the offset.
+    let low = 0
+    let high = foldedAt.length
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if (foldedAt[middle]! <= folded) low = middle + 1
+      else high = middle
+    }
+    if (low === 0) return folded
+    const point = low - 1
+    const past = folded - foldedAt[point]! - foldedUnits[point]!
+    return past < 0 ? originalAt[point]! : originalAt[point]! + originalUnits[point]! + past
+  }
 }

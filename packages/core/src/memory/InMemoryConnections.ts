@@ -120,6 +120,10 @@ export const makeInMemoryConnections = (data: InMemoryData) => {
               data.accounts.set(account.id, new SocialAccount({ ...now, status: "active" }))
             }
           }
+          const current = data.accounts.get(account.id)
+          if (outcome.report !== undefined && current !== undefined) {
+            data.accounts.set(account.id, new SocialAccount({ ...current, report: outcome.report }))
+          }
           const schedule = scheduleOf(account.id, at)
           if (schedule.lease?.worker === outcome.worker) {
             schedule.nextCheckAt = outcome.nextCheckAt

@@ -91,8 +91,11 @@ export const everyRoute = (
   simulator: capabilities
 })
 
-/** Capabilities that depend on the connection route (placements and mixed_media are the platform's). */
-export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media">
+/**
+ * Capabilities that depend on the connection route (placements and mixed_media are the
+ * platform's, public_posts the account's report).
+ */
+export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media" | "public_posts">
 
 export type Metric = "views" | "likes" | "comments" | "shares" | "reach" | "saves"
 
@@ -207,7 +210,8 @@ export const text = (note: string, details: Details<typeof Schema.String> = {}) 
 export const textarea = (note: string, details: Details<typeof Schema.String> = {}) => spec(Schema.String, "textarea", note, details)
 
 /** On or off; off unless set. */
-export const toggle = (note: string) => spec(Schema.Boolean, "toggle", note, { default: false })
+export const toggle = (note: string, details: Details<typeof Schema.Boolean> = {}) =>
+  spec(Schema.Boolean, "toggle", note, { default: false, ...details })
 
 /** One of the literals; no default unless given. */
 export const select = <Literals extends [string, ...Array<string>]>(

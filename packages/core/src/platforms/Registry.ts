@@ -62,9 +62,16 @@ export const capabilitiesFor = (platform: Platform, route: ConnectionRoute): Acc
     people_tags: can.includes("people_tags"),
     reel_music: can.includes("reel_music"),
     documents: can.includes("documents"),
-    mixed_media: module.media.mixes
+    mixed_media: module.media.mixes,
+    public_posts: true
   }
 }
+
+/** What this account can do: its route's capabilities, narrowed by what the platform reported of it. */
+export const accountCapabilities = (account: SocialAccount): AccountCapabilities => ({
+  ...capabilitiesFor(account.platform, account.route),
+  public_posts: account.report?.public_posts ?? true
+})
 
 /** The keys every platform's configuration has beside its own options. */
 export const commonOptionKeys = ["caption", "placement"] as const
@@ -94,7 +101,7 @@ export const limitsFor = (account: SocialAccount, signature: string): AccountLim
     caption_chars_available: Math.max(caption.ceiling - signatureLength(signature, caption.length), 0),
     max_media: media.max,
     media_required: media.required,
-    video_seconds: media.videoSeconds
+    video_seconds: account.report?.video_seconds ?? media.videoSeconds
   }
 }
 

@@ -8,6 +8,7 @@ import {
   type PlatformModule,
   refuse,
   select,
+  type Target,
   toggle
 } from "./PlatformModule.js"
 
@@ -18,12 +19,26 @@ export const TiktokPrivacyStatus = Schema.Literal(
   "SELF_ONLY"
 )
 
+const videoOnly = (key: string, value: boolean, target: Target): string | null =>
+  value && !target.visual.some((item) => item.kind === "video") ? `tiktok takes ${key} on videos only and this post carries no video` : null
+
 const options = {
   is_brand_content: toggle("A third party paid for this post; branded content cannot be private (SELF_ONLY)."),
   is_organic_brand_content: toggle("Promotes your own business."),
-  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later."),
-  // TikTok forbids a preselected audience, so there is no default.
-  privacy_status: select(TiktokPrivacyStatus, "Who can watch.")
+  // Content Posting API: is_aigc is a field of video posts; photo posts have none.
+  is_ai_generated: toggle("Labels a video as AI-generated; set at publish, cannot be added later. TikTok labels videos only.", {
+    refuse: (value, target) => videoOnly("is_ai_generated", value, target)
+  }),
+  // Unset, a post goes out SELF_ONLY: the level TikTok offers every creator, so nothing becomes
+  // public that nobody chose to make public. GET /posting-rules lists the values the creator allows now.
+  privacy_status: select(TiktokPrivacyStatus, "Who can watch. Unset: SELF_ONLY (only the creator).", { default: "SELF_ONLY" }),
+  disable_comment: toggle("Turns comments off on this post."),
+  disable_duet: toggle("Turns duets off on this video (photo posts have none).", {
+    refuse: (value, target) => videoOnly("disable_duet", value, target)
+  }),
+  disable_stitch: toggle("Turns stitches off on this video (photo posts have none).", {
+    refuse: (value, target) => videoOnly("disable_stitch", value, target)
+  })
 }
 
 export const TiktokConfiguration = configurationSchema(options)

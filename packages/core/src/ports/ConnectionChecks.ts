@@ -1,5 +1,5 @@
 import { Context, type DateTime, type Effect } from "effect"
-import type { SocialAccount } from "../Account.js"
+import type { AccountReport, SocialAccount } from "../Account.js"
 import type { ConnectionFinding, ConnectionIssue } from "../ConnectionIssue.js"
 import type { OutboxEvent } from "../Event.js"
 import type { AccountId, DeliveryId, ProjectId } from "../Ids.js"
@@ -29,6 +29,8 @@ export interface CheckOutcome {
   readonly deadLogin: OutboxEvent | null
   readonly nextCheckAt: DateTime.Utc
   readonly notBefore: DateTime.Utc | null
+  /** What the platform reported of the account on this check, to keep with it (undefined: nothing new). */
+  readonly report?: AccountReport
 }
 
 /**

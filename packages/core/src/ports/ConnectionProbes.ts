@@ -1,5 +1,5 @@
 import { Context, Data, type DateTime, type Effect, Layer, Option } from "effect"
-import type { SocialAccount } from "../Account.js"
+import type { AccountReport, SocialAccount } from "../Account.js"
 import { byRoute, type PlatformCallFailed, type RouteAdapters } from "./RouteAdapters.js"
 
 /**
@@ -13,6 +13,8 @@ export type ConnectionHealth = Data.TaggedEnum<{
     readonly expiresAt: DateTime.Utc | null
     readonly granted: ReadonlyArray<string>
     readonly needed: ReadonlyArray<string>
+    /** What the platform reports of the account now (kept with it); absent where it reports nothing. */
+    readonly report?: AccountReport
   }
   Refused: { readonly code: string; readonly message: string }
 }>

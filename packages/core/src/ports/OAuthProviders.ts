@@ -1,4 +1,5 @@
 import { Context, type DateTime, type Effect, Layer, type Redacted } from "effect"
+import type { AccountReport } from "../Account.js"
 import type { Platform } from "../Platform.js"
 import type { Credentials } from "./AccountAdmin.js"
 import type { PlatformCallFailed } from "./RouteAdapters.js"
@@ -15,6 +16,8 @@ export interface PlatformIdentity {
   /** The platform's stable id for the account (a user id, a DID, a member URN); reconnects match on it. */
   readonly platformAccountId: string
   readonly username: string
+  /** What the platform reports of the account (kept with it); absent where it reports nothing. */
+  readonly report?: AccountReport
 }
 
 /**

@@ -90,7 +90,8 @@ const probe = Effect.fnUntraced(function*(account: SocialAccount, prober: Connec
     answered: true,
     findings,
     nextCheckAt: later(now, expiring ? policy.expiringEvery : policy.every),
-    notBefore: null
+    notBefore: null,
+    ...(answer.report === undefined ? {} : { report: answer.report })
   } satisfies Conclusion
 })
 

@@ -4,6 +4,7 @@
 import { describe, expect, type Vitest } from "@effect/vitest"
 import {
   AccountAdmin,
+  type AccountReport,
   AccountConnections,
   AccountStore,
   ConnectionChecks,
@@ -612,6 +613,38 @@ export const connectionCheckCases: Cases<AccountAdmin | AccountStore | AccountCo
         expect(open[0]!.openedAt).toEqual(t0)
         expect(open[0]!.lastCheckedAt).toEqual(later)
         expect((yield* accounts.list(project.id)).map((a) => a.status)).toEqual(["needs_reconnect"])
+      }))
+
+    it.effect("what the platform reports of an account is kept with it: from its connect, then from each check that says", () =>
+      Effect.gen(function*() {
+        const checks = yield* ConnectionChecks
+        const accounts = yield* AccountStore
+        const admin = yield* AccountAdmin
+        const { project } = yield* setUp([])
+        const report = (seconds: number): AccountReport => ({
+          checked_at: DateTime.formatIso(t0),
+          video_seconds: seconds,
+          public_posts: false,
+          public_posts_reason: "the app is unaudited",
+          options: { privacy_status: { values: ["SELF_ONLY"], reason: "unaudited" }, disable_comment: { fixed: true, reason: "off" } }
+        })
+        const connected = yield* admin.connectPlatformAccount(
+          new SocialAccount({ ...newAccount(project.id, "creator"), route: "direct", report: report(600) }),
+          { access_token: "a" },
+          "open-1"
+        )
+        expect((yield* accounts.list(project.id)).map((a) => a.report)).toEqual([report(600)])
+        const { claimed: [claimed] } = yield* checks.claimProject(project.id, lease("w"), [])
+        const base = { account: claimed!, worker: "w", at: t0, answered: true, findings: [], deadLogin: null, nextCheckAt: t0, notBefore: null }
+        yield* checks.record({ ...base, report: report(180) })
+        expect((yield* accounts.list(project.id)).map((a) => a.report)).toEqual([report(180)])
+        // A check that says nothing new leaves the report as it was.
+        yield* checks.claimProject(project.id, lease("w", DateTime.add(t0, { hours: 1 })), [])
+        yield* checks.record({ ...base, at: DateTime.add(t0, { hours: 1 }) })
+        expect((yield* accounts.list(project.id)).map((a) => a.report)).toEqual([report(180)])
+        // A reconnect brings its own.
+        yield* admin.connectPlatformAccount(new SocialAccount({ ...newAccount(project.id, "creator"), route: "direct", report: report(300) }), { access_token: "b" }, "open-1")
+        expect((yield* accounts.list(project.id)).map((a) => [a.id, a.report])).toEqual([[connected.id, report(300)]])
       }))
 
     it.effect("an answered check resolves what it no longer finds; reconnected resolves what a reconnect answers", () =>

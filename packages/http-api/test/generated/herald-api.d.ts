@@ -548,6 +548,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -767,6 +770,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1055,6 +1061,9 @@ export interface components {
                     is_ai_generated?: boolean;
                     /** @enum {string} */
                     privacy_status?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    disable_comment?: boolean;
+                    disable_duet?: boolean;
+                    disable_stitch?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1267,6 +1276,20 @@ export interface components {
                 reel_music: boolean;
                 documents: boolean;
                 mixed_media: boolean;
+                public_posts: boolean;
+            };
+            reported?: {
+                checked_at: string;
+                video_seconds: components["schemas"]["Int"] | null;
+                public_posts: boolean;
+                public_posts_reason: string | null;
+                options: {
+                    [key: string]: {
+                        values?: string[];
+                        fixed?: boolean;
+                        reason: string;
+                    };
+                };
             };
         };
         PostingRulesList: {
@@ -1295,6 +1318,7 @@ export interface components {
                 reel_music: boolean;
                 documents: boolean;
                 mixed_media: boolean;
+                public_posts: boolean;
             };
             options: {
                 key: string;

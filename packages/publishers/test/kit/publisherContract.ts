@@ -64,12 +64,12 @@ export interface ContractSetup {
   readonly fake: FakeControls
   /** One stored media item per kind the route supports. */
   readonly media: { readonly image?: Media; readonly video?: Media; readonly document?: Media; readonly gif?: Media }
-  readonly options: ReadonlyArray<OptionCase>
   /**
-   * What every post carries when the platform publishes nothing without media (Pinterest):
-   * the "text" cases then send this item with their text.
+   * On a platform that publishes no text alone (TikTok, Instagram), the stored item a post that
+   * names no media carries; absent where text goes out alone.
    */
-  readonly requiredMedia?: Media
+  readonly carrier?: Media
+  readonly options: ReadonlyArray<OptionCase>
   /** The account as storage holds it now (to see it marked needs_reconnect). */
   readonly reload: Effect.Effect<SocialAccount>
 }
@@ -94,20 +94,19 @@ export const publisherContract = (name: string, setup: ContractSetupEffect) =>
     ): PublishRequest => ({
       account: fixture.account,
       text,
-      media: extra.media ?? (fixture.requiredMedia === undefined ? [] : [fixture.requiredMedia]),
+      media: extra.media ?? (fixture.carrier === undefined ? [] : [fixture.carrier]),
       configuration: extra.configuration,
       marker: randomUUID()
     })
     const held = (fixture: ContractSetup, id: string) => fixture.fake.posts().find((post) => post.id === id)
 
     describe("publishing", () => {
-      it.effect("a text post (with the required media, where the platform needs some) reaches the platform with its exact text", () =>
+      it.effect("a text post (on its carrier, where text cannot go alone) reaches the platform with its exact text", () =>
         Effect.gen(function*() {
           const fixture = yield* Setup
           const text = `Contract text post ${randomUUID().slice(0, 8)}`
-          const sent = request(fixture, text)
-          const published = yield* fixture.adapters.publisher.publish(sent)
-          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: sent.media.length })
+          const published = yield* fixture.adapters.publisher.publish(request(fixture, text))
+          expect(held(fixture, published.platformPostId)).toMatchObject({ text, media: fixture.carrier === undefined ? 0 : 1 })
           expect(published.url).toMatch(/^https:\/\//)
         }))
 

@@ -51,7 +51,7 @@ export const pinterestContractSetup: ContractSetupEffect = Effect.gen(function*(
     account,
     fake: harness.fake.controls(),
     media: { image, video: harness.withBytes(mediaItem("video"), videoBytes) },
-    requiredMedia: image,
+    carrier: image,
     options: pinterestOptions(harness.fake),
     reload: Effect.sync(() => harness.data.accounts.get(account.id) ?? account)
   }

@@ -160,7 +160,8 @@ const connectGranted = Effect.fnUntraced(function*(
     platform,
     username: identity.username.replace(/^@/, ""),
     route: "direct",
-    status: "active"
+    status: "active",
+    ...(identity.report === undefined ? {} : { report: identity.report })
   })
   const connected = yield* Effect.flatMap(AccountAdmin, (admin) =>
     admin.connectPlatformAccount(account, grantCredentials(grant), identity.platformAccountId))

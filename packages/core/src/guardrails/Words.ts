@@ -1,0 +1,218 @@
+/**
+ * The words of a folded text (Normalize.ts), found in one pass: each word's place, its FNV-1a hash,
+ * what kinds of character it holds, and what separates it from the next. The banned-term matcher
+ * and the built-in lexicon both read a text through this scan, and the last scan is remembered,
+ * so a check that runs both scans the text once.
+ *
+ * A word is a maximal run of letters, digits (any script), @ and $.
+ */
+
+// Word kinds are their own flag bits (beside hasTriple and hasAstral below): a word's flags are its kinds OR-ed.
+const enum Kind {
+  Digit = 1,
+  Symbol = 2,
+  Letter = 4,
+  Space = 16,
+  LineBreak,
+  Period,
+  Stop,
+  Joiner,
+  Other,
+  HighSurrogate
+}
+const wordKindsBelow = 8
+
+const classify = (char: string): Kind => {
+  if (/^[\ud800-\udbff]$/.test(char)) return Kind.HighSurrogate
+  if (/^[\p{L}\p{N}]+$/u.test(char)) return /^[0-9]$/.test(char) ? Kind.Digit : Kind.Letter
+  if (char === "@" || char === "$") return Kind.Symbol
+  if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return Kind.LineBreak
+  if (/^\s$/u.test(char)) return Kind.Space
+  if (char === ".") return Kind.Period
+  if ("!?;:".includes(char)) return Kind.Stop
+  if ("-_*'’·~+|/\\•".includes(char)) return Kind.Joiner
+  return Kind.Other
+}
+const unclassified = 255
+const bmpKinds = new Uint8Array(0x10000).fill(unclassified)
+const astralKinds = new Map<number, Kind>()
+const classifyUnit = (code: number): Kind => {
+  const kind = classify(String.fromCharCode(code))
+  bmpKinds[code] = kind
+  return kind
+}
+const kindOfAstral = (codePoint: number): number => {
+  const known = astralKinds.get(codePoint)
+  if (known !== undefined) return known
+  const kind = /^[\p{L}\p{N}]$/u.test(String.fromCodePoint(codePoint)) ? Kind.Letter : Kind.Other
+  astralKinds.set(codePoint, kind)
+  return kind
+}
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff
+
+// Word flags.
+export const hasDigit: number = Kind.Digit
+export const hasSymbol: number = Kind.Symbol
+export const hasLetter: number = Kind.Letter
+/** Three or more of the same character in a row. */
+export const hasTriple = 8
+/** A letter or digit outside the Basic Multilingual Plane (a surrogate pair). */
+export const hasAstral = 32
+
+// Gap flags, for the gap after a word.
+/** The words around it may belong to one multi-word term: no sentence end between them. */
+export const phraseGap = 1
+/** The words around it are fragments of one word ("b.a.d", "sh-it"): short joiner punctuation, no space. */
+export const joinGap = 2
+/** Single letters around it are read together ("b a d"): a short run of spaces or joiners. */
+export const spacedGap = 4
+const maxJoinableGap = 3
+
+// FNV-1a over UTF-16 units: words are hashed while scanned, so a word can be looked up in a hash
+// table without ever becoming a string.
+export const fnvSeed = 0x811c9dc5 | 0
+export const fnvPrime = 0x01000193
+
+/** The FNV-1a hash of text[start, end): the hash the scan gives a word spelled so. */
+export const hashOf = (text: string, start = 0, end = text.length): number => {
+  let hash = fnvSeed
+  for (let index = start; index < end; index++) hash = Math.imul(hash ^ text.charCodeAt(index), fnvPrime)
+  return hash
+}
+
+/**
+ * A filter of 32-bit hashes: false for a hash none of them has, true for theirs (and for about one
+ * other hash in 32). Words that start no term and have no stem in the lexicon are the most
+ * common by far: each costs one bit test, a branch that is almost always not taken.
+ */
+export const hashFilter = (hashes: ReadonlyArray<number>): (hash: number) => boolean => {
+  let bits = 1024
+  while (bits < hashes.length * 32) bits *= 2
+  const mask = bits - 1
+  const filter = new Int32Array(bits >>> 5)
+  for (const hash of hashes) filter[(hash & mask) >>> 5]! |= 1 << (hash & 31)
+  return (hash) => (filter[(hash & mask) >>> 5]! & (1 << (hash & 31))) !== 0
+}
+
+/**
+ * The words of one text, in order. The arrays are shared by every scan (only `count` entries are
+ * this text's): read a scan before the next one starts. Matching and scoring are synchronous, so
+ * they always do.
+ */
+export interface Words {
+  readonly text: string
+  readonly count: number
+  readonly starts: Int32Array
+  readonly ends: Int32Array
+  readonly hashes: Int32Array
+  readonly flags: Uint8Array
+  /** Gap flags of the gap after each word. */
+  readonly gaps: Uint8Array
+}
+
+// Allocating fresh typed arrays per check cost more in garbage collection than the matching itself:
+// one set of buffers, grown when a longer text comes, serves every scan.
+let buffers = {
+  starts: new Int32Array(0),
+  ends: new Int32Array(0),
+  hashes: new Int32Array(0),
+  flags: new Uint8Array(0),
+  gaps: new Uint8Array(0)
+}
+
+const scan = (text: string): Words => {
+  // Words are separated by at least one character, so there are at most this many.
+  const capacity = (text.length >> 1) + 1
+  if (buffers.starts.length < capacity) {
+    const size = Math.max(capacity, buffers.starts.length * 2)
+    buffers = {
+      starts: new Int32Array(size),
+      ends: new Int32Array(size),
+      hashes: new Int32Array(size),
+      flags: new Uint8Array(size),
+      gaps: new Uint8Array(size)
+    }
+  }
+  const { ends, flags, gaps, hashes, starts } = buffers
+  let count = 0
+  let start = -1
+  let hash = fnvSeed
+  let wordFlags = 0
+  let previous = -1
+  let repeats = 0
+  let gapSpaces = false
+  let gapSentenceEnd = false
+  let gapOther = false
+  const length = text.length
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index)
+    let kind: number = bmpKinds[code]!
+    let astral = false
+    if (kind >= Kind.HighSurrogate) {
+      if (kind === unclassified) kind = classifyUnit(code)
+      if (kind === Kind.HighSurrogate) {
+        // A high surrogate with no low one after it is no character: it separates words.
+        astral = index + 1 < length && isLowSurrogate(text.charCodeAt(index + 1))
+        kind = astral ? kindOfAstral(text.codePointAt(index)!) : Kind.Other
+      }
+    }
+    if (kind < wordKindsBelow) {
+      if (start < 0) {
+        if (count > 0) {
+          const gapLength = index - ends[count - 1]!
+          const join = gapLength <= maxJoinableGap && !gapSpaces && !gapOther
+          gaps[count - 1] = (join || !gapSentenceEnd ? phraseGap : 0) | (join ? joinGap : 0) |
+            (gapLength <= maxJoinableGap && !gapOther ? spacedGap : 0)
+        }
+        start = index
+        hash = fnvSeed
+        wordFlags = 0
+        previous = -1
+      }
+      hash = Math.imul(hash ^ code, fnvPrime)
+      if (astral) {
+        hash = Math.imul(hash ^ text.charCodeAt(++index), fnvPrime)
+        wordFlags |= hasAstral
+      }
+      wordFlags |= kind
+      if (code !== previous) {
+        previous = code
+        repeats = 0
+      } else if (++repeats === 2) wordFlags |= hasTriple
+    } else {
+      if (start >= 0) {
+        starts[count] = start
+        ends[count] = index
+        hashes[count] = hash
+        flags[count++] = wordFlags
+        start = -1
+        gapSpaces = gapSentenceEnd = gapOther = false
+      }
+      if (kind === Kind.Space) gapSpaces = true
+      else if (kind === Kind.Period) gapSentenceEnd = true
+      else if (kind === Kind.LineBreak || kind === Kind.Stop) gapSentenceEnd = gapOther = true
+      else if (kind === Kind.Other) gapOther = true
+      if (astral) index++
+    }
+  }
+  if (start >= 0) {
+    starts[count] = start
+    ends[count] = length
+    hashes[count] = hash
+    flags[count++] = wordFlags
+  }
+  if (count > 0) gaps[count - 1] = 0
+  return { text, count, starts, ends, hashes, flags, gaps }
+}
+
+
+// The banned-word matcher and the built-in classifier read the same folded text one after the
+// other: the last scan is remembered (it stays valid until the next scan reuses the buffers).
+let last: Words | null = null
+
+/** The words of a folded text (see Words). */
+export const wordsOfFolded = (folded: string): Words => {
+  if (last !== null && last.text === folded) return last
+  last = scan(folded)
+  return last
+}
