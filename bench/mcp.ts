@@ -7,7 +7,7 @@
 // request of both, and the cost ratios (REST req/s over MCP req/s; MCP CPU over REST CPU per
 // request). Every load runs once unmeasured before any is measured, and each measured load follows
 // an unmeasured warm-up of the same load.
-//   npx tsx bench/mcp.ts
+//   npx tsx bench/mcp.ts [tool ...]   (only the pairs of the tools named; every pair when none is)
 // Target: a tool call costs at most 1.5x the REST call.
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -29,7 +29,7 @@ const serve = (dataDir: string) =>
       detached: true
     })
     let output = ""
-    const timer = setTimeout(() => reject(new Error(`not ready within 60 s:\n${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`not ready within 180 s:\n${output}`)), 180_000)
     const read = (chunk: Buffer) => {
       output += chunk.toString("utf8")
       const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
@@ -72,11 +72,15 @@ interface Pair {
 }
 
 const caption = "Our spring collection lands on Friday: twelve new pieces, all made to last."
-const pairs: ReadonlyArray<Pair> = [
+const allPairs: ReadonlyArray<Pair> = [
   { name: "list accounts", rest: { method: "GET", path: "/social-accounts" }, tool: "list_accounts", args: {} },
   { name: "list posts", rest: { method: "GET", path: "/posts?limit=20" }, tool: "list_posts", args: { limit: 20 } },
   { name: "guardrail check", rest: { method: "POST", path: "/guardrails/check", body: { caption } }, tool: "check_guardrails", args: { caption } }
 ]
+const named = process.argv.slice(2)
+const unknown = named.filter((tool) => !allPairs.some((pair) => pair.tool === tool))
+if (unknown.length > 0) throw new Error(`no pair for ${unknown.join(", ")}: the pairs are ${allPairs.map((pair) => pair.tool).join(", ")}`)
+const pairs = named.length === 0 ? allPairs : allPairs.filter((pair) => named.includes(pair.tool))
 
 const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-bench-mcp-"))
 const server = await serve(dataDir)

@@ -6,7 +6,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Kit, Linkedin, Pinterest, Threads, Tiktok, X } from "@herald/publishers"
+import { Bluesky, Kit, Linkedin, Pinterest, Threads, Tiktok, X, Youtube } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -19,6 +19,7 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   X.xDirectRoute,
   Threads.threadsDirectRoute,
   Tiktok.tiktokDirectRoute,
+  Youtube.youtubeDirectRoute,
   Pinterest.pinterestDirectRoute
 ]
 

@@ -7,7 +7,7 @@ import { optional } from "./Config.js"
  * "off" for none), HERALD_S3_BUCKET with
  * HERALD_S3_REGION (default us-east-1), HERALD_S3_ENDPOINT, HERALD_S3_FORCE_PATH_STYLE,
  * HERALD_S3_ACCESS_KEY_ID and HERALD_S3_SECRET_ACCESS_KEY, HERALD_FFPROBE (unset: ffprobe on the
- * PATH, else the bundled one).
+ * PATH, else the bundled one), HERALD_FFMPEG (unset: ffmpeg on the PATH).
  */
 export const mediaConfig = (dataDir: string): Config.Config<MediaConfig> =>
   Config.all({
@@ -18,7 +18,8 @@ export const mediaConfig = (dataDir: string): Config.Config<MediaConfig> =>
     forcePathStyle: Config.withDefault(Config.boolean("HERALD_S3_FORCE_PATH_STYLE"), false),
     accessKeyId: Config.option(Config.string("HERALD_S3_ACCESS_KEY_ID")),
     secretAccessKey: Config.option(Config.redacted("HERALD_S3_SECRET_ACCESS_KEY")),
-    ffprobe: optional("HERALD_FFPROBE")
+    ffprobe: optional("HERALD_FFPROBE"),
+    ffmpeg: optional("HERALD_FFMPEG")
   }).pipe(
     Config.map((env): MediaConfig => ({
       localDir: env.dir === "off" ? null : env.dir,
@@ -35,7 +36,8 @@ export const mediaConfig = (dataDir: string): Config.Config<MediaConfig> =>
           })
         })
       }),
-      ...Option.match(env.ffprobe, { onNone: () => ({}), onSome: (ffprobe) => ({ ffprobe }) })
+      ...Option.match(env.ffprobe, { onNone: () => ({}), onSome: (ffprobe) => ({ ffprobe }) }),
+      ...Option.match(env.ffmpeg, { onNone: () => ({}), onSome: (ffmpeg) => ({ ffmpeg }) })
     }))
   )
 

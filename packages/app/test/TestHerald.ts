@@ -35,6 +35,8 @@ export const startHerald = async (
     /** Direct routes in place of the build's (a test's own, pointed at its fakes, which the guard then reaches on loopback). */
     readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
     readonly metrics?: Pick<HeraldConfig, "metricsSchedule" | "metricsPollInterval">
+    /** Each direct-route call's deadline by kind (a fake that never answers a test's call). */
+    readonly callDeadlines?: Kit.Deadlines
   } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
@@ -52,7 +54,7 @@ export const startHerald = async (
     workers: options.workers ?? true,
     deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
     deliveryTimeout: defaultPublishingDispatcherOptions().publishTimeout,
-    callDeadlines: Kit.deadlines,
+    callDeadlines: options.callDeadlines ?? Kit.deadlines,
     connectionChecks: {
       every: defaultConnectionCheckPolicy.every,
       expiringEvery: defaultConnectionCheckPolicy.expiringEvery,

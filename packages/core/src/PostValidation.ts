@@ -91,7 +91,7 @@ const surfaceRules: Check = (target) => {
 }
 
 const captionRules: Check = (target) => {
-  const text = textOn(target.draft, target.platform, target.placement)
+  const text = target.text
   if (text === null) {
     const { caption, media } = platformRegistry[target.platform]
     if (target.placement === "stories") return []
@@ -118,10 +118,11 @@ const captionRules: Check = (target) => {
   if (length <= ceiling) return []
   const overridden = nonBlank(configurationOf(target.draft, target.platform)?.caption) !== null
   const signature = signatureLength(target.draft.signature, count)
+  const unit = platformRegistry[target.platform].caption.unit ?? "characters"
   return [refuse(
     overridden ? optionField(target.platform, "caption") : "caption",
     target.ref,
-    `${target.platform} prints at most ${ceiling} characters and this caption prints ${length}` +
+    `${target.platform} prints at most ${ceiling} ${unit} and this caption prints ${length}` +
       (signature > 0 ? ` (the signature takes ${signature} of them)` : "") +
       `; shorten it by ${length - ceiling}`
   )]
@@ -285,6 +286,7 @@ const targetChecks: ReadonlyArray<Check> = [
 const toTarget = (draft: PostDraft, account: SocialAccount): Target => {
   const can = accountCapabilities(account)
   const asked = placementOf(configurationOf(draft, account.platform))
+  const placement = asked === "timeline" || can.placements.includes(asked) ? asked : "timeline"
   return {
     draft,
     account,
@@ -292,9 +294,10 @@ const toTarget = (draft: PostDraft, account: SocialAccount): Target => {
     ref: accountRef(account, draft.projectAccounts ?? draft.accounts),
     can,
     limits: limitsFor(account, draft.signature),
-    placement: asked === "timeline" || can.placements.includes(asked) ? asked : "timeline",
+    placement,
     visual: draft.media.filter((item) => item.kind !== "document"),
-    documents: draft.media.filter((item) => item.kind === "document")
+    documents: draft.media.filter((item) => item.kind === "document"),
+    text: textOn(draft, account.platform, placement)
   }
 }
 

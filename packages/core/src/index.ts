@@ -39,6 +39,8 @@ export * from "./ports/PublishingPauses.js"
 export * from "./PublishingPause.js"
 export * from "./ports/PinterestBoards.js"
 export * from "./ports/PublishCheckpoints.js"
+export * from "./ports/PlatformQuotas.js"
+export * from "./ports/VideoFrames.js"
 export * from "./CaptionSignature.js"
 export * from "./platforms/Registry.js"
 export {
@@ -60,7 +62,17 @@ export { PinterestConfiguration } from "./platforms/pinterest.js"
 export { ThreadsConfiguration, ThreadsReplyControl } from "./platforms/threads.js"
 export { TiktokConfiguration, TiktokPrivacyStatus } from "./platforms/tiktok.js"
 export { XConfiguration, XReplySettings } from "./platforms/x.js"
-export { YoutubeConfiguration } from "./platforms/youtube.js"
+export {
+  isShort,
+  utf8Length,
+  YoutubeCategoryId,
+  youtubeCategoryName,
+  YoutubeConfiguration,
+  YoutubePrivacyStatus,
+  youtubeQuota,
+  youtubeText,
+  youtubeTitle
+} from "./platforms/youtube.js"
 export * from "./PostValidation.js"
 export * from "./ScheduledAt.js"
 export * from "./PostingRules.js"

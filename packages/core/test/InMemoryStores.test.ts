@@ -7,6 +7,7 @@ import {
   connectionCases,
   connectionCheckCases,
   metricsStoreCases,
+  platformQuotaCases,
   postStoreCases,
   projectCases,
   pinterestBoardCases,
@@ -55,6 +56,7 @@ layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(),
   rateLimitCases(it)
   metricsStoreCases(it)
   publishCheckpointCases(it)
+  platformQuotaCases(it)
 })
 
 layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRows))("in-memory admin ports", (it) => {

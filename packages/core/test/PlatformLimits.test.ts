@@ -68,8 +68,15 @@ const textOf = (platform: Platform, option: PostingOption, length: number): stri
     const origin = "https://example.com/"
     return origin + "p".repeat(length - origin.length)
   }
-  return "a".repeat(length)
+  return option.key === "caption" ? paragraphs("a", length) : "a".repeat(length)
 }
+
+/**
+ * A caption of exactly `length` characters in lines of 80, as captions are written: a platform
+ * may hold its first line to a shorter ceiling (YouTube's title, 100 characters).
+ */
+const paragraphs = (letter: string, length: number) =>
+  Array.from({ length }, (_, index) => (index + 1) % 80 === 0 && index < length - 1 ? "\n" : letter).join("")
 
 /** Where a list's entries are refused: the key, or the key under which its entries sit. */
 const listField = (platform: Platform, option: PostingOption) => {
@@ -177,7 +184,7 @@ describe.each(platforms)("%s, as its registry module says", (platform) => {
     )
 
     it(`takes a caption of caption_chars_available (${rules.limits.caption_chars_available}) and refuses one more`, () => {
-      const caption = (length: number) => judge(target, { caption: "c".repeat(length), media: acceptingMedia(target, {}) ?? [] })
+      const caption = (length: number) => judge(target, { caption: paragraphs("c", length), media: acceptingMedia(target, {}) ?? [] })
       expect(caption(rules.limits.caption_chars_available)).toEqual([])
       expect(caption(rules.limits.caption_chars_available + 1)).toEqual([{ field: "caption", account: ref }])
     })

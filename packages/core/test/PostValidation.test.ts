@@ -73,6 +73,25 @@ describe("validateDraft", () => {
       one("platform_configurations.threads.caption", "threads:acme")
     ],
     ["bluesky counts emoji as one character", draft({ accounts: [account("bluesky")], caption: "🚀".repeat(300) }), []],
+    // youtube: the caption is the description (5,000 bytes), its first line the title (100 characters)
+    ["youtube: 5,000 bytes of description fit", draft({ accounts: [account("youtube")], media: video(), caption: `Title\n${"é".repeat(2497)}` }), []],
+    [
+      "youtube counts the description in UTF-8 bytes: 2,500 two-byte letters are over",
+      draft({ accounts: [account("youtube")], media: video(), caption: `Title\n${"é".repeat(2498)}` }),
+      one("caption", "youtube:acme")
+    ],
+    [
+      "youtube: a first line of 101 characters is too long a title",
+      draft({ accounts: [account("youtube")], media: video(), caption: `${"t".repeat(101)}\nthe rest` }),
+      one("caption", "youtube:acme")
+    ],
+    ["youtube: a first line of 100 characters is a title", draft({ accounts: [account("youtube")], media: video(), caption: `${"🎬".repeat(100)}\nthe rest` }), []],
+    [
+      "youtube: the override's first line is the title, named as the override",
+      draft({ accounts: [account("youtube")], media: video(), configurations: { youtube: { caption: "t".repeat(120) } } }),
+      one("platform_configurations.youtube.caption", "youtube:acme")
+    ],
+    ["youtube refuses < and >", draft({ accounts: [account("youtube")], media: video(), caption: "Launch <today>" }), one("caption", "youtube:acme")],
     // media
     ["instagram refuses text only", draft({ accounts: [account("instagram")] }), one("media_ids", "instagram:acme")],
     ["tiktok refuses text only", draft({ accounts: [account("tiktok")] }), one("media_ids", "tiktok:acme")],

@@ -44,7 +44,7 @@ describe("postingRulesFor", () => {
     ["threads", ["caption", "placement", "topic_tag", "reply_control", "poll_option_a", "poll_option_b", "poll_option_c", "poll_option_d", "gif_id", "crosspost_ig_story", "link_attachment"]],
     ["pinterest", ["caption", "title", "board_ids", "link", "is_ai_generated", "alt_text"]],
     ["tiktok", ["caption", "is_brand_content", "is_organic_brand_content", "is_ai_generated", "privacy_status", "disable_comment", "disable_duet", "disable_stitch"]],
-    ["youtube", ["caption", "has_paid_product_placement", "contains_synthetic_media"]]
+    ["youtube", ["caption", "has_paid_product_placement", "contains_synthetic_media", "privacy_status", "category_id"]]
   ] as const)("%s accepts the common keys and its own", (platform, keys) => {
     expect(keysOf(platform)).toEqual(keys)
   })

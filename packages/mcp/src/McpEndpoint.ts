@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import {
@@ -10,9 +10,10 @@ import {
   type Tool as McpTool
 } from "@modelcontextprotocol/sdk/types.js"
 import { type ApiKeyHash, type ApiKeyStore, makeAuthenticator, type Principal, type RateLimited, type RateLimitStore } from "@herald/core"
-import { Cause, Effect, Option, Runtime } from "effect"
-import { isToolCall, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
-import { type AnyTool, decodeArguments, jsonSchemaOf, type Refusal, type ToolServices } from "./Tool.js"
+import { Cause, Effect, Either, Option, Runtime } from "effect"
+import { isToolCall, type Outcome, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
+import { readJson } from "./RequestJson.js"
+import { type AnyTool, decodeArguments, jsonSchemaOf, type Refusal, resultOf, type ToolServices } from "./Tool.js"
 import { tools } from "./Tools.js"
 
 /** What the connector needs from its host beside the core's ports. */
@@ -77,21 +78,20 @@ export const McpLive = (options: McpOptions) =>
       const { authenticate } = yield* makeAuthenticator
       const runPromise = Runtime.runPromise(runtime)
 
-      /** A tool's result, or its refusal as a tool error; run on the connector's services, in whatever fiber runs it. */
-      const callTool = (admitted: Principal | RateLimited, tool: AnyTool, args: unknown): Effect.Effect<CallToolResult> => {
-        if ("_tag" in admitted) return Effect.succeed(toolError(rateLimitedBody(admitted)))
+      /** A tool's output, or its refusal as a tool error; run on the connector's services, in whatever fiber runs it. */
+      const callTool = (admitted: Principal | RateLimited, tool: AnyTool, args: unknown): Effect.Effect<Outcome> => {
+        if ("_tag" in admitted) return Effect.succeed(Either.left(toolError(rateLimitedBody(admitted))))
         const run: Effect.Effect<unknown, Refusal, McpServices> = Effect.flatMap(decodeArguments(tool.input, args), (input) => tool.run(admitted, input))
         return run.pipe(
           Effect.matchCauseEffect({
-            onSuccess: (output): Effect.Effect<CallToolResult> =>
-              Effect.succeed({ content: [{ type: "text", text: tool.text(output) }], structuredContent: output as Record<string, unknown> }),
+            onSuccess: (output): Effect.Effect<Outcome> => Effect.succeed(Either.right(output)),
             onFailure: (cause) =>
               Option.match(Cause.failureOption(cause), {
-                onSome: (refusal) => Effect.succeed(toolError(refusal as Refusal)),
+                onSome: (refusal) => Effect.succeed(Either.left(toolError(refusal as Refusal))),
                 onNone: () =>
                   Effect.as(
                     Effect.logError(`MCP tool ${tool.name} failed inside Herald`, cause),
-                    toolError({ error: "internal error", code: "internal_error" })
+                    Either.left(toolError({ error: "internal error", code: "internal_error" }))
                   )
               })
           }),
@@ -117,7 +117,7 @@ export const McpLive = (options: McpOptions) =>
           if (made.admitted === null) throw new McpError(ErrorCode.InternalError, "no caller")
           const tool = byName.get(call.params.name)
           if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${call.params.name}; tools/list names the 11 tools`)
-          return runPromise(callTool(made.admitted, tool, call.params.arguments))
+          return runPromise(Effect.map(callTool(made.admitted, tool, call.params.arguments), Either.match({ onLeft: (error) => error, onRight: (output) => resultOf(tool, output) })))
         })
         return made
       }
@@ -154,7 +154,10 @@ export const McpLive = (options: McpOptions) =>
       const answerPlain = (admitted: Principal | RateLimited, call: PlainToolCall, tool: AnyTool) =>
         Effect.map(
           callTool(admitted, tool, call.arguments),
-          (result) => HttpServerResponse.text(resultReply(call, tool, result), { status: 200, contentType: "application/json" })
+          (outcome) => {
+            const reply = resultReply(call, tool, outcome)
+            return HttpServerResponse.raw(reply.text, { status: 200, contentType: "application/json", contentLength: reply.bytes })
+          }
         )
 
       const handle = (pathKey: string | undefined) =>
@@ -173,10 +176,7 @@ export const McpLive = (options: McpOptions) =>
           if (admitted._tag === "Left") {
             return unauthorized(admitted.left._tag === "ApiKeyRevoked" ? "revoked_api_key" : "invalid_api_key", admitted.left.message)
           }
-          const body = yield* request.json.pipe(
-            HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
-            Effect.option
-          )
+          const body = yield* readJson(request, maxBodyBytes)
           if (Option.isNone(body)) return jsonRpcError(ErrorCode.ParseError, "the body is not JSON (or is larger than 8 MB)", 400)
           if ("_tag" in admitted.right && !isToolCall(body.value)) {
             return json(rateLimitedBody(admitted.right), 429, { "retry-after": String(admitted.right.retryAfterSeconds) })

@@ -7,7 +7,8 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS
 } from "@modelcontextprotocol/sdk/types.js"
-import type { AnyTool } from "./Tool.js"
+import { Either } from "effect"
+import { type AnyTool, resultOf } from "./Tool.js"
 
 /**
  * A plain tools/call: one well-formed JSON-RPC request calling a tool, with the headers the SDK's
@@ -50,17 +51,38 @@ export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | 
   return { id: message.data.id, name: call.data.params.name, arguments: call.data.params.arguments }
 }
 
-const keptJson = keptBy<string>()
+/** What a tool call came to: the tool's output, or a tool error already framed as a result. */
+export type Outcome = Either.Either<unknown, CallToolResult>
+
+/** A reply's JSON up to its id, with its length in UTF-8 bytes. */
+interface Head {
+  readonly text: string
+  readonly bytes: number
+}
+
+const keptHeads = keptBy<Head>()
+
+/** The reply up to its id, as the SDK's transport writes it in JSON mode (result, then jsonrpc, then id). */
+const head = (result: CallToolResult): Head => {
+  const text = `{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":`
+  return { text, bytes: Buffer.byteLength(text) }
+}
 
 /**
- * The JSON-RPC reply carrying a tool's result, as the SDK's transport writes it in JSON mode; the
- * JSON of a result the tool says is kept (`Tool.kept`) is made once while it is unchanged.
+ * The JSON-RPC reply carrying a tool's result, as text with its length in bytes. For an output the
+ * tool says is kept (`Tool.kept`), its reply up to the id (the text rendering and structuredContent
+ * included) is made once while it is unchanged, as REST keeps its reply's bytes: a call then costs
+ * its id. It stays text, written by node:http as it is: bytes would be a copy of the whole reply
+ * per call, memory outside the JS heap whose growth forces full collections.
  */
-export const resultReply = (call: PlainToolCall, tool: AnyTool, result: CallToolResult): string => {
-  const kept = result.isError === true || result.structuredContent === undefined ? undefined : tool.kept?.(result.structuredContent)
-  if (kept === undefined) return JSON.stringify({ result, jsonrpc: "2.0", id: call.id })
-  const { structuredContent, ...rest } = result
-  const structured = keptJson(kept.owner, kept.parts, () => JSON.stringify(structuredContent))
-  // rest holds content, so its JSON is an object with at least one member: its closing brace is replaced.
-  return `{"result":${JSON.stringify(rest).slice(0, -1)},"structuredContent":${structured}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`
+export const resultReply = (call: PlainToolCall, tool: AnyTool, outcome: Outcome): Head => {
+  const id = `${JSON.stringify(call.id)}}`
+  const made = Either.match(outcome, {
+    onLeft: head,
+    onRight: (output) => {
+      const kept = tool.kept?.(output)
+      return kept === undefined ? head(resultOf(tool, output)) : keptHeads(kept.owner, kept.parts, () => head(resultOf(tool, output)))
+    }
+  })
+  return { text: made.text + id, bytes: made.bytes + Buffer.byteLength(id) }
 }

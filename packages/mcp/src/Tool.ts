@@ -1,5 +1,6 @@
 import { type DomainError, errorBody, type ErrorBody, issueViolations, type Principal, refusedFieldsBody } from "@herald/core"
-import { Effect, JSONSchema, ParseResult, Schema } from "effect"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { Effect, Either, JSONSchema, ParseResult, Schema } from "effect"
 
 /** A tool's refusal: the REST error body ({ error, code } and what the code carries), sent as a tool error. */
 export type Refusal = ErrorBody | { readonly error: string; readonly code: string; readonly [extra: string]: unknown }
@@ -46,15 +47,23 @@ export const refuse = (error: DomainError): Effect.Effect<never, Refusal> => Eff
 /** Arguments are read as REST reads a body: every invalid field reported, unknown fields refused. */
 const strict = { errors: "all", onExcessProperty: "error" } as const
 
-/** The tool's arguments, or an invalid_request refusal naming every field at fault (REST's 400 body). */
+/**
+ * The tool's arguments, or an invalid_request refusal naming every field at fault (REST's 400 body).
+ * Decoded synchronously: the input schemas are plain data, and the Effect decoder cost several
+ * times as much on every call.
+ */
 export const decodeArguments = <I>(schema: Schema.Schema<I, any>, args: unknown): Effect.Effect<I, Refusal> => // eslint-disable-line @typescript-eslint/no-explicit-any
-  Schema.decodeUnknown(schema)(args ?? {}, strict).pipe(
-    Effect.catchTag("ParseError", (error) =>
-      Effect.flatMap(
-        ParseResult.ArrayFormatter.formatError(error),
-        (issues) => Effect.fail({ ...refusedFieldsBody(issueViolations(issues)), code: "invalid_request" })
-      ))
-  )
+  Either.match(ParseResult.decodeUnknownEither(schema)(args ?? {}, strict), {
+    onLeft: (issue) =>
+      Effect.fail({ ...refusedFieldsBody(issueViolations(ParseResult.ArrayFormatter.formatIssueSync(issue))), code: "invalid_request" }),
+    onRight: Effect.succeed
+  })
+
+/** A tool's result: its output as structuredContent, beside the tool's short text rendering of it. */
+export const resultOf = <O>(tool: Tool<any, O, any>, output: O): CallToolResult => ({ // eslint-disable-line @typescript-eslint/no-explicit-any
+  content: [{ type: "text", text: tool.text(output) }],
+  structuredContent: output as Record<string, unknown>
+})
 
 /**
  * Effect marks some schemas with a fixed $id (Schema.Unknown is "/schemas/unknown"); a document

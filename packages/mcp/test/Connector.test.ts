@@ -50,6 +50,14 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     await herald?.close()
   })
 
+  /** The headers the SDK client sends with a tools/call, for requests sent by hand. */
+  const rawHeaders = () => ({
+    authorization: `Bearer ${herald.credentials.agent_key}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-06-18"
+  })
+
   it("lists exactly the contract's 11 tools, each with input and output schemas and truthful hints", async () => {
     const { tools } = await agent.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([...contractTools].sort())
@@ -230,12 +238,7 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
   })
 
   it("a plain tools/call answers what the SDK answers for the same call, and what it does not take still gets the SDK's protocol errors", async () => {
-    const headers = {
-      authorization: `Bearer ${herald.credentials.agent_key}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-06-18"
-    }
+    const headers = rawHeaders()
     const send = async (body: unknown, extra: Record<string, string> = {}) => {
       const reply = await fetch(`${herald.origin}/api/mcp`, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) })
       return { status: reply.status, body: await json(reply) }
@@ -244,6 +247,9 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     // Twice: the second plain reply is made of the kept JSON of the first.
     const plain = await send(listPosts)
     expect(await send(listPosts)).toEqual(plain)
+    expect(await send({ ...listPosts, id: 8 })).toEqual({ ...plain, body: { ...plain.body, id: 8 } })
+    // The reply's length is counted in bytes: an id of several bytes a character still ends the JSON.
+    expect(await send({ ...listPosts, id: "列-8" })).toEqual({ ...plain, body: { ...plain.body, id: "列-8" } })
     expect(plain.status).toBe(200)
     expect(plain.body.result.structuredContent).toEqual((await rest("/posts?limit=3")).body)
     // A batch of one is not plain: the SDK's transport and protocol server answer it.
@@ -257,6 +263,30 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(unknown.body).toMatchObject({ id: "list-7", error: { code: -32602 } })
     expect((await send(listPosts, { accept: "application/json" })).status).toBe(406)
     expect((await send(listPosts, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400)
+  })
+
+  it("reads a body sent in pieces, and answers one that is not JSON with a parse error", async () => {
+    const headers = rawHeaders()
+    const text = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_posts", arguments: { limit: 2 } } })
+    const pieces = [text.slice(0, 20), text.slice(20, 50), text.slice(50)]
+    const streamed = await fetch(`${herald.origin}/api/mcp`, {
+      method: "POST",
+      headers,
+      body: new ReadableStream({
+        async pull(controller) {
+          const piece = pieces.shift()
+          if (piece === undefined) return controller.close()
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          controller.enqueue(new TextEncoder().encode(piece))
+        }
+      }),
+      duplex: "half"
+    } as RequestInit)
+    expect(streamed.status).toBe(200)
+    expect((await json(streamed)).result.structuredContent).toEqual((await rest("/posts?limit=2")).body)
+    const broken = await fetch(`${herald.origin}/api/mcp`, { method: "POST", headers, body: text.slice(0, -1) })
+    expect(broken.status).toBe(400)
+    expect(await broken.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } })
   })
 
   it("answers 401 without a valid key, and never repeats a key sent in the path", async () => {

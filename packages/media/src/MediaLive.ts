@@ -2,6 +2,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { MediaIngestLive, MediaStorage } from "@herald/core"
 import { Layer } from "effect"
+import { ffmpegVideoFrames } from "./Frames.js"
 import { localMediaStorage } from "./LocalStorage.js"
 import { ffprobeMediaProbe } from "./Probe.js"
 import { type BucketConfig, s3MediaStorage } from "./S3Storage.js"
@@ -16,12 +17,14 @@ export interface MediaConfig {
   readonly stagingDir?: string
   /** The ffprobe command (default `ffprobe` on the PATH, else the one bundled with Herald: see resolveFfprobe). */
   readonly ffprobe?: string
+  /** The ffmpeg command that takes video frames (thumbnails; default `ffmpeg` on the PATH). */
+  readonly ffmpeg?: string
   readonly fetch?: FetchLimits
 }
 
 /**
  * Media: staging, storage (bucket, else local directory, else none: uploads answer 503), the
- * ffprobe-backed probe and MediaIngest for bulk media_urls. Building it fails with FfprobeMissing
+ * ffprobe-backed probe, ffmpeg's video frames and MediaIngest for bulk media_urls. Building it fails with FfprobeMissing
  * when ffprobe cannot run. Needs OutboundGuard (from @herald/outbound), MediaAdmin and
  * IdGenerator; PeopleTagCheck is the app's to provide (PeopleTagCheck.notConfigured by default).
  */
@@ -34,6 +37,6 @@ export const MediaLive = (config: MediaConfig) => {
     : config.localDir !== null
     ? localMediaStorage(config.localDir)
     : MediaStorage.unconfigured
-  const services = Layer.mergeAll(staging, storage, ffprobeMediaProbe(config.ffprobe))
+  const services = Layer.mergeAll(staging, storage, ffprobeMediaProbe(config.ffprobe), ffmpegVideoFrames(config.ffmpeg))
   return MediaIngestLive.pipe(Layer.provideMerge(services))
 }

@@ -35,7 +35,8 @@ interface ProbeOutput {
   readonly format?: { readonly duration?: string }
 }
 
-const run = (command: string, args: ReadonlyArray<string>) =>
+/** Runs a command (ffprobe, ffmpeg) to its end: its output, or the first line of what it complained. */
+export const run = (command: string, args: ReadonlyArray<string>) =>
   Effect.async<string, { readonly detail: string }>((resume, signal) => {
     execFile(command, args, { timeout: 30_000, maxBuffer: 1024 * 1024, signal }, (error, stdout, stderr) =>
       resume(

@@ -1,3 +1,4 @@
+export { ffmpegVideoFrames } from "./Frames.js"
 export { localMediaStorage } from "./LocalStorage.js"
 export { type MediaConfig, MediaLive } from "./MediaLive.js"
 export { acceptedTypes, FfprobeMissing, ffprobeMediaProbe, resolveFfprobe } from "./Probe.js"

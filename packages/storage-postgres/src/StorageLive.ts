@@ -21,6 +21,7 @@ import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
 import { PostgresWebhookDeliveryLog } from "./PostgresWebhookDeliveryLog.js"
 import { PostgresWebhooks } from "./PostgresWebhooks.js"
 import { PostgresPinterestBoards } from "./PostgresPinterestBoards.js"
+import { PostgresPlatformQuotas } from "./PostgresPlatformQuotas.js"
 import { PostgresPublishCheckpoints } from "./PostgresPublishCheckpoints.js"
 import { PostgresWorkerHeartbeats } from "./PostgresWorkerHeartbeats.js"
 import { Wakeups } from "./Wakeups.js"
@@ -71,6 +72,7 @@ export const repositories = Layer.mergeAll(
   PostgresWorkerHeartbeats,
   PostgresPublishCheckpoints,
   PostgresPinterestBoards,
+  PostgresPlatformQuotas,
   PostgresPublishingPauses,
   // Merged, so the layer is ready only once the schema is current.
   MigrationsLive

@@ -215,9 +215,12 @@ export const startFuzzHerald = async (url: string | undefined) => {
     "POST /admin/v1/projects/{project_id}/webhooks": pools.webhooks
   }
 
-  /** The JSON a request sent, when it was JSON. */
+  /**
+   * The JSON a request sent, when it was JSON, read as the server reads it: a TextDecoder drops a
+   * leading byte order mark (RFC 8259 lets a parser ignore it), which Buffer's toString keeps.
+   */
   const sentJson = (request: FuzzRequest): Json =>
-    Either.getOrNull(Either.try(() => JSON.parse(request.raw.body?.toString("utf8") ?? "")))
+    Either.getOrNull(Either.try(() => JSON.parse(new TextDecoder().decode(request.raw.body ?? new Uint8Array()))))
   const captionOf = (sent: Json): string | null => typeof sent?.caption === "string" ? sent.caption : null
 
   /** Adds the ids a successful reply names to the pools (so later requests aim at them), and the captions posts were created with. */

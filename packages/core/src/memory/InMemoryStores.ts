@@ -14,6 +14,7 @@ import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, ty
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
 import { type KnownBoard, PinterestBoards } from "../ports/PinterestBoards.js"
+import { PlatformQuotas } from "../ports/PlatformQuotas.js"
 import { PublishCheckpoints } from "../ports/PublishCheckpoints.js"
 import type { Project } from "../Project.js"
 import { PublishingPauses } from "../ports/PublishingPauses.js"
@@ -45,6 +46,8 @@ export class InMemoryData {
   /** What publishers recorded part-way through a delivery, by delivery id. */
   readonly checkpoints = new Map<string, string>()
   readonly boards = new Map<string, ReadonlyArray<KnownBoard>>()
+  /** Platform quota units spent, by `${bucket} ${day}`. */
+  readonly quotaUsed = new Map<string, number>()
 
   remember(record: PostRecord): void {
     this.posts.set(record.post.id, record)
@@ -275,6 +278,22 @@ export const makeInMemoryStores = (data: InMemoryData) => {
     Layer.succeed(PinterestBoards, PinterestBoards.of({
       get: (accountId) => Effect.sync(() => Option.fromNullable(data.boards.get(accountId))),
       put: (accountId, boards) => Effect.sync(() => void data.boards.set(accountId, boards))
+    })),
+    Layer.succeed(PlatformQuotas, PlatformQuotas.of({
+      spend: (bucket, day, units, limit) =>
+        Effect.sync(() => {
+          const key = `${bucket} ${day}`
+          const used = data.quotaUsed.get(key) ?? 0
+          if (limit !== null && used + units > limit) return { spent: false, used }
+          data.quotaUsed.set(key, used + units)
+          return { spent: true, used: used + units }
+        }),
+      exhaust: (bucket, day, limit) =>
+        Effect.sync(() => {
+          const key = `${bucket} ${day}`
+          data.quotaUsed.set(key, Math.max(limit, data.quotaUsed.get(key) ?? 0))
+        }),
+      used: (bucket, day) => Effect.sync(() => data.quotaUsed.get(`${bucket} ${day}`) ?? 0)
     })),
     inMemoryMetricsStore(data)
   )

@@ -20,6 +20,8 @@ export interface PlatformModule {
     readonly length: (text: string) => number
     /** Publishes media without words; otherwise a caption is required. */
     readonly optional: boolean
+    /** What `length` counts, as refusals name it; characters unless the platform counts bytes (YouTube's description). */
+    readonly unit?: "characters" | "bytes"
   }
   readonly media: MediaRules
   /** Surfaces beyond the feed (timeline is the feed, and the default). */
@@ -126,6 +128,8 @@ export interface Target {
   /** Images and videos; a document is judged on its own rules. */
   readonly visual: ReadonlyArray<Media>
   readonly documents: ReadonlyArray<Media>
+  /** What the account prints: the caption (or the platform's override) with the signature; null when nothing prints. */
+  readonly text: string | null
 }
 
 export type Check = (target: Target) => ReadonlyArray<Violation>

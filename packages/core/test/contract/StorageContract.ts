@@ -28,6 +28,7 @@ import {
   ProjectAdmin,
   ProjectStore,
   PinterestBoards,
+  PlatformQuotas,
   PublishCheckpoints,
   RateLimitStore,
   OutboxSendOutcome,
@@ -812,6 +813,44 @@ export const pinterestBoardCases: Cases<PinterestBoards | AccountAdmin | Project
   })
 }
 
+/** PlatformQuotas: units spent per bucket and day within a limit, all-or-nothing, across callers. */
+export const platformQuotaCases: Cases<PlatformQuotas> = (it) => {
+  describe("PlatformQuotas", () => {
+    it.effect("units are spent within the day's limit, never past it, per bucket and day", () =>
+      Effect.gen(function*() {
+        const quotas = yield* PlatformQuotas
+        const bucket = `project-${randomUUID()}`
+        expect(yield* quotas.used(bucket, "2026-11-24")).toBe(0)
+        expect(yield* quotas.spend(bucket, "2026-11-24", 1600, 10_000)).toEqual({ spent: true, used: 1600 })
+        expect(yield* quotas.spend(bucket, "2026-11-24", 8000, 10_000)).toEqual({ spent: true, used: 9600 })
+        // 9,600 + 1,600 would pass 10,000: nothing is spent.
+        expect(yield* quotas.spend(bucket, "2026-11-24", 1600, 10_000)).toEqual({ spent: false, used: 9600 })
+        expect(yield* quotas.spend(bucket, "2026-11-24", 400, 10_000)).toEqual({ spent: true, used: 10_000 })
+        // Counted whatever is left (a read already made).
+        expect(yield* quotas.spend(bucket, "2026-11-24", 1, null)).toEqual({ spent: true, used: 10_001 })
+        // Another day, another bucket: their own totals.
+        expect(yield* quotas.spend(bucket, "2026-11-25", 1600, 10_000)).toEqual({ spent: true, used: 1600 })
+        expect(yield* quotas.used(`${bucket}-other`, "2026-11-24")).toBe(0)
+        // More than a whole day's allowance is never spent, even on an empty day.
+        expect(yield* quotas.spend(`${bucket}-other`, "2026-11-24", 20_000, 10_000)).toEqual({ spent: false, used: 0 })
+      }))
+
+    it.effect("an exhausted day spends nothing more until the next; concurrent spends never overdraw", () =>
+      Effect.gen(function*() {
+        const quotas = yield* PlatformQuotas
+        const bucket = `project-${randomUUID()}`
+        yield* quotas.spend(bucket, "2026-11-24", 50, 10_000)
+        yield* quotas.exhaust(bucket, "2026-11-24", 10_000)
+        expect(yield* quotas.used(bucket, "2026-11-24")).toBe(10_000)
+        expect((yield* quotas.spend(bucket, "2026-11-24", 1, 10_000)).spent).toBe(false)
+        const other = `project-${randomUUID()}`
+        const spends = yield* Effect.all(Array.from({ length: 10 }, () => quotas.spend(other, "2026-11-24", 1600, 10_000)), { concurrency: "unbounded" })
+        expect(spends.filter((one) => one.spent)).toHaveLength(6)
+        expect(yield* quotas.used(other, "2026-11-24")).toBe(9600)
+      }))
+  })
+}
+
 /** ApiKeyStore: keys by hash, revoked and touched. */
 export const apiKeyCases: Cases<ApiKeyStore | ProjectAdmin | StoredRows> = (it) => {
   describe("ApiKeyStore", () => {
@@ -914,6 +953,7 @@ export type Storage =
   | MetricsStore
   | PublishCheckpoints
   | PinterestBoards
+  | PlatformQuotas
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -930,4 +970,5 @@ export const storageCases: Cases<Storage> = (it) => {
   metricsStoreCases(it)
   publishCheckpointCases(it)
   pinterestBoardCases(it)
+  platformQuotaCases(it)
 }

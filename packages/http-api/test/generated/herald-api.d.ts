@@ -560,6 +560,10 @@ export interface components {
                     placement?: "reels" | "stories" | "timeline";
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
+                    /** @enum {string} */
+                    privacy_status?: "public" | "unlisted" | "private";
+                    /** @enum {string} */
+                    category_id?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29";
                 } & {
                     [key: string]: unknown;
                 };
@@ -782,6 +786,10 @@ export interface components {
                     placement?: "reels" | "stories" | "timeline";
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
+                    /** @enum {string} */
+                    privacy_status?: "public" | "unlisted" | "private";
+                    /** @enum {string} */
+                    category_id?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29";
                 } & {
                     [key: string]: unknown;
                 };
@@ -1073,6 +1081,10 @@ export interface components {
                     placement?: "reels" | "stories" | "timeline";
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
+                    /** @enum {string} */
+                    privacy_status?: "public" | "unlisted" | "private";
+                    /** @enum {string} */
+                    category_id?: "1" | "2" | "10" | "15" | "17" | "19" | "20" | "22" | "23" | "24" | "25" | "26" | "27" | "28" | "29";
                 } & {
                     [key: string]: unknown;
                 };

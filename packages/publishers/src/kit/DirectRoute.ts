@@ -1,5 +1,16 @@
 import type { HttpClient } from "@effect/platform"
-import type { AccountTokens, MediaStorage, OAuthProvider, PasswordLogin, PinterestBoards, Platform, PublishCheckpoints, RouteAdapters } from "@herald/core"
+import type {
+  AccountTokens,
+  MediaStorage,
+  OAuthProvider,
+  PasswordLogin,
+  PinterestBoards,
+  Platform,
+  PlatformQuotas,
+  PublishCheckpoints,
+  RouteAdapters,
+  VideoFrames
+} from "@herald/core"
 import type { ConfigError, Effect } from "effect"
 import type { PlatformEndpoints } from "./Config.js"
 
@@ -15,9 +26,10 @@ export interface BuiltRoute {
 /**
  * One platform's direct route, as app/src/DirectRoutes.ts lists it: the platform's real hosts
  * (overridden by HERALD_<PLATFORM>_API_URL / _AUTH_URL), and how to build the route from its
- * endpoints over the guarded HttpClient, the account tokens, the stored media and the publish
- * checkpoints (what a container flow records before it waits on the platform) and the Pinterest
- * boards kept per account.
+ * endpoints over the guarded HttpClient, the account tokens, the stored media, the publish
+ * checkpoints (what a container flow or an upload session records before it waits on the
+ * platform), the platforms' daily quotas, frames taken from videos (thumbnails) and the
+ * Pinterest boards kept per account.
  */
 export interface DirectRoute {
   readonly platform: Platform
@@ -25,5 +37,9 @@ export interface DirectRoute {
   /** A route's own settings beyond its endpoints come from the environment too (a bad one fails start-up). */
   readonly build: (
     endpoints: PlatformEndpoints
-  ) => Effect.Effect<BuiltRoute, ConfigError.ConfigError, HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints | PinterestBoards>
+  ) => Effect.Effect<
+    BuiltRoute,
+    ConfigError.ConfigError,
+    HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints | PlatformQuotas | VideoFrames | PinterestBoards
+  >
 }

@@ -46,6 +46,8 @@ export interface OAuth2Settings {
   readonly pkce?: boolean
   /** Scope separator in the consent URL (a space by RFC 6749; some platforms take a comma). */
   readonly scopeSeparator?: string
+  /** The platform's own consent URL parameters (Google's access_type=offline and prompt=consent). */
+  readonly authorizeParams?: Readonly<Record<string, string>>
   readonly identify: (credentials: Credentials) => Effect.Effect<PlatformIdentity, PlatformCallFailed>
 }
 
@@ -95,6 +97,7 @@ export const oauth2Provider = (settings: OAuth2Settings): Effect.Effect<OAuthPro
         url.searchParams.set("redirect_uri", redirectUri)
         url.searchParams.set("state", state)
         url.searchParams.set("scope", settings.scopes.join(settings.scopeSeparator ?? " "))
+        for (const [name, value] of Object.entries(settings.authorizeParams ?? {})) url.searchParams.set(name, value)
         if (settings.pkce ?? true) {
           url.searchParams.set("code_challenge", codeChallenge)
           url.searchParams.set("code_challenge_method", "S256")

@@ -17,7 +17,8 @@ import {
   OAuthProviders,
   type Platform,
   type SocialAccount,
-  startConnection
+  startConnection,
+  type VideoFrames
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
@@ -25,8 +26,8 @@ import { type Effect as Fx, Effect, Layer, ManagedRuntime, Option, Redacted } fr
 import { randomUUID } from "node:crypto"
 import { CallDeadlines, type Deadlines, type DirectRoute, PlatformHttpLive, type PlatformEndpoints } from "../../src/kit/index.js"
 
-/** What a direct route is built on (kit/DirectRoute.ts), all of which the harness provides. */
-type RouteNeeds = Fx.Effect.Context<ReturnType<DirectRoute["build"]>>
+/** What a direct route is built on (kit/DirectRoute.ts) that the harness provides: all but video frames (YouTube's thumbnails). */
+type RouteNeeds = Exclude<Fx.Effect.Context<ReturnType<DirectRoute["build"]>>, VideoFrames>
 
 /** The fake of a platform as the harness drives it. */
 export interface ConsentingFake {

@@ -9,7 +9,8 @@ import {
   makeAccountTokens,
   type OAuthProvider,
   OAuthProviders,
-  startConnection
+  startConnection,
+  VideoFrames
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialIds, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
@@ -64,6 +65,7 @@ publisherContract(
     const services = yield* Layer.build(Layer.mergeAll(
       storage,
       media,
+      VideoFrames.unavailable,
       http,
       Layer.succeed(CallDeadlines, { read: Duration.seconds(1), publish: Duration.seconds(1), upload: Duration.seconds(1) })
     ))
