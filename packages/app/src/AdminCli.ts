@@ -150,8 +150,9 @@ export const adminCommands: Readonly<Record<string, Command>> = {
     build: (input) => inProject(input, (p) => `/projects/${p}/accounts`)
   },
   "accounts connect": {
-    usage: "accounts connect --platform <platform> [--username <name> (simulator)] [--route simulator|direct] [--project <id>]",
-    flags: ["platform", "username", "route"],
+    usage:
+      "accounts connect --platform <platform> [--username <name> (simulator)] [--route simulator|direct] [--identifier <handle> (bluesky)] [--project <id>]",
+    flags: ["platform", "username", "route", "identifier"],
     positionals: [],
     // A simulator account is connected by name; a direct one through the platform's consent page,
     // whose URL the reply carries (authorize_url) for the person to open.
@@ -161,7 +162,10 @@ export const adminCommands: Readonly<Record<string, Command>> = {
           inProject(input, (p) => `/projects/${p}/accounts`, "POST"),
           fields(input, [["platform", "platform", text], ["username", "username", text], ["route", "route", text]])
         )
-        : withBody(inProject(input, (p) => `/projects/${p}/accounts/oauth`, "POST"), fields(input, [["platform", "platform", text]]))
+        : withBody(
+          inProject(input, (p) => `/projects/${p}/accounts/oauth`, "POST"),
+          fields(input, [["platform", "platform", text], ["identifier", "identifier", text]])
+        )
   },
   "accounts login": {
     usage: "accounts login --platform bluesky --identifier <handle> [--project <id>]   (the app password from HERALD_APP_PASSWORD)",

@@ -6,7 +6,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Kit, Linkedin, Pinterest, Threads, Tiktok, X, Youtube } from "@herald/publishers"
+import { Bluesky, Facebook, Kit, Linkedin, Pinterest, Threads, Tiktok, X, Youtube } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -20,6 +20,7 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Threads.threadsDirectRoute,
   Tiktok.tiktokDirectRoute,
   Youtube.youtubeDirectRoute,
+  Facebook.facebookDirectRoute,
   Pinterest.pinterestDirectRoute
 ]
 
@@ -53,7 +54,7 @@ export const directRoutesLayer = (routes: ReadonlyArray<Kit.DirectRoute>) =>
       if (built.login !== undefined) logins.push(built.login)
       if (built.oauth !== undefined) {
         const client = Kit.oauthClient(endpoints)
-        if (Either.isRight(client)) oauth.push(built.oauth)
+        if (route.oauthUnregistered === true || Either.isRight(client)) oauth.push(built.oauth)
         else unconfigured.push({ platform: route.platform, variables: client.left })
       }
     }

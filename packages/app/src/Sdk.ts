@@ -119,10 +119,14 @@ export interface Herald {
    * DirectRouteUnavailable, ConnectionMethodMismatch, ConnectionRefused, ProjectNotFound).
    */
   readonly accounts: {
-    /** The consent URL to open; the platform returns to `handler`'s /oauth/callback/{platform}, which connects the account. */
+    /**
+     * The consent URL to open; the platform returns to `handler`'s /oauth/callback/{platform}, which
+     * connects the account. `identifier`: for Bluesky, the handle or DID to connect (optional).
+     */
     readonly startOAuth: (
       projectId: string,
-      platform: Platform
+      platform: Platform,
+      identifier?: string
     ) => Promise<{ readonly authorize_url: string; readonly expires_at: string; readonly redirect_uri: string }>
     /** Connects with an app password (Bluesky); the password is sent to the platform once and never kept. */
     readonly login: (
@@ -265,11 +269,12 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
         }))
     },
     accounts: {
-      startOAuth: (projectId, platform) =>
+      startOAuth: (projectId, platform, identifier) =>
         run(Effect.gen(function*() {
           const started = yield* startConnection(yield* decode(ProjectId, projectId, ["project_id"]), yield* decode(Platform, platform, ["platform"]), {
             caller: "sdk",
-            publicUrl: options.publicUrl
+            publicUrl: options.publicUrl,
+            loginHint: identifier
           })
           return { authorize_url: started.authorizeUrl, expires_at: DateTime.formatIso(started.expiresAt), redirect_uri: started.redirectUri }
         })),

@@ -68,8 +68,8 @@ describe.skipIf(databaseUrl === "")("token refresh across processes on PostgreSQ
     ))
     runtimes.push(runtime as ManagedRuntime.ManagedRuntime<never, unknown>)
     const tokens = runtime.runPromise(Effect.flatMap(OAuthProviders, (methods) => {
-      const method = methods.method(fakePlatform)
-      return makeAccountTokens(() => Effect.succeed(method._tag === "OAuth" ? method.provider.refresh : undefined))
+      const [method] = methods.methods(fakePlatform)
+      return makeAccountTokens(() => Effect.succeed(method?._tag === "OAuth" ? method.provider.refresh : undefined))
     }))
     return { runtime, tokens }
   }

@@ -55,6 +55,7 @@ export {
 } from "./platforms/PlatformModule.js"
 export * from "./platforms/DeliveryNote.js"
 export { BlueskyConfiguration, graphemeLength } from "./platforms/bluesky.js"
+export * from "./platforms/blueskyOAuthClient.js"
 export { FacebookConfiguration } from "./platforms/facebook.js"
 export { InstagramConfiguration, maxPeopleTags, PeopleTagHandle, PeopleTags } from "./platforms/instagram.js"
 export { LinkedinConfiguration } from "./platforms/linkedin.js"

@@ -34,10 +34,11 @@ const platform = () => {
   }
   const provider: OAuthProvider = {
     platform: "threads",
-    authorizeUrl: ({ codeChallenge, redirectUri, state }) => {
-      issued.set(`code-for-${state}`, codeChallenge)
-      return `https://consent.test/authorize?state=${state}&redirect_uri=${encodeURIComponent(redirectUri)}`
-    },
+    start: ({ codeChallenge, redirectUri, state }) =>
+      Effect.sync(() => {
+        issued.set(`code-for-${state}`, codeChallenge)
+        return { authorizeUrl: `https://consent.test/authorize?state=${state}&redirect_uri=${encodeURIComponent(redirectUri)}`, carried: null }
+      }),
     exchange: ({ code, codeVerifier }) =>
       Effect.gen(function*() {
         calls.push("exchange")

@@ -245,7 +245,7 @@ describe("unknownOptions", () => {
       configurations: { facebook: { cta_text: "Shop now", placement: "timeline" }, bluesky: { langs: ["en"] }, x: { thread: ["1"] } }
     })
     expect(unknownOptions(post)).toEqual([
-      { field: "platform_configurations.facebook.cta_text", account: "facebook:acme", message: "facebook has no option \"cta_text\"; facebook:acme accepts caption, placement (GET /posting-rules)" },
+      { field: "platform_configurations.facebook.cta_text", account: "facebook:acme", message: "facebook has no option \"cta_text\"; facebook:acme accepts caption, placement, link (GET /posting-rules)" },
       { field: "platform_configurations.bluesky.langs", account: "bluesky:acme", message: "bluesky has no option \"langs\"; bluesky:acme accepts caption (GET /posting-rules)" }
     ])
   })

@@ -39,7 +39,7 @@ describe("toAccountView", () => {
 describe("postingRulesFor", () => {
   it.each([
     ["x", ["caption", "first_comment", "thread", "reply_settings", "poll"]],
-    ["facebook", ["caption", "placement"]],
+    ["facebook", ["caption", "placement", "link"]],
     ["bluesky", ["caption"]],
     ["threads", ["caption", "placement", "topic_tag", "reply_control", "poll_option_a", "poll_option_b", "poll_option_c", "poll_option_d", "gif_id", "crosspost_ig_story", "link_attachment"]],
     ["pinterest", ["caption", "title", "board_ids", "link", "is_ai_generated", "alt_text"]],

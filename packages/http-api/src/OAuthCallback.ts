@@ -1,7 +1,8 @@
-import { HttpApiBuilder, HttpRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { completeConnection, isPlatform, oauthCallbackPrefix } from "@herald/core"
+import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { blueskyClientMetadata, blueskyClientMetadataPath, completeConnection, isPlatform, oauthCallbackPrefix } from "@herald/core"
 import { Effect, Option, Schema } from "effect"
 import { message } from "./ApprovalPage.js"
+import { HttpApiConfig } from "./ApprovalLinks.js"
 
 const platformParam = HttpRouter.schemaPathParams(Schema.Struct({ platform: Schema.String }))
 
@@ -20,7 +21,8 @@ const callback = Effect.gen(function*() {
   return yield* completeConnection(platform, {
     state: state.value,
     code: single(params, "code"),
-    denied: single(params, "error")
+    denied: single(params, "error"),
+    issuer: single(params, "iss")
   }).pipe(
     Effect.map((account) =>
       message("Connected", `${account.platform}:${account.username} is connected to Herald (account ${account.id}). You can close this page.`, 200)
@@ -35,20 +37,30 @@ const callback = Effect.gen(function*() {
   )
 })
 
+/**
+ * Herald's atproto OAuth client metadata: the document every Bluesky authorization server fetches
+ * from the client id, which is this URL. Only an https public URL makes it one; on any other the
+ * client id is the loopback client's, and there is no document.
+ */
+const blueskyMetadata = Effect.map(HttpApiConfig, (config) =>
+  /^https:\/\//.test(config.baseUrl)
+    ? HttpServerResponse.unsafeJson(blueskyClientMetadata(config.baseUrl), { headers: { "cache-control": "public, max-age=300" } })
+    : HttpServerResponse.text("Herald's public URL is not https, so it publishes no atproto client metadata.", { status: 404 }))
+
 type CallbackServices = Exclude<
-  Effect.Effect.Context<typeof callback>,
+  Effect.Effect.Context<typeof callback> | HttpApiConfig,
   HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams
 >
 
 /**
  * GET /oauth/callback/{platform}: where a platform's consent page sends the browser back, with
- * `code` and `state` (or `error`). Public: the one-time state, bound to the project and platform
+ * `code` and `state` (or `error`; atproto adds `iss`), and GET /oauth/bluesky/client-metadata.json. Public: the one-time state, bound to the project and platform
  * that started the connection, is the credential. Answers a page for the person.
  */
 export const OAuthCallbackLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const context = yield* Effect.context<CallbackServices>()
-    const serve = (handler: typeof callback): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams> =>
+    const serve = <E>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, CallbackServices | HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams>): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams> =>
       handler.pipe(
         Effect.catchAllCause((cause) =>
           Effect.logError("OAuth callback failed", cause).pipe(
@@ -58,5 +70,6 @@ export const OAuthCallbackLive = HttpApiBuilder.Router.use((router) =>
         Effect.provide(context)
       )
     yield* router.get(`${oauthCallbackPrefix}/:platform`, serve(callback))
+    yield* router.get(blueskyClientMetadataPath, serve(blueskyMetadata))
   })
 )

@@ -103,7 +103,7 @@ describe("3. unknown option keys", () => {
   it("every key GET /posting-rules lists for an account is a key it accepts (one source for both)", async () => {
     const rules = (await (await server.call("/api/v1/posting-rules?account_ids=facebook:acme,x:acme", { key })).json()).data
     expect(rules.map((rule: Json) => rule.options.map((option: Json) => option.key))).toEqual([
-      ["caption", "placement"],
+      ["caption", "placement", "link"],
       ["caption", "first_comment", "thread", "reply_settings", "poll"]
     ])
     const accepted = await post({

@@ -81,7 +81,7 @@ export const McpLive = (options: McpOptions) =>
       /** A tool's output, or its refusal as a tool error; run on the connector's services, in whatever fiber runs it. */
       const callTool = (admitted: Principal | RateLimited, tool: AnyTool, args: unknown): Effect.Effect<Outcome> => {
         if ("_tag" in admitted) return Effect.succeed(Either.left(toolError(rateLimitedBody(admitted))))
-        const run: Effect.Effect<unknown, Refusal, McpServices> = Effect.flatMap(decodeArguments(tool.input, args), (input) => tool.run(admitted, input))
+        const run: Effect.Effect<unknown, Refusal, McpServices> = Effect.flatMap(decodeArguments(tool, args), (input) => tool.run(admitted, input))
         return run.pipe(
           Effect.matchCauseEffect({
             onSuccess: (output): Effect.Effect<Outcome> => Effect.succeed(Either.right(output)),

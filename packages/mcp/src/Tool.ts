@@ -1,4 +1,13 @@
-import { type DomainError, errorBody, type ErrorBody, issueViolations, type Principal, refusedFieldsBody } from "@herald/core"
+import {
+  checkStoredText,
+  type DomainError,
+  errorBody,
+  type ErrorBody,
+  issueViolations,
+  maxJsonDepth,
+  type Principal,
+  refusedFieldsBody
+} from "@herald/core"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Either, JSONSchema, ParseResult, Schema } from "effect"
 
@@ -33,6 +42,8 @@ export interface Tool<I, O, R> {
    * and what else the result is made of (core's `keptBy`), so its JSON is kept as REST keeps its reply's.
    */
   readonly kept?: (output: O) => { readonly owner: object; readonly parts: ReadonlyArray<unknown> }
+  /** Set where the use case judges stored text per item (bulk rows), as REST's bulk endpoint leaves it to. */
+  readonly storedTextPerItem?: true
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -48,16 +59,27 @@ export const refuse = (error: DomainError): Effect.Effect<never, Refusal> => Eff
 const strict = { errors: "all", onExcessProperty: "error" } as const
 
 /**
- * The tool's arguments, or an invalid_request refusal naming every field at fault (REST's 400 body).
- * Decoded synchronously: the input schemas are plain data, and the Effect decoder cost several
- * times as much on every call.
+ * The tool's arguments, judged as REST judges a body: nested past maxJsonDepth (body_too_deep),
+ * holding text that cannot be stored (invalid_request naming each field, unless the tool judges it
+ * per item), then decoded, or an invalid_request refusal naming every field at fault (REST's 400
+ * body). Decoded synchronously: the input schemas are plain data, and the Effect decoder cost
+ * several times as much on every call.
  */
-export const decodeArguments = <I>(schema: Schema.Schema<I, any>, args: unknown): Effect.Effect<I, Refusal> => // eslint-disable-line @typescript-eslint/no-explicit-any
-  Either.match(ParseResult.decodeUnknownEither(schema)(args ?? {}, strict), {
+export const decodeArguments = <I>(tool: Tool<I, unknown, unknown>, args: unknown): Effect.Effect<I, Refusal> => {
+  const value = args ?? {}
+  const check = checkStoredText(value)
+  if (check._tag === "TooDeep") {
+    return Effect.fail({ error: `the arguments nest objects and arrays deeper than ${maxJsonDepth} levels (at ${check.field})`, code: "body_too_deep" })
+  }
+  if (tool.storedTextPerItem !== true && check.violations.length > 0) {
+    return Effect.fail({ ...refusedFieldsBody(check.violations), code: "invalid_request" })
+  }
+  return Either.match(ParseResult.decodeUnknownEither(tool.input)(value, strict), {
     onLeft: (issue) =>
       Effect.fail({ ...refusedFieldsBody(issueViolations(ParseResult.ArrayFormatter.formatIssueSync(issue))), code: "invalid_request" }),
     onRight: Effect.succeed
   })
+}
 
 /** A tool's result: its output as structuredContent, beside the tool's short text rendering of it. */
 export const resultOf = <O>(tool: Tool<any, O, any>, output: O): CallToolResult => ({ // eslint-disable-line @typescript-eslint/no-explicit-any

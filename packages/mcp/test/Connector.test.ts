@@ -162,6 +162,21 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(unresolved).toEqual((await rest("/posts", { method: "POST", json: { caption: "x", social_accounts: ["x:nobody"] } })).body)
   })
 
+  it("text that cannot be stored is refused as REST refuses it, and arguments nested too deep are body_too_deep", async () => {
+    for (const caption of ["a\u0000b", "a\ud800b"]) {
+      const body = { caption, social_accounts: ["x:herald_demo"], is_draft: true }
+      const refused = refusalOf(await call(agent, "create_post", body))
+      expect(refused.code).toBe("invalid_request")
+      expect(refused.violations.map((v: { field: string }) => v.field)).toEqual(["caption"])
+      expect(refused).toEqual((await rest("/posts", { method: "POST", json: body })).body)
+    }
+    let deep: unknown = "x"
+    for (let level = 0; level < 100; level++) deep = [deep]
+    const tooDeep = refusalOf(await call(agent, "check_guardrails", { caption: "fine", nested: deep }))
+    expect(tooDeep.code).toBe("body_too_deep")
+    expect(tooDeep.error).toContain("nested")
+  })
+
   it("a key without posts:write gets missing_scope naming the scope, as REST's 403", async () => {
     const readOnly = await newKey({ scopes: ["posts:read"] })
     const client = await connect(herald.origin, readOnly)

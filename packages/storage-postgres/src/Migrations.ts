@@ -18,6 +18,7 @@ import publishingPauses from "./migrations/0017_publishing_pauses.js"
 import provenance from "./migrations/0018_provenance.js"
 import deliveryFollowUps from "./migrations/0019_delivery_follow_ups.js"
 import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
+import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
 import platformQuotas from "./migrations/0031_platform_quotas.js"
 import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
@@ -45,6 +46,7 @@ export const migrate = run({
     "0018_provenance": provenance,
     "0019_delivery_follow_ups": deliveryFollowUps,
     "0022_publish_checkpoints": publishCheckpoints,
+    "0029_oauth_state_carried": oauthStateCarried,
     "0031_platform_quotas": platformQuotas,
     "0033_pinterest_boards": pinterestBoards,
     "0035_account_reports": accountReports

@@ -15,7 +15,7 @@ import { json, receiptWhen, startHerald, type TestHerald } from "../TestHerald.j
  * them at two hours): the proxy hands the PDS the token re-signed with an expiry in the past, so the
  * PDS's own verifier refuses it, and the refresh that follows goes to the PDS unchanged.
  */
-const variables = ["HERALD_BLUESKY_API_URL", "HERALD_BLUESKY_AUTH_URL"]
+const variables = ["HERALD_BLUESKY_API_URL", "HERALD_BLUESKY_AUTH_URL", "HERALD_BLUESKY_PLC_URL"]
 const receiptUrl = (handle: string) => new RegExp(`^https://bsky\\.app/profile/${handle.replace(/\./g, "\\.")}/post/[a-z2-7]{13}$`)
 
 let pds: LocalPds
@@ -26,7 +26,7 @@ let owner: LocalAccount
 beforeAll(async () => {
   pds = await startLocalPds()
   proxy = await startFaultProxy(pds.url, pds.expiredCopy)
-  Object.assign(process.env, { HERALD_BLUESKY_API_URL: proxy.url, HERALD_BLUESKY_AUTH_URL: proxy.url })
+  Object.assign(process.env, { HERALD_BLUESKY_API_URL: proxy.url, HERALD_BLUESKY_AUTH_URL: pds.url, HERALD_BLUESKY_PLC_URL: pds.plcUrl })
   herald = await startHerald({ workers: true, directRoutes: [Bluesky.blueskyDirectRoute] })
   owner = await pds.createAccount("heraldtester")
 }, 60_000)
@@ -53,11 +53,11 @@ const blueskyAccount = async () =>
     account.route === "direct" && account.platform === "bluesky")
 
 /** The quickstart: the agent creates the post, it waits in the copilot project, a person approves it. */
-const quickstart = async (caption: string) => {
+const quickstart = async (caption: string, handle = owner.handle) => {
   const created = await herald.call("/api/v1/posts", {
     method: "POST",
     token: herald.credentials.agent_key,
-    json: { caption, social_accounts: [`bluesky:${owner.handle}`] }
+    json: { caption, social_accounts: [`bluesky:${handle}`] }
   })
   expect(created.status).toBe(201)
   const post = await json(created)
@@ -122,4 +122,58 @@ describe("Bluesky through the direct route, against a real local PDS", () => {
     expect(await readRecord(pds, delivery.platform_post_id)).toBeNull()
     expect(await readRecord(pds, after.data[0].platform_post_id)).not.toBeNull()
   }, 90_000)
+})
+
+describe("Bluesky through Herald's atproto OAuth connection, against a real local PDS", () => {
+  /** Starts the connection through the admin API and has the owner consent at the PDS: where the PDS sends the browser back. */
+  const consent = async (account: LocalAccount) => {
+    const started = await admin("/accounts/oauth", { platform: "bluesky", identifier: account.handle })
+    expect(started.status).toBe(201)
+    const { authorize_url, redirect_uri } = await json(started)
+    expect(redirect_uri).toBe(`${herald.origin.replace("127.0.0.1", "localhost")}/oauth/callback/bluesky`)
+    expect(authorize_url).toMatch(new RegExp(`^${pds.url}/oauth/authorize\\?client_id=http%3A%2F%2Flocalhost%3F`))
+    return pds.consent(authorize_url, account)
+  }
+  /** The browser arriving at Herald's callback (on the loopback address the loopback client names). */
+  const arrive = (callback: URL) => herald.call(`${callback.pathname}${callback.search}`)
+
+  it("connects through the consent page and Herald's callback, publishes with DPoP-bound tokens and takes down; a used or unknown state answers 400", async () => {
+    const member = await pds.createAccount("oauthmember")
+    const callback = await consent(member)
+    expect(`${callback.origin}${callback.pathname}`).toBe(`${herald.origin}/oauth/callback/bluesky`)
+    expect(callback.searchParams.get("iss")).toBe(pds.url)
+    const page = await arrive(callback)
+    expect(page.status, await page.clone().text()).toBe(200)
+    const account = (await json(await admin("/accounts"))).data.find((one: { username: string }) => one.username === member.handle)
+    expect(account).toMatchObject({ platform: "bluesky", route: "direct", status: "active" })
+
+    // The same answer again, and a state Herald never issued: 400, nothing more connected.
+    expect((await arrive(callback)).status).toBe(400)
+    const forged = new URL(callback)
+    forged.searchParams.set("state", "never-issued")
+    expect((await arrive(forged)).status).toBe(400)
+    const connected = (await json(await admin("/accounts"))).data.filter((one: { username: string }) => one.username === member.handle)
+    expect(connected).toHaveLength(1)
+
+    const published = await quickstart("Hello from Herald over atproto OAuth #dpop", member.handle)
+    expect(published.post_status).toBe("posted")
+    const delivery = published.data[0]
+    expect(delivery.url).toMatch(receiptUrl(member.handle))
+    expect(delivery.platform_post_id).toMatch(new RegExp(`^at://${member.did}/app\\.bsky\\.feed\\.post/`))
+    expect((await readRecord(pds, delivery.platform_post_id))?.value.text).toBe("Hello from Herald over atproto OAuth #dpop")
+
+    const takedown = await herald.call(`/api/v1/post-results/${delivery.id}/takedown`, {
+      method: "POST",
+      token: herald.credentials.human_key,
+      json: {}
+    })
+    expect(takedown.status).toBe(200)
+    expect(await readRecord(pds, delivery.platform_post_id)).toBeNull()
+  }, 90_000)
+
+  it("names the identifier when the handle resolves to no account (400, nothing saved)", async () => {
+    const refused = await admin("/accounts/oauth", { platform: "bluesky", identifier: "nobody-here.test" })
+    expect(refused.status).toBe(400)
+    expect(await json(refused)).toMatchObject({ code: "connection_refused", violations: [{ field: "identifier" }] })
+  })
 })

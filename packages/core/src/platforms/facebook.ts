@@ -1,7 +1,14 @@
 import { textLength } from "../CaptionSignature.js"
-import { configurationSchema, mediaRules, type PlatformModule } from "./PlatformModule.js"
+import { configurationSchema, mediaRules, type PlatformModule, text } from "./PlatformModule.js"
 
-const options = {}
+const options = {
+  // Beyond the contract: the Page feed's link, shown as a preview card (Pages API, "Posts").
+  link: text("A link shown as a preview card; only on a timeline post with no media.", {
+    text: { max: 2048, noun: "a link", format: "url" },
+    exceptPlacement: ["reels", "stories"],
+    refuse: (_, target) => target.draft.media.length > 0 ? "a link rides only a post with no media" : null
+  })
+}
 
 export const FacebookConfiguration = configurationSchema(options)
 
@@ -14,7 +21,7 @@ export const facebook: PlatformModule = {
     // Multi-photo Page posts; Herald sends up to 10 attached photos.
     max: 10,
     required: false,
-    // Page videos up to 240 minutes.
+    // Page videos up to 240 minutes (Pages API, video specifications: 14,400 seconds).
     videoSeconds: 14400,
     // Facebook will not post images and a video together through an app (contract).
     leavesBehind: ({ images, videos }) =>

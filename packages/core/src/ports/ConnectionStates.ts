@@ -16,6 +16,8 @@ export interface PendingConnection {
   readonly codeVerifier: Redacted.Redacted<string>
   readonly redirectUri: string
   readonly expiresAt: DateTime.Utc
+  /** What the platform's start handed to its exchange (StartedAuthorization.carried), sealed at rest; null when nothing. */
+  readonly carried: Redacted.Redacted<string> | null
 }
 
 /** Consent pages waiting for their callback. A state is used at most once. */

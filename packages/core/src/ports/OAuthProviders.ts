@@ -1,4 +1,4 @@
-import { Context, type DateTime, type Effect, Layer, type Redacted } from "effect"
+import { type Array, Context, type DateTime, type Effect, Layer, type Redacted } from "effect"
 import type { AccountReport } from "../Account.js"
 import type { Platform } from "../Platform.js"
 import type { Credentials } from "./AccountAdmin.js"
@@ -20,25 +20,66 @@ export interface PlatformIdentity {
   readonly report?: AccountReport
 }
 
+/** What starting a consent page knows: the one-time state, the PKCE challenge and where to come back. */
+export interface AuthorizationRequest {
+  readonly state: string
+  readonly codeChallenge: string
+  readonly redirectUri: string
+  /** Herald's public base URL (the redirect URI's base), for platforms whose client id is a URL under it (atproto). */
+  readonly publicUrl: string
+  /** The account the person means to connect (a Bluesky handle or DID), when they named one; null otherwise. */
+  readonly loginHint: string | null
+}
+
+/** A consent page ready to open. */
+export interface StartedAuthorization {
+  readonly authorizeUrl: string
+  /**
+   * What the callback's exchange needs beside the PKCE verifier (atproto: the DPoP key the
+   * pushed request was signed with, and the authorization server), kept sealed with the state
+   * until the callback; null when nothing.
+   */
+  readonly carried: Redacted.Redacted<string> | null
+}
+
+/** The consent page's answer, with what its start carried. */
+export interface AuthorizationAnswer {
+  readonly code: string
+  readonly codeVerifier: string
+  readonly redirectUri: string
+  readonly carried: Redacted.Redacted<string> | null
+  /** The callback's `iss` parameter (RFC 9207), when the platform sends one. */
+  readonly issuer: string | null
+}
+
+/** One account a consent connects: the grant it posts with, and who it is on the platform. */
+export interface GrantedAccount {
+  readonly grant: TokenGrant
+  readonly identity: PlatformIdentity
+}
+
 /**
  * What a platform's direct route tells the connection flow. A refused exchange or refresh fails
  * with category auth_expired (permission_missing when scopes are missing).
  */
 export interface OAuthProvider {
   readonly platform: Platform
-  /** The consent URL (authorization code + PKCE S256 where the platform supports it). */
-  readonly authorizeUrl: (request: { readonly state: string; readonly codeChallenge: string; readonly redirectUri: string }) => string
-  readonly exchange: (
-    request: { readonly code: string; readonly codeVerifier: string; readonly redirectUri: string }
-  ) => Effect.Effect<TokenGrant, PlatformCallFailed>
+  /**
+   * Prepares the consent page (authorization code + PKCE S256 where the platform supports it):
+   * a URL built from the request for most platforms; atproto first finds the account's
+   * authorization server and pushes the request to it (PAR).
+   */
+  readonly start: (request: AuthorizationRequest) => Effect.Effect<StartedAuthorization, PlatformCallFailed>
+  readonly exchange: (answer: AuthorizationAnswer) => Effect.Effect<TokenGrant, PlatformCallFailed>
   readonly refresh: (credentials: Credentials) => Effect.Effect<TokenGrant, PlatformCallFailed>
   readonly identify: (credentials: Credentials) => Effect.Effect<PlatformIdentity, PlatformCallFailed>
   /**
-   * The other authors the same grant posts as (LinkedIn's organisation pages the member
-   * administers): the credentials of each, identified like the granting account and connected as
-   * accounts of their own beside it. Absent: the grant posts as its own account only.
+   * The accounts one consent connects, when they are not the granting user alone: LinkedIn's
+   * member and the pages they administer, Facebook's Pages (a Facebook user cannot be posted as),
+   * each with the credentials it posts with and their own expiry. Absent: the granting user
+   * (`identify` on the exchanged grant) is the one account.
    */
-  readonly alsoPostsAs?: (credentials: Credentials) => Effect.Effect<ReadonlyArray<Credentials>, PlatformCallFailed>
+  readonly accountsOf?: (grant: TokenGrant) => Effect.Effect<Array.NonEmptyReadonlyArray<GrantedAccount>, PlatformCallFailed>
 }
 
 /** For platforms connected with a login instead of a consent page (Bluesky app passwords). */
@@ -50,7 +91,7 @@ export interface PasswordLogin {
   readonly refresh: (credentials: Credentials) => Effect.Effect<TokenGrant, PlatformCallFailed>
 }
 
-/** How this build connects a platform's accounts on the direct route. */
+/** How this build connects a platform's accounts on the direct route (Bluesky has both a consent page and a login). */
 export type ConnectionMethod =
   | { readonly _tag: "OAuth"; readonly provider: OAuthProvider }
   | { readonly _tag: "Password"; readonly login: PasswordLogin }
@@ -78,17 +119,19 @@ export const oauthCallbackPath = (platform: Platform) => `${oauthCallbackPrefix}
  * or a login (PasswordLogin).
  */
 export class OAuthProviders extends Context.Tag("@herald/core/OAuthProviders")<OAuthProviders, {
-  readonly method: (platform: Platform) => ConnectionMethod
+  /** The ways the platform connects, the consent page first; one Unconfigured or Unavailable entry when none works. */
+  readonly methods: (platform: Platform) => ReadonlyArray<ConnectionMethod>
 }>() {
   static readonly make = (methods: ConnectionMethods) =>
     OAuthProviders.of({
-      method: (platform): ConnectionMethod => {
-        const provider = methods.oauth.find((entry) => entry.platform === platform)
-        if (provider !== undefined) return { _tag: "OAuth", provider }
-        const login = methods.logins.find((entry) => entry.platform === platform)
-        if (login !== undefined) return { _tag: "Password", login }
+      methods: (platform): ReadonlyArray<ConnectionMethod> => {
+        const found: Array<ConnectionMethod> = [
+          ...methods.oauth.filter((entry) => entry.platform === platform).map((provider) => ({ _tag: "OAuth", provider }) as const),
+          ...methods.logins.filter((entry) => entry.platform === platform).map((login) => ({ _tag: "Password", login }) as const)
+        ]
+        if (found.length > 0) return found
         const unconfigured = methods.unconfigured.find((entry) => entry.platform === platform)
-        return unconfigured === undefined ? { _tag: "Unavailable" } : { _tag: "Unconfigured", variables: unconfigured.variables }
+        return [unconfigured === undefined ? { _tag: "Unavailable" } : { _tag: "Unconfigured", variables: unconfigured.variables }]
       }
     })
 

@@ -736,12 +736,14 @@ export const connectionCases: Cases<AccountAdmin | AccountStore | ConnectionStat
           caller: "admin",
           codeVerifier: Redacted.make("verifier"),
           redirectUri: "https://herald.test/oauth/callback/x",
-          expiresAt: DateTime.add(t0, { minutes: 10 })
+          expiresAt: DateTime.add(t0, { minutes: 10 }),
+          carried: Redacted.make("{\"dpop\":\"key\"}")
         })
         const [first, second] = yield* Effect.all([states.take(state, t0), states.take(state, t0)], { concurrency: 2 })
         const taken = [first!, second!].filter(Option.isSome)
         expect(taken).toHaveLength(1)
         expect(Redacted.value(taken[0]!.value.codeVerifier)).toBe("verifier")
+        expect(Redacted.value(taken[0]!.value.carried!)).toBe("{\"dpop\":\"key\"}")
         expect(taken[0]!.value).toMatchObject({ projectId: project.id, platform: "x", caller: "admin", expiresAt: DateTime.add(t0, { minutes: 10 }) })
         expect(yield* states.take(`state-${randomUUID()}`, t0)).toEqual(Option.none())
       }))

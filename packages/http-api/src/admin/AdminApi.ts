@@ -253,7 +253,16 @@ export const ConnectAccountBody = request(
 
 export const AccountStatusBody = request(Schema.Struct({ status: AccountStatus }), "AccountStatusBody")
 
-export const StartOAuthBody = request(Schema.Struct({ platform: Platform }), "StartOAuthBody")
+export const StartOAuthBody = request(
+  Schema.Struct({
+    platform: Platform,
+    identifier: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
+      description:
+        "Bluesky only, optional: the handle or DID to connect. Herald finds the account's PDS and its authorization server from it; without it the consent page is the configured entryway's (HERALD_BLUESKY_AUTH_URL)."
+    }))
+  }),
+  "StartOAuthBody"
+)
 
 export const OAuthStartView = Schema.Struct({
   authorize_url: Schema.String.annotations({ description: "Open it in a browser signed in to the platform account to connect." }),

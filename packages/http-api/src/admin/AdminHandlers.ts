@@ -204,7 +204,7 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
       ))
     .handle("startOAuth", ({ path, payload }) =>
       Effect.flatMap(HttpApiConfig, (config) =>
-        startConnection(path.project_id, payload.platform, { caller: "admin", publicUrl: config.baseUrl })).pipe(
+        startConnection(path.project_id, payload.platform, { caller: "admin", publicUrl: config.baseUrl, loginHint: payload.identifier })).pipe(
         Effect.map((started) => ({
           authorize_url: started.authorizeUrl,
           expires_at: DateTime.formatIso(started.expiresAt),
@@ -214,7 +214,8 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
           ProjectNotFound: ProjectNotFound404,
           ConnectionMethodMismatch: connectionRefusal,
           PlatformNotConfigured: connectionRefusal,
-          DirectRouteUnavailable: connectionRefusal
+          DirectRouteUnavailable: connectionRefusal,
+          ConnectionRefused: connectionRefusal
         })
       ))
     .handle("login", ({ path, payload }) =>

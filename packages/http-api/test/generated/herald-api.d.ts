@@ -507,6 +507,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -733,6 +734,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1028,6 +1030,7 @@ export interface components {
                     caption?: string;
                     /** @enum {string} */
                     placement?: "reels" | "stories" | "timeline";
+                    link?: string;
                 } & {
                     [key: string]: unknown;
                 };

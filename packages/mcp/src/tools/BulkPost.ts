@@ -16,6 +16,7 @@ export const bulkPost = tool({
   }),
   output: BulkResult,
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  storedTextPerItem: true,
   run: (principal, body) => Effect.catchAll(bulkCreate(principal, body.rows), refuse),
   text: (reply) => `${reply.created} row(s) have a post, ${reply.failed} failed.`
 })

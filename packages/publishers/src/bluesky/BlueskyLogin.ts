@@ -73,7 +73,7 @@ export const blueskyLogin = (client: PlatformClient): PasswordLogin => ({
       onRight: (stored) =>
         asRead(send(client, {
           kind: "read",
-          request: procedure("com.atproto.server.refreshSession", undefined, stored.refresh_token),
+          request: procedure("com.atproto.server.refreshSession", undefined, { scheme: "Bearer", token: stored.refresh_token }),
           reply: SessionReply
         })).pipe(Effect.flatMap(checked), Effect.map(grantOf))
     })

@@ -45,7 +45,7 @@ export const blueskyMetrics = (client: PlatformClient, context: Context.Context<
     asRead(withSession(account, (session) =>
       send(client, {
         kind: "read",
-        request: query("app.bsky.feed.getPosts", { uris: [platformPostId] }, session.accessJwt),
+        request: query("app.bsky.feed.getPosts", { uris: [platformPostId] }, session.auth),
         reply: Posts
       }))).pipe(
         Effect.map((reply) => {

@@ -43,7 +43,7 @@ export const blueskyProbe = (client: PlatformClient, context: Context.Context<Ne
   check: (account) =>
     asRead(withSession(account, (session) =>
       Effect.map(
-        send(client, { kind: "read", request: query("com.atproto.server.getSession", {}, session.accessJwt), reply: SessionInfo }),
+        send(client, { kind: "read", request: query("com.atproto.server.getSession", {}, session.auth), reply: SessionInfo }),
         (info) => health(info, session.credentials)
       ))).pipe(
         Effect.catchAll(judged),

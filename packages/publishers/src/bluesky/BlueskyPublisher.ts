@@ -50,7 +50,7 @@ const checkMedia = (media: ReadonlyArray<Media>) => {
 export const blueskyPublisher = (client: PlatformClient, context: Context.Context<Needs>): Publisher => {
   /** A handle that resolves to no DID is left as plain text, as the Bluesky app does. */
   const resolveHandle = (session: Session, handle: string) =>
-    beforeWrite(send(client, { kind: "read", request: query("com.atproto.identity.resolveHandle", { handle }, session.accessJwt), reply: ResolvedHandle }))
+    beforeWrite(send(client, { kind: "read", request: query("com.atproto.identity.resolveHandle", { handle }, session.auth), reply: ResolvedHandle }))
       .pipe(
         Effect.map((resolved) => Option.some([handle, resolved.did] as const)),
         Effect.catchIf(
@@ -67,7 +67,7 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
       }
       const uploaded = yield* beforeWrite(send(client, {
         kind: "upload",
-        request: upload("com.atproto.repo.uploadBlob", stored.value, media.mime, session.accessJwt),
+        request: upload("com.atproto.repo.uploadBlob", stored.value, media.mime, session.auth),
         reply: UploadedBlob
       }))
       return { media, blob: uploaded.blob } satisfies UploadedMedia
@@ -81,7 +81,7 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
       const thumb = yield* Option.match(image, {
         onNone: () => Effect.succeed(Option.none<unknown>()),
         onSome: ({ bytes, mime }) =>
-          send(client, { kind: "upload", request: upload("com.atproto.repo.uploadBlob", bytes, mime, session.accessJwt), reply: UploadedBlob })
+          send(client, { kind: "upload", request: upload("com.atproto.repo.uploadBlob", bytes, mime, session.auth), reply: UploadedBlob })
             .pipe(Effect.map((uploaded) => Option.some(uploaded.blob)), Effect.orElseSucceed(() => Option.none<unknown>()))
       })
       return { ...cardText(link, summary), ...Option.match(thumb, { onNone: () => ({}), onSome: (blob) => ({ thumb: blob }) }) }
@@ -116,7 +116,7 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
         Effect.flatMap(compose(session, request), (record) =>
           send(client, {
             kind: "publish",
-            request: procedure("com.atproto.repo.createRecord", { repo: session.did, collection: postCollection, record }, session.accessJwt),
+            request: procedure("com.atproto.repo.createRecord", { repo: session.did, collection: postCollection, record }, session.auth),
             reply: CreatedRecord
           })).pipe(Effect.map((created) => published(session, created.uri)))
       ))
@@ -130,7 +130,7 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
           repo: session.did,
           collection: postCollection,
           limit: String(reconcileWindow)
-        }, session.accessJwt),
+        }, session.auth),
         reply: Listed
       }).pipe(Effect.map((listed) =>
         Option.map(
@@ -146,8 +146,8 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
     const params = { repo: address.did, collection: address.collection, rkey: address.rkey }
     return asPublish(withSession(account, (session) =>
       // deleteRecord answers 200 for a record that is not there, so look first.
-      beforeWrite(send(client, { kind: "read", request: query("com.atproto.repo.getRecord", params, session.accessJwt), reply: Anything })).pipe(
-        Effect.zipRight(send(client, { kind: "publish", request: procedure("com.atproto.repo.deleteRecord", params, session.accessJwt), reply: Anything }))
+      beforeWrite(send(client, { kind: "read", request: query("com.atproto.repo.getRecord", params, session.auth), reply: Anything })).pipe(
+        Effect.zipRight(send(client, { kind: "publish", request: procedure("com.atproto.repo.deleteRecord", params, session.auth), reply: Anything }))
       ))).pipe(
         Effect.asVoid,
         Effect.catchIf(

@@ -5,8 +5,9 @@
  * the encrypted OAuth state row and then in the account's encrypted credentials: the tokens the
  * authorization server issues are bound to it and useless with any other key.
  */
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, randomUUID, sign } from "node:crypto"
-import { Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 
 /** An ES256 private key as a JWK (P-256 coordinates x, y and private part d, base64url). */
 export const DpopPrivateJwk = Schema.Struct({
@@ -79,3 +80,41 @@ export const dpopKeyOf = (jwk: DpopPrivateJwk): DpopKey => keyOf(jwk)
  */
 export const asksForNonce = (status: number, wwwAuthenticate: string | undefined, body: string) =>
   (status === 400 || status === 401) && (body.includes("use_dpop_nonce") || (wwwAuthenticate ?? "").includes("use_dpop_nonce"))
+
+/**
+ * The latest `DPoP-Nonce` each server sent, by origin. A server's nonce is good for every key and
+ * account it serves, so one process-wide cache serves all; a stale or missing one costs a repeat.
+ */
+const nonces = new Map<string, string>()
+
+/**
+ * Sends `request` (an absolute URL) with a fresh DPoP proof of `key`, and `Authorization: DPoP`
+ * when `accessToken` is given (a resource call, whose proof carries `ath`). A refusal asking for
+ * the server's nonce (`use_dpop_nonce`) is answered by the same request once more with it.
+ */
+export const dpopExecute = (
+  http: HttpClient.HttpClient,
+  request: HttpClientRequest.HttpClientRequest,
+  key: DpopKey,
+  accessToken?: string
+) => {
+  const origin = new URL(request.url).origin
+  const once = Effect.gen(function*() {
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const proof = key.proof({ method: request.method, url: request.url, nonce: nonces.get(origin), accessToken, now })
+    const signed = HttpClientRequest.setHeader(request, "DPoP", proof)
+    const response = yield* http.execute(
+      accessToken === undefined ? signed : HttpClientRequest.setHeader(signed, "authorization", `DPoP ${accessToken}`)
+    )
+    const nonce = response.headers["dpop-nonce"]
+    if (nonce !== undefined && nonce !== "") nonces.set(origin, nonce)
+    return response
+  })
+  return Effect.flatMap(once, (response) =>
+    response.status !== 400 && response.status !== 401
+      ? Effect.succeed(response)
+      : Effect.flatMap(
+        Effect.orElseSucceed(response.text, () => ""),
+        (body) => asksForNonce(response.status, response.headers["www-authenticate"], body) ? once : Effect.succeed(response)
+      ))
+}

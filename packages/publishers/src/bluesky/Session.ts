@@ -6,6 +6,21 @@ import type { Credentials, PlatformCallFailed, SocialAccount } from "@herald/cor
 import { Effect, Either, Schema } from "effect"
 import { authorized } from "../kit/index.js"
 import { notASession } from "./BlueskyErrors.js"
+import { dpopKeyOf, DpopPrivateJwk } from "./Dpop.js"
+import type { XrpcAuth } from "./Xrpc.js"
+
+/**
+ * What an atproto OAuth connection stores beside the tokens: the DPoP key they are bound to, the
+ * account's PDS (from its DID document), and the authorization server that renews them.
+ */
+export const OAuthBinding = Schema.Struct({
+  dpop_key: DpopPrivateJwk,
+  pds_url: Schema.String,
+  issuer: Schema.String,
+  token_endpoint: Schema.String,
+  client_id: Schema.String
+})
+export type OAuthBinding = typeof OAuthBinding.Type
 
 /** The stored credentials of a Bluesky account (AccountTokens' conventions plus the account's DID and handle). */
 export const StoredSession = Schema.Struct({
@@ -17,18 +32,34 @@ export const StoredSession = Schema.Struct({
 })
 export type StoredSession = typeof StoredSession.Type
 
+/** An OAuth connection's credentials: the session plus its binding. */
+export const StoredOAuthSession = Schema.extend(StoredSession, OAuthBinding)
+export type StoredOAuthSession = typeof StoredOAuthSession.Type
+
+/** Whether the credentials came from atproto OAuth (they carry a DPoP key) rather than an app-password login. */
+export const isOAuthSession = (credentials: Credentials) => credentials.dpop_key !== undefined
+
 export interface Session {
-  readonly accessJwt: string
+  readonly auth: XrpcAuth
   readonly did: string
   readonly handle: string
   readonly credentials: Credentials
 }
 
+const authOf = (credentials: Credentials, token: string): Either.Either<XrpcAuth, PlatformCallFailed> =>
+  !isOAuthSession(credentials)
+    ? Either.right({ scheme: "Bearer", token })
+    : Either.match(Schema.decodeUnknownEither(OAuthBinding)(credentials), {
+      onLeft: () => Either.left(notASession("the stored atproto OAuth credentials are incomplete; reconnect the account")),
+      onRight: (binding) => Either.right({ scheme: "DPoP", token, key: dpopKeyOf(binding.dpop_key), pdsUrl: binding.pds_url })
+    })
+
 /** The session in stored credentials; PlatformCallFailed (auth_expired) when they hold none. */
 export const sessionOf = (credentials: Credentials): Either.Either<Session, PlatformCallFailed> =>
   Either.match(Schema.decodeUnknownEither(StoredSession)(credentials), {
     onLeft: () => Either.left(notASession("the stored credentials are not a Bluesky session; reconnect the account")),
-    onRight: (stored) => Either.right({ accessJwt: stored.access_token, did: stored.did, handle: stored.handle, credentials })
+    onRight: (stored) =>
+      Either.map(authOf(credentials, stored.access_token), (auth) => ({ auth, did: stored.did, handle: stored.handle, credentials }))
   })
 
 /** Runs `call` with the account's session (see `authorized`). */

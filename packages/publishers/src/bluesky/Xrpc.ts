@@ -8,19 +8,40 @@ import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { type CallKind, type PlatformCallError, type PlatformClient, refusal } from "../kit/index.js"
 import { classify } from "./BlueskyErrors.js"
+import { type DpopKey, dpopExecute } from "./Dpop.js"
+
+/**
+ * How a call is authorised: an app-password session's JWT as a Bearer token (to the configured
+ * base URL), or an OAuth access token bound to a DPoP key, sent to the account's own PDS with a
+ * fresh proof per request.
+ */
+export type XrpcAuth =
+  | { readonly scheme: "Bearer"; readonly token: string }
+  | { readonly scheme: "DPoP"; readonly token: string; readonly key: DpopKey; readonly pdsUrl: string }
+
+export interface XrpcRequest {
+  /** The request, its URL relative to the PDS (xrpc/<nsid>). */
+  readonly http: HttpClientRequest.HttpClientRequest
+  readonly auth: XrpcAuth | undefined
+}
 
 export interface XrpcCall<A, I> {
   readonly kind: CallKind
-  readonly request: HttpClientRequest.HttpClientRequest
+  readonly request: XrpcRequest
   readonly reply: Schema.Schema<A, I>
+}
+
+const execute = (http: HttpClient.HttpClient, { auth, http: request }: XrpcRequest) => {
+  if (auth === undefined) return http.execute(request)
+  if (auth.scheme === "Bearer") return http.execute(HttpClientRequest.bearerToken(request, auth.token))
+  return dpopExecute(http, HttpClientRequest.setUrl(request, `${auth.pdsUrl.replace(/\/+$/, "")}/${request.url}`), auth.key, auth.token)
 }
 
 /** Sends the call with the client of its kind and reads the reply by the lexicon's schema. */
 export const send = <A, I>(client: PlatformClient, call: XrpcCall<A, I>): Effect.Effect<A, PlatformCallError> =>
   Effect.scoped(
     Effect.gen(function*() {
-      const http: HttpClient.HttpClient = client[call.kind]
-      const response = yield* http.execute(call.request)
+      const response = yield* execute(client[call.kind], call.request)
       if (response.status >= 300) return yield* Effect.flip(refusal(response, classify))
       return yield* Schema.decodeUnknown(call.reply)(yield* response.json)
     })
@@ -28,20 +49,20 @@ export const send = <A, I>(client: PlatformClient, call: XrpcCall<A, I>): Effect
 
 const path = (nsid: string) => `xrpc/${nsid}`
 
-const withToken = (token: string | undefined) => (request: HttpClientRequest.HttpClientRequest) =>
-  token === undefined ? request : HttpClientRequest.bearerToken(request, token)
-
 /** A query (GET) with URL parameters. */
-export const query = (nsid: string, params: Record<string, string | ReadonlyArray<string>>, token?: string) =>
-  HttpClientRequest.get(path(nsid)).pipe(HttpClientRequest.setUrlParams(params), withToken(token))
+export const query = (nsid: string, params: Record<string, string | ReadonlyArray<string>>, auth?: XrpcAuth): XrpcRequest => ({
+  http: HttpClientRequest.get(path(nsid)).pipe(HttpClientRequest.setUrlParams(params)),
+  auth
+})
 
 /** A procedure (POST) with a JSON body, or none (undefined). */
-export const procedure = (nsid: string, body: unknown, token?: string) =>
-  HttpClientRequest.post(path(nsid)).pipe(
-    body === undefined ? (request) => request : HttpClientRequest.bodyUnsafeJson(body),
-    withToken(token)
-  )
+export const procedure = (nsid: string, body: unknown, auth?: XrpcAuth): XrpcRequest => ({
+  http: body === undefined ? HttpClientRequest.post(path(nsid)) : HttpClientRequest.post(path(nsid)).pipe(HttpClientRequest.bodyUnsafeJson(body)),
+  auth
+})
 
 /** A procedure (POST) whose body is raw bytes of the given type (uploadBlob). */
-export const upload = (nsid: string, bytes: Uint8Array, mime: string, token: string) =>
-  HttpClientRequest.post(path(nsid)).pipe(HttpClientRequest.bodyUint8Array(bytes, mime), withToken(token))
+export const upload = (nsid: string, bytes: Uint8Array, mime: string, auth: XrpcAuth): XrpcRequest => ({
+  http: HttpClientRequest.post(path(nsid)).pipe(HttpClientRequest.bodyUint8Array(bytes, mime)),
+  auth
+})

@@ -34,6 +34,8 @@ export interface BuiltRoute {
 export interface DirectRoute {
   readonly platform: Platform
   readonly defaults: { readonly apiBaseUrl: string; readonly authBaseUrl: string }
+  /** Its consent page needs no client registered with the platform (atproto: the client id is Herald's metadata URL). */
+  readonly oauthUnregistered?: boolean
   /** A route's own settings beyond its endpoints come from the environment too (a bad one fails start-up). */
   readonly build: (
     endpoints: PlatformEndpoints

@@ -1,6 +1,6 @@
 import { type HttpClientError, HttpClientResponse } from "@effect/platform"
 import type { Headers } from "@effect/platform/Headers"
-import { type DeliveryError, type DeliveryErrorCategory, OutcomeUnknown, PlatformCallFailed, PublishFailed } from "@herald/core"
+import { AlreadyGone, type DeliveryError, type DeliveryErrorCategory, OutcomeUnknown, PlatformCallFailed, PublishFailed } from "@herald/core"
 import { OutboundFailed, OutboundRefused, OutboundTimeout } from "@herald/outbound"
 import { Clock, Data, Effect, type ParseResult, type Schema } from "effect"
 
@@ -174,3 +174,14 @@ export const asPublish = <A, R>(effect: Effect.Effect<A, PlatformCallError | Pla
 /** Runs a read (metrics, probe, token, identity), its failures as core's. */
 export const asRead = <A, R>(effect: Effect.Effect<A, PlatformCallError | PlatformCallFailed, R>) =>
   Effect.mapError(effect, (error) => error._tag === "PlatformCallFailed" ? error : readFailure(error))
+
+/**
+ * A takedown refused as not_found is AlreadyGone: the post is not there, removed on the platform
+ * already, perhaps by an earlier call whose answer was lost.
+ */
+export const goneWhenNotFound = (detail: string) => <A, R>(takedown: Effect.Effect<A, PublishFailed | OutcomeUnknown, R>) =>
+  Effect.catchIf(
+    takedown,
+    (failure): failure is PublishFailed => failure._tag === "PublishFailed" && failure.error.category === "not_found",
+    () => Effect.fail(new AlreadyGone({ detail }))
+  )

@@ -1,5 +1,5 @@
 import { type HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import { type Credentials, type DeliveryError, type OAuthProvider, PlatformCallFailed, type PlatformIdentity } from "@herald/core"
+import { type AuthorizationRequest, type Credentials, type DeliveryError, type OAuthProvider, PlatformCallFailed, type PlatformIdentity } from "@herald/core"
 import { DateTime, Effect, Option, Redacted, Schema } from "effect"
 import type { PlatformEndpoints } from "./Config.js"
 import { asRead, categoryOfStatus, refusal } from "./Failures.js"
@@ -32,6 +32,10 @@ export const tokenEndpointError = (reply: { readonly status: number; readonly bo
     : categoryOfStatus(reply.status)
   return { category, code, message }
 }
+
+/** The start of a platform whose consent page is a URL built from the request alone: nothing to call, nothing carried. */
+export const consentUrl = (build: (request: AuthorizationRequest) => string): OAuthProvider["start"] => (request) =>
+  Effect.succeed({ authorizeUrl: build(request), carried: null })
 
 export interface OAuth2Settings {
   readonly endpoints: PlatformEndpoints
@@ -90,7 +94,7 @@ export const oauth2Provider = (settings: OAuth2Settings): Effect.Effect<OAuthPro
 
     return {
       platform: endpoints.platform,
-      authorizeUrl: ({ codeChallenge, redirectUri, state }) => {
+      start: consentUrl(({ codeChallenge, redirectUri, state }) => {
         const url = new URL(`${endpoints.authBaseUrl}/${settings.authorizePath.replace(/^\/+/, "")}`)
         url.searchParams.set("response_type", "code")
         url.searchParams.set("client_id", clientId)
@@ -103,7 +107,7 @@ export const oauth2Provider = (settings: OAuth2Settings): Effect.Effect<OAuthPro
           url.searchParams.set("code_challenge_method", "S256")
         }
         return url.toString()
-      },
+      }),
       exchange: ({ code, codeVerifier, redirectUri }) =>
         tokenCall({
           grant_type: "authorization_code",

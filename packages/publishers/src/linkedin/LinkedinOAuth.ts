@@ -8,8 +8,8 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import { type Credentials, type OAuthProvider, PlatformCallFailed, type PlatformIdentity, type TokenGrant } from "@herald/core"
-import { Clock, type Context, DateTime, Effect, Option, Redacted, Schema } from "effect"
-import { asRead, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
+import { Array as Arr, Clock, type Context, DateTime, Effect, Option, Redacted, Schema } from "effect"
+import { asRead, consentUrl, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
 import { rest, sendJson } from "./Rest.js"
 import { credentialsUnusable, isOrganization, type Needs, StoredToken, tokenOf } from "./Token.js"
 
@@ -134,13 +134,16 @@ export const linkedinOAuth = (
     }).pipe(Effect.provide(context))
 
   /**
-   * The pages the member administers, when the grant may post as pages: the approved ADMINISTRATOR
-   * roles of the roleAssignee finder (the token's member is the assignee), page by page.
+   * The member and, when the grant may post as pages, the pages the member administers: the
+   * approved ADMINISTRATOR roles of the roleAssignee finder (the token's member is the assignee),
+   * page by page, each identified like the member and sharing the member's token and expiry.
    */
-  const alsoPostsAs: NonNullable<OAuthProvider["alsoPostsAs"]> = (credentials) =>
+  const accountsOf: NonNullable<OAuthProvider["accountsOf"]> = (grant) =>
     Effect.gen(function*() {
+      const { credentials } = grant
+      const member = { grant, identity: yield* identify(credentials) }
       const stored = yield* Effect.mapError(Schema.decodeUnknown(StoredToken)(credentials), credentialsUnusable)
-      if (!scopeList(stored.scope).includes("w_organization_social")) return []
+      if (!scopeList(stored.scope).includes("w_organization_social")) return Arr.of(member)
       const ids: Array<string> = []
       for (let start = 0;; start += aclPage) {
         const page = yield* sendJson(
@@ -154,20 +157,24 @@ export const linkedinOAuth = (
         }
         if (page.elements.length < aclPage) break
       }
-      return ids.map((id) => asOrganization(credentials, id))
+      const organizations = yield* Effect.forEach(ids, (id) => {
+        const posting = asOrganization(credentials, id)
+        return Effect.map(identify(posting), (identity) => ({ grant: { credentials: posting, expiresAt: grant.expiresAt }, identity }))
+      })
+      return Arr.prepend(organizations, member)
     }).pipe(Effect.provide(context))
 
   return {
     platform: "linkedin",
-    alsoPostsAs,
-    authorizeUrl: ({ redirectUri, state }) =>
+    accountsOf,
+    start: consentUrl(({ redirectUri, state }) =>
       `${endpoints.authBaseUrl}/oauth/v2/authorization?${new URLSearchParams({
         response_type: "code",
         client_id: clientId,
         redirect_uri: redirectUri,
         state,
         scope: scopes.join(" ")
-      })}`,
+      })}`),
     exchange,
     refresh,
     identify

@@ -1,3 +1,5 @@
 export * from "./Containers.js"
 export * from "./GraphErrors.js"
 export * from "./GraphVersions.js"
+export * from "./GraphCall.js"
+export * from "./FacebookLogin.js"

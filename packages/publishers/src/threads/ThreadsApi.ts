@@ -3,20 +3,16 @@
  * user's token as a Bearer header, refusals in Meta's envelope read by meta/GraphErrors.
  */
 import { type HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Schema } from "effect"
-import { type PlatformCallError, refusal } from "../kit/index.js"
-import { classifyGraph, type GraphStage } from "../meta/GraphErrors.js"
+import type { Schema } from "effect"
+import { sendGraph, sendGraphJson } from "../meta/GraphCall.js"
+import type { GraphStage } from "../meta/GraphErrors.js"
 import { versioned } from "../meta/GraphVersions.js"
 
 export const network = "Threads"
 
 /** Sends the request; a status of 300 or more is a PlatformRefusal read from Meta's envelope. */
-export const send = (client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest, stage: GraphStage = "call"): Effect.Effect<string, PlatformCallError> =>
-  Effect.gen(function*() {
-    const response = yield* client.execute(request)
-    if (response.status >= 300) return yield* Effect.flip(refusal(response, classifyGraph(network, stage)))
-    return yield* response.text
-  }).pipe(Effect.scoped)
+export const send = (client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest, stage: GraphStage = "call") =>
+  sendGraph(network, client, request, stage)
 
 /** Sends the request and reads its JSON body through `reply`. */
 export const sendJson = <A, I>(
@@ -24,7 +20,7 @@ export const sendJson = <A, I>(
   request: HttpClientRequest.HttpClientRequest,
   reply: Schema.Schema<A, I>,
   stage: GraphStage = "call"
-) => Effect.flatMap(send(client, request, stage), (text) => Schema.decodeUnknown(Schema.parseJson(reply))(text))
+) => sendGraphJson(network, client, request, reply, stage)
 
 /** A call to the versioned Graph API with the user's token. */
 export const graph = (method: "GET" | "POST" | "DELETE", path: string, token: string) =>

@@ -6,9 +6,10 @@
  * (th_refresh_token; the token must be at least a day old and still valid).
  */
 import { HttpClientRequest } from "@effect/platform"
-import { type Credentials, type OAuthProvider, PlatformCallFailed, type PlatformIdentity, type TokenGrant } from "@herald/core"
+import type { Credentials, OAuthProvider, PlatformIdentity, TokenGrant } from "@herald/core"
 import { Clock, type Context, DateTime, Effect, Option, Redacted, Schema } from "effect"
-import { asRead, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
+import { asRead, consentUrl, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
+import { tokenCallFailed } from "../meta/GraphCall.js"
 import { graph, sendJson } from "./ThreadsApi.js"
 import { type Needs, type StoredToken, tokenOf } from "./ThreadsToken.js"
 
@@ -29,21 +30,7 @@ const ShortToken = Schema.Struct({ access_token: Schema.String, user_id: Schema.
 const LongToken = Schema.Struct({ access_token: Schema.String, expires_in: Schema.Number })
 export const Me = Schema.Struct({ id: Schema.String, username: Schema.String })
 
-/**
- * A token call's failure with no secret in it: the exchange and the refresh carry the client
- * secret or the token in their query (as Threads documents them), and a transport error's text
- * names the URL.
- */
-const tokenFailed = (what: string) => (failed: PlatformCallFailed): PlatformCallFailed => {
-  const { category, code } = failed.error
-  if (category === "transient" || category === "rate_limited" || code === "destination_refused") {
-    return new PlatformCallFailed({ error: { category, code, message: `Threads' ${what} was not reached or did not answer (${code})` }, retryAfterMs: failed.retryAfterMs })
-  }
-  return new PlatformCallFailed({
-    error: { category: category === "permission_missing" ? category : "auth_expired", code, message: `Threads refused the ${what}: ${failed.error.message}; connect the account again` },
-    retryAfterMs: null
-  })
-}
+const tokenFailed = (what: string) => tokenCallFailed("Threads", what)
 
 export const threadsOAuth = (
   endpoints: PlatformEndpoints,
@@ -104,14 +91,14 @@ export const threadsOAuth = (
 
   return {
     platform: "threads",
-    authorizeUrl: ({ redirectUri, state }) =>
+    start: consentUrl(({ redirectUri, state }) =>
       `${endpoints.authBaseUrl}/oauth/authorize?${new URLSearchParams({
         client_id: clientId,
         redirect_uri: redirectUri,
         scope: threadsScopes.join(","),
         response_type: "code",
         state
-      })}`,
+      })}`),
     exchange,
     refresh,
     identify

@@ -5,19 +5,17 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import {
-  AlreadyGone,
   type Media,
   MediaStorage,
   OutcomeUnknown,
   type Published,
   type Publisher,
   PublishCheckpoints,
-  PublishFailed,
   type PublishRequest,
   type SocialAccount
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { asPublish, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
+import { asPublish, goneWhenNotFound, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
 import { awaitFinished, ContainerState, publishThroughContainer, recordedContainer } from "../meta/Containers.js"
 import { graph, network, send, sendJson } from "./ThreadsApi.js"
 import { mediaFields, optionFields, postUrl } from "./ThreadsPosts.js"
@@ -197,10 +195,7 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
     withToken(account, (token) => send(client.publish, graph("DELETE", encodeURIComponent(platformPostId), token.access_token))).pipe(
       asPublish,
       Effect.asVoid,
-      Effect.catchIf(
-        (failure): failure is PublishFailed => failure._tag === "PublishFailed" && failure.error.category === "not_found",
-        () => Effect.fail(new AlreadyGone({ detail: `${network} holds no live post ${platformPostId}` }))
-      ),
+      goneWhenNotFound(`${network} holds no live post ${platformPostId}`),
       Effect.provide(context)
     )
 

@@ -9,7 +9,7 @@
 import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import { type OAuthProvider, PlatformCallFailed, type PlatformIdentity, type TokenGrant } from "@herald/core"
 import { DateTime, Effect, Option, Redacted, Schema } from "effect"
-import { asRead, type PlatformClient, type PlatformEndpoints, refusal, tokenEndpointError } from "../kit/index.js"
+import { asRead, consentUrl, type PlatformClient, type PlatformEndpoints, refusal, tokenEndpointError } from "../kit/index.js"
 import { api, call } from "./TiktokApi.js"
 import { type AppStanding, readReport } from "./TiktokCreator.js"
 import { network } from "./TiktokErrors.js"
@@ -108,14 +108,14 @@ export const tiktokOAuth = (
 
   return {
     platform: "tiktok",
-    authorizeUrl: ({ redirectUri, state }) =>
+    start: consentUrl(({ redirectUri, state }) =>
       `${endpoints.authBaseUrl}/v2/auth/authorize/?${new URLSearchParams({
         client_key: clientKey,
         scope: tiktokScopes.join(","),
         response_type: "code",
         redirect_uri: redirectUri,
         state
-      })}`,
+      })}`),
     exchange,
     refresh,
     identify

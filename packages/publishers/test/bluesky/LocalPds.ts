@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { Secp256k1Keypair } from "@atproto/crypto"
 import * as pds from "@atproto/pds"
 import { Database as PlcDatabase, PlcServer } from "@did-plc/server"
+import { asksForNonce, type DpopKey } from "../../src/bluesky/Dpop.js"
 
 export interface LocalAccount {
   readonly did: string
@@ -24,6 +25,18 @@ export interface LocalPds {
   /** The PDS's canonical URL, http://localhost:PORT (what the PDS calls itself). */
   readonly url: string
   readonly port: number
+  /** The PLC directory the PDS registers its accounts' DID documents with (HERALD_BLUESKY_PLC_URL). */
+  readonly plcUrl: string
+  /**
+   * How long the OAuth access tokens the PDS issues from now on live (the reference server's
+   * 60 minutes otherwise): short ones make Herald refresh them for real within a test.
+   */
+  readonly setOAuthTokenLifetime: (ms: number) => void
+  /**
+   * Revokes an OAuth token at the PDS's revocation endpoint (RFC 7009), as the client signing out
+   * does: with a proof of the DPoP key the token is bound to (a revocation without it is ignored).
+   */
+  readonly revokeOAuthToken: (token: string, clientId: string, key: DpopKey) => Promise<void>
   readonly createAccount: (name: string) => Promise<LocalAccount>
   /** A new app password of the account (what people give third-party apps such as Herald). */
   readonly createAppPassword: (account: LocalAccount, name: string) => Promise<string>
@@ -149,6 +162,28 @@ export const startLocalPds = async (options: LocalPdsOptions = {}): Promise<Loca
   return {
     url,
     port,
+    plcUrl,
+    setOAuthTokenLifetime: (ms) => {
+      // The provider's option, which the PDS does not expose in its configuration.
+      ;(server.ctx as unknown as { oauthProvider: { tokenManager: { tokenMaxAge: number } } }).oauthProvider.tokenManager.tokenMaxAge = ms
+    },
+    revokeOAuthToken: async (token, clientId, key) => {
+      const endpoint = `${url}/oauth/revoke`
+      const revoke = (nonce?: string) =>
+        fetch(endpoint, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            DPoP: key.proof({ method: "POST", url: endpoint, nonce, now: Math.floor(Date.now() / 1000) })
+          },
+          body: new URLSearchParams({ token, client_id: clientId }).toString()
+        })
+      let response = await revoke()
+      if (asksForNonce(response.status, response.headers.get("www-authenticate") ?? undefined, await response.clone().text())) {
+        response = await revoke(response.headers.get("dpop-nonce") ?? undefined)
+      }
+      if (!response.ok) throw new Error(`revoke: ${response.status} ${await response.text()}`)
+    },
     createAccount,
     createAppPassword: async (account, name) =>
       ((await xrpc("com.atproto.server.createAppPassword", { name }, await ownerSession(account))) as { password: string }).password,

@@ -5,6 +5,7 @@
  */
 import {
   AccountTokens,
+  completeConnection,
   createProject,
   type Credentials,
   loginConnection,
@@ -13,19 +14,21 @@ import {
   MediaId,
   MediaStorage,
   OAuthProviders,
+  type OAuthProvider,
   type PasswordLogin,
   type RouteAdapters,
-  SocialAccount
+  SocialAccount,
+  startConnection
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialIds } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { DateTime, Effect, Either, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { blueskyLogin } from "../../src/bluesky/BlueskyLogin.js"
 import { blueskyRoute } from "../../src/bluesky/BlueskyRoute.js"
-import { PlatformHttpLive, platformClient } from "../../src/kit/index.js"
+import { PlatformHttpLive } from "../../src/kit/index.js"
+import { pkceSecrets } from "../kit/PkceSecrets.js"
 import { type FakeAppView, startFakeAppView } from "./FakeAppView.js"
 import type { FakeControls } from "../kit/publisherContract.js"
 import { type FaultProxy, startFaultProxy } from "./FaultProxy.js"
@@ -62,11 +65,22 @@ export interface PdsHarness {
   readonly proxy: FaultProxy
   readonly adapters: RouteAdapters
   readonly login: PasswordLogin
+  readonly oauth: OAuthProvider
   /**
    * Creates a `<name>.test` account with an app password named "herald" and connects it to a
    * project through Herald's login connection (loginConnection), as the admin API does.
    */
   readonly connect: (name: string) => Promise<Connected>
+  /**
+   * Creates a `<name>.test` account and connects it through Herald's atproto OAuth connection
+   * (startConnection with the handle, the owner's sign-in and consent at the PDS, then
+   * completeConnection with the callback's code, state and iss), as the admin API does.
+   */
+  readonly connectOAuth: (name: string) => Promise<Connected>
+  /** Starts an OAuth connection for the account and answers the consent: the callback's parameters, not yet used. */
+  readonly consentOAuth: (local: LocalAccount) => Promise<URL>
+  /** Hands a consent answer to completeConnection, as the callback route does: the account, or the core's refusal. */
+  readonly completeOAuth: (callback: URL) => Promise<Either.Either<SocialAccount, unknown>>
   /** Connects the account again through the login connection, with a new app password. */
   readonly reconnect: (connected: Connected) => Promise<SocialAccount>
   /** The account's credentials as Herald stores them. */
@@ -94,26 +108,45 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     uploadForm: () => Effect.succeed(Option.none()),
     takeUpload: () => Effect.succeed(Option.none())
   })
-  // The production client over the outbound guard, allowed to reach this test's own servers only.
-  const http = PlatformHttpLive.pipe(
-    Layer.provide(OutboundGuard.layer({ loopbackPorts: [Number(new URL(proxy.url).port), Number(new URL(page.url).port)] }))
-  )
+  // The production client over the outbound guard with the test-only loopback allowance: OAuth
+  // reaches the PDS by the name its DID documents give it (http://localhost:PORT), and its PLC.
+  const http = PlatformHttpLive.pipe(Layer.provide(OutboundGuard.layer({ allowLoopback: true })))
   // The guard's connections live as long as the runtime: until close.
   const runtime = ManagedRuntime.make(Layer.mergeAll(
     http,
     Layer.succeed(MediaStorage, storage),
     makeInMemoryStores(data),
     makeInMemoryAdmin(data),
-    sequentialIds()
+    sequentialIds(),
+    pkceSecrets
   ))
   // As app/src/DirectRoutes.ts does: AccountTokens renews sessions with a Bluesky login over the same client.
-  const login = blueskyLogin(await runtime.runPromise(platformClient(proxy.url)))
-  const tokens = await runtime.runPromise(makeAccountTokens(() => Effect.succeed(login.refresh)))
-  const route = await runtime.runPromise(blueskyRoute({ apiBaseUrl: proxy.url }).pipe(Effect.provideService(AccountTokens, tokens)))
+  const settings = { apiBaseUrl: proxy.url, authBaseUrl: pds.url, clientId: Option.none(), plcUrl: pds.plcUrl }
+  const renewal = await runtime.runPromise(blueskyRoute(settings).pipe(Effect.provideService(AccountTokens, AccountTokens.of({
+    current: () => Effect.die("renewal only"),
+    afterRefusal: () => Effect.die("renewal only")
+  }))))
+  const tokens = await runtime.runPromise(makeAccountTokens(() => Effect.succeed(renewal.login.refresh)))
+  const route = await runtime.runPromise(blueskyRoute(settings).pipe(Effect.provideService(AccountTokens, tokens)))
   const project = await runtime.runPromise(
     createProject({ name: "Bluesky tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" })
   )
-  const methods = OAuthProviders.make({ oauth: [], logins: [route.login], unconfigured: [] })
+  const methods = OAuthProviders.make({ oauth: [route.oauth], logins: [route.login], unconfigured: [] })
+  const inHerald = <A, E, R extends ManagedRuntime.ManagedRuntime.Context<typeof runtime> | OAuthProviders>(effect: Effect.Effect<A, E, R>) =>
+    runtime.runPromise(Effect.provideService(effect, OAuthProviders, methods) as Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>)
+  // Herald on a loopback public URL: the atproto loopback client, as in development.
+  const publicUrl = "http://127.0.0.1:8080"
+  const consentOAuth = async (local: LocalAccount) => {
+    const started = await inHerald(startConnection(project.id, "bluesky", { caller: "test", publicUrl, loginHint: local.handle }))
+    return pds.consent(started.authorizeUrl, local)
+  }
+  const completeOAuth = (callback: URL) =>
+    inHerald(Effect.either(completeConnection("bluesky", {
+      state: callback.searchParams.get("state") ?? "",
+      code: Option.fromNullable(callback.searchParams.get("code")),
+      denied: Option.fromNullable(callback.searchParams.get("error")),
+      issuer: Option.fromNullable(callback.searchParams.get("iss"))
+    })))
   /** A new app password of the account, given to Herald's login connection. */
   const loginWithNewAppPassword = async (local: LocalAccount, name: string) => {
     const appPassword = await pds.createAppPassword(local, name)
@@ -131,6 +164,13 @@ export const startPdsHarness = async (): Promise<PdsHarness> => {
     pageUrl: `${page.url}/article?id=7`,
     adapters: route.adapters,
     login: route.login,
+    oauth: route.oauth,
+    consentOAuth,
+    completeOAuth,
+    connectOAuth: async (name) => {
+      const local = await pds.createAccount(name)
+      return { local, account: Either.getOrThrow(await completeOAuth(await consentOAuth(local))) }
+    },
     connect: async (name) => {
       const local = await pds.createAccount(name)
       return { local, account: await loginWithNewAppPassword(local, "herald") }

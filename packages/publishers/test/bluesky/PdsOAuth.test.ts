@@ -1,11 +1,10 @@
 /**
- * What atproto OAuth for Herald will be tested against: the local PDS as the authorization
- * server, with an atproto loopback client id (http://localhost?redirect_uri=…&scope=…, which the
- * spec allows for development and which needs no client metadata document). The client here is
- * the test's own flow (PAR, PKCE S256, DPoP with server nonces, DPoP-bound tokens) signing with
- * Herald's DPoP proofs (src/bluesky/Dpop.ts), because Herald's Bluesky route does not yet
- * connect through OAuth (docs/networks/bluesky.md, "Connecting: atproto OAuth"): this pins down
- * what the PDS asks for, so that the route's OAuth is built and tested against the same steps.
+ * The local PDS as an atproto OAuth authorization server, step by step, with an atproto loopback
+ * client id (http://localhost?redirect_uri=…&scope=…, which the spec allows for development and
+ * which needs no client metadata document). The client here is the test's own flow (PAR, PKCE
+ * S256, DPoP with server nonces, DPoP-bound tokens) signing with Herald's DPoP proofs
+ * (src/bluesky/Dpop.ts): it pins down what the PDS asks for, independently of Herald's own
+ * connection (AtprotoOAuth.ts), which BlueskyOAuth.test.ts tests against the same PDS.
  */
 import { createHash, randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

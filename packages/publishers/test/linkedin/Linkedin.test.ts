@@ -1,4 +1,4 @@
-import { ConnectionHealth, type PublishRequest, type SocialAccount } from "@herald/core"
+import { ConnectionHealth, type OAuthProvider, type PublishRequest, type SocialAccount } from "@herald/core"
 import { Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterEach, describe, expect, it } from "vitest"
@@ -35,12 +35,17 @@ const fail = async <A, E>(effect: Effect.Effect<A, E>): Promise<E> => {
   return failure
 }
 
+/** The consent URL the provider starts with for a state of the test's choosing. */
+const authorizeUrl = async (provider: OAuthProvider, state: string) =>
+  (await run(provider.start({ state, codeChallenge: "c", redirectUri: "https://herald.example/cb", publicUrl: "https://herald.example", loginHint: null })))
+    .authorizeUrl
+
 const receiptUrl = /^https:\/\/www\.linkedin\.com\/feed\/update\/urn:li:share:\d{19}\/$/
 
 describe("LinkedIn OAuth", () => {
   it("sends the member to LinkedIn's consent page and exchanges the code for a token and the member's identity", async () => {
     const { connect, fake, route } = await open()
-    const consent = new URL(route.oauth.authorizeUrl({ state: "s1", codeChallenge: "c", redirectUri: "https://herald.example/cb" }))
+    const consent = new URL(await authorizeUrl(route.oauth, "s1"))
     expect(`${consent.origin}${consent.pathname}`).toBe(`${fake.url}/oauth/v2/authorization`)
     expect(consent.searchParams.get("scope")).toBe("openid profile w_member_social")
     expect(consent.searchParams.get("response_type")).toBe("code")
@@ -59,10 +64,10 @@ describe("LinkedIn OAuth", () => {
 
   it("refuses a code used twice as LinkedIn does (auth_expired)", async () => {
     const { fake, route } = await open()
-    const callback = await fake.consent(route.oauth.authorizeUrl({ state: "s", codeChallenge: "c", redirectUri: "https://herald.example/cb" }))
+    const callback = await fake.consent(await authorizeUrl(route.oauth, "s"))
     const code = callback.searchParams.get("code")!
-    await run(route.oauth.exchange({ code, codeVerifier: "v", redirectUri: "https://herald.example/cb" }))
-    const second = await fail(route.oauth.exchange({ code, codeVerifier: "v", redirectUri: "https://herald.example/cb" }))
+    await run(route.oauth.exchange({ code, codeVerifier: "v", redirectUri: "https://herald.example/cb", carried: null, issuer: null }))
+    const second = await fail(route.oauth.exchange({ code, codeVerifier: "v", redirectUri: "https://herald.example/cb", carried: null, issuer: null }))
     expect(second.error.category).toBe("auth_expired")
   })
 
@@ -79,7 +84,7 @@ describe("LinkedIn OAuth", () => {
       },
       { scopes: [...memberScopes, ...organizationScopes] }
     )
-    const consent = new URL(route.oauth.authorizeUrl({ state: "s", codeChallenge: "c", redirectUri: "https://herald.example/cb" }))
+    const consent = new URL(await authorizeUrl(route.oauth, "s"))
     expect(consent.searchParams.get("scope")).toBe("openid profile w_member_social w_organization_social r_organization_social rw_organization_admin")
 
     const { account } = await connect()

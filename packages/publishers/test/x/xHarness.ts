@@ -11,14 +11,14 @@ import {
   OAuthProviders,
   type ProjectId,
   type RouteAdapters,
-  SecretMint,
   SocialAccount,
   startConnection
 } from "@herald/core"
-import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialIds, sequentialSecrets } from "@herald/core/memory"
+import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialIds } from "@herald/core/memory"
+import { pkceSecrets } from "../kit/PkceSecrets.js"
 import { OutboundGuard } from "@herald/outbound"
 import { DateTime, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
-import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { PlatformHttpLive } from "../../src/kit/index.js"
 import { xRoute } from "../../src/x/index.js"
 import { startXFake, type XFake, type XFakeOptions } from "./XFake.js"
@@ -44,26 +44,6 @@ export interface XHarness {
   readonly run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
   readonly close: () => Promise<void>
 }
-
-/**
- * sequentialSecrets with a fresh state and PKCE pair per connection: its fixed pair does not
- * hash to its challenge, which the fake (as X) checks.
- */
-const pkceSecrets = Layer.effect(
-  SecretMint,
-  Effect.map(SecretMint, (sequential) =>
-    SecretMint.of({
-      ...sequential,
-      oauthState: Effect.sync(() => {
-        const verifier = randomBytes(32).toString("base64url")
-        return {
-          state: randomBytes(16).toString("base64url"),
-          codeVerifier: Redacted.make(verifier),
-          codeChallenge: createHash("sha256").update(verifier).digest("base64url")
-        }
-      })
-    }))
-).pipe(Layer.provide(sequentialSecrets()))
 
 export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarness> => {
   const fake = await startXFake(options)

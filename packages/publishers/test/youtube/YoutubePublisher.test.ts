@@ -48,7 +48,14 @@ describe("YouTube's publisher against the fake", () => {
   afterAll(() => harness?.stop())
 
   it("connects through Google's consent page with offline access, PKCE and the channel as the account", async () => {
-    const consent = new URL(harness.route.oauth.authorizeUrl({ state: "s", codeChallenge: "c", redirectUri: "https://herald.example/oauth/callback/youtube" }))
+    const started = await Effect.runPromise(harness.route.oauth.start({
+      state: "s",
+      codeChallenge: "c",
+      redirectUri: "https://herald.example/oauth/callback/youtube",
+      publicUrl: "https://herald.example",
+      loginHint: null
+    }))
+    const consent = new URL(started.authorizeUrl)
     expect(consent.pathname).toBe("/o/oauth2/v2/auth")
     expect(Object.fromEntries(consent.searchParams)).toMatchObject({
       access_type: "offline",

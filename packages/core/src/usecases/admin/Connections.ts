@@ -1,4 +1,4 @@
-import { DateTime, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Array, DateTime, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { SocialAccount } from "../../Account.js"
 import { AccountId, type ProjectId } from "../../Ids.js"
 import type { Platform } from "../../Platform.js"
@@ -78,7 +78,10 @@ export interface StartedConnection {
   readonly redirectUri: string
 }
 
-const methodOf = (platform: Platform) => Effect.map(OAuthProviders, (providers) => providers.method(platform))
+const refused = (platform: Platform) => (failure: PlatformCallFailed) =>
+  new ConnectionRefused({ platform, code: failure.error.code, detail: failure.error.message })
+
+const methodsOf = (platform: Platform) => Effect.map(OAuthProviders, (providers) => providers.methods(platform))
 
 /**
  * The platform's direct-route connection method when it is `wanted`; otherwise the refusal that
@@ -86,11 +89,13 @@ const methodOf = (platform: Platform) => Effect.map(OAuthProviders, (providers) 
  */
 const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wanted: T) =>
   Effect.gen(function*() {
-    const method = yield* methodOf(platform)
-    if (method._tag === "Unconfigured") return yield* new PlatformNotConfigured({ platform, variables: method.variables })
-    if (method._tag === "Unavailable") return yield* new DirectRouteUnavailable({ platform })
-    if (method._tag !== wanted) return yield* new ConnectionMethodMismatch({ platform, use: wanted === "OAuth" ? "login" : "oauth" })
-    return method as Extract<ConnectionMethod, { readonly _tag: T }>
+    const methods = yield* methodsOf(platform)
+    const found = methods.find((method) => method._tag === wanted)
+    if (found !== undefined) return found as Extract<ConnectionMethod, { readonly _tag: T }>
+    const [method] = methods
+    if (method?._tag === "Unconfigured") return yield* new PlatformNotConfigured({ platform, variables: method.variables })
+    if (method === undefined || method._tag === "Unavailable") return yield* new DirectRouteUnavailable({ platform })
+    return yield* new ConnectionMethodMismatch({ platform, use: wanted === "OAuth" ? "login" : "oauth" })
   })
 
 const oauthProvider = (platform: Platform) => Effect.map(connectionMethod(platform, "OAuth"), (method) => method.provider)
@@ -99,8 +104,8 @@ const passwordLogin = (platform: Platform) => Effect.map(connectionMethod(platfo
 
 /** Why a direct account cannot be connected by name: which way it is connected, or why it cannot be. */
 export const directConnectionRefusal = Effect.fnUntraced(function*(platform: Platform) {
-  const method = yield* methodOf(platform)
-  switch (method._tag) {
+  const [method] = yield* methodsOf(platform)
+  switch (method?._tag) {
     case "OAuth":
       return yield* new ConnectionMethodMismatch({ platform, use: "oauth" })
     case "Password":
@@ -108,6 +113,7 @@ export const directConnectionRefusal = Effect.fnUntraced(function*(platform: Pla
     case "Unconfigured":
       return yield* new PlatformNotConfigured({ platform, variables: method.variables })
     case "Unavailable":
+    case undefined:
       return yield* new DirectRouteUnavailable({ platform })
   }
 })
@@ -115,7 +121,9 @@ export const directConnectionRefusal = Effect.fnUntraced(function*(platform: Pla
 /**
  * Starts connecting a platform account to the project: a one-time state (bound to the project,
  * the platform and the caller, good for 10 minutes) and a PKCE pair; the answer is the consent
- * URL to open.
+ * URL to open. `loginHint` names the account to connect where the platform finds its server
+ * from it (a Bluesky handle or DID); a start the platform refuses (an unknown handle, a refused
+ * pushed request) saves no state.
  */
 export const startConnection = Effect.fnUntraced(function*(
   projectId: ProjectId,
@@ -125,21 +133,22 @@ export const startConnection = Effect.fnUntraced(function*(
     readonly caller: string
     /** Herald's public base URL, where the platform sends the browser back. */
     readonly publicUrl: string
+    readonly loginHint?: string | undefined
   }
 ) {
   yield* getProject(projectId)
   const provider = yield* oauthProvider(platform)
   const { codeChallenge, codeVerifier, state } = yield* Effect.flatMap(SecretMint, (mint) => mint.oauthState)
   const caller = from.caller
-  const redirectUri = `${from.publicUrl.replace(/\/+$/, "")}${oauthCallbackPath(platform)}`
+  const publicUrl = from.publicUrl.replace(/\/+$/, "")
+  const redirectUri = `${publicUrl}${oauthCallbackPath(platform)}`
+  const loginHint = from.loginHint?.trim() || null
+  const started = yield* provider.start({ state, codeChallenge, redirectUri, publicUrl, loginHint }).pipe(Effect.mapError(refused(platform)))
   const expiresAt = DateTime.addDuration(yield* DateTime.now, connectionStateLifetime)
   yield* Effect.flatMap(ConnectionStates, (states) =>
-    states.save({ state, projectId, platform, caller, codeVerifier, redirectUri, expiresAt }))
-  return { authorizeUrl: provider.authorizeUrl({ state, codeChallenge, redirectUri }), expiresAt, redirectUri } satisfies StartedConnection
+    states.save({ state, projectId, platform, caller, codeVerifier, redirectUri, expiresAt, carried: started.carried }))
+  return { authorizeUrl: started.authorizeUrl, expiresAt, redirectUri } satisfies StartedConnection
 })
-
-const refused = (platform: Platform) => (failure: PlatformCallFailed) =>
-  new ConnectionRefused({ platform, code: failure.error.code, detail: failure.error.message })
 
 /** The credentials to store from a grant: the platform's, with the expiry in AccountTokens' convention. */
 export const grantCredentials = (grant: TokenGrant): Credentials => ({
@@ -173,13 +182,20 @@ const connectGranted = Effect.fnUntraced(function*(
 
 /**
  * The consent page's answer: the state is taken (once), the code exchanged with its PKCE
- * verifier, the account identified and connected to the project that started it, and with it each
- * other author the grant posts as (`alsoPostsAs`). `denied` is the platform's `error` parameter
- * when the person declined. The answer is the granting account.
+ * verifier, and the accounts the grant covers (the granting account, or those the provider's
+ * `accountsOf` names) identified and connected to the project that started it. `denied` is the
+ * platform's `error` parameter when the person declined. The answer is the first account
+ * connected (the granting one where it is one).
  */
 export const completeConnection = Effect.fnUntraced(function*(
   platform: Platform,
-  answer: { readonly state: string; readonly code: Option.Option<string>; readonly denied: Option.Option<string> }
+  answer: {
+    readonly state: string
+    readonly code: Option.Option<string>
+    readonly denied: Option.Option<string>
+    /** The `iss` parameter (RFC 9207), which atproto's authorization servers send. */
+    readonly issuer?: Option.Option<string>
+  }
 ) {
   const now = yield* DateTime.now
   const pending = yield* Effect.flatMap(ConnectionStates, (states) => states.take(answer.state, now))
@@ -198,17 +214,15 @@ export const completeConnection = Effect.fnUntraced(function*(
   const grant = yield* provider.exchange({
     code: answer.code.value,
     codeVerifier: Redacted.value(started.codeVerifier),
-    redirectUri: started.redirectUri
+    redirectUri: started.redirectUri,
+    carried: started.carried,
+    issuer: Option.getOrNull(answer.issuer ?? Option.none())
   }).pipe(Effect.mapError(refused(platform)))
-  const identity = yield* provider.identify(grantCredentials(grant)).pipe(Effect.mapError(refused(platform)))
-  // Every author the grant covers is identified before any is connected: a refusal connects none.
-  const others = yield* (provider.alsoPostsAs === undefined ? Effect.succeed([]) : provider.alsoPostsAs(grantCredentials(grant))).pipe(
-    Effect.flatMap(Effect.forEach((credentials) =>
-      Effect.map(provider.identify(credentials), (author) => ({ grant: { credentials, expiresAt: grant.expiresAt }, author })))),
-    Effect.mapError(refused(platform))
-  )
-  const connected = yield* connectGranted(started.projectId, platform, grant, identity)
-  yield* Effect.forEach(others, (other) => connectGranted(started.projectId, platform, other.grant, other.author), { discard: true })
+  // Every account the grant covers is identified before any is connected: a refusal connects none.
+  const accounts = yield* (provider.accountsOf === undefined
+    ? Effect.map(provider.identify(grantCredentials(grant)), (identity) => Array.of({ grant, identity }))
+    : provider.accountsOf(grant)).pipe(Effect.mapError(refused(platform)))
+  const [connected] = yield* Effect.forEach(accounts, (account) => connectGranted(started.projectId, platform, account.grant, account.identity))
   return connected
 })
 

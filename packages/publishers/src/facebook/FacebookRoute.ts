@@ -1,0 +1,41 @@
+/** Facebook Pages' direct route: its adapters and its OAuth provider (Facebook Login), over graph.facebook.com and facebook.com. */
+import type { OAuthProvider, RouteAdapters } from "@herald/core"
+import { Config, Effect, Option } from "effect"
+import { type DirectRoute, platformClient, type PlatformEndpoints } from "../kit/index.js"
+import { facebookLogin, facebookLoginHosts } from "../meta/FacebookLogin.js"
+import { network } from "./FacebookApi.js"
+import { facebookMetrics } from "./FacebookMetrics.js"
+import { facebookOAuth } from "./FacebookOAuth.js"
+import { facebookProbe } from "./FacebookProbe.js"
+import { facebookPublisher } from "./FacebookPublisher.js"
+import type { Needs } from "./FacebookToken.js"
+
+/** A Facebook Login for Business configuration id (HERALD_FACEBOOK_LOGIN_CONFIG_ID), naming the permissions in place of a scope list. */
+const loginConfigId = Config.option(Config.string("HERALD_FACEBOOK_LOGIN_CONFIG_ID")).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
+
+export const facebookRoute = (
+  endpoints: PlatformEndpoints,
+  configId: Option.Option<string> = Option.none()
+): Effect.Effect<{ readonly adapters: RouteAdapters; readonly oauth: OAuthProvider }, never, Needs> =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<Needs>()
+    const api = yield* platformClient(endpoints.apiBaseUrl)
+    return {
+      adapters: {
+        platform: "facebook",
+        route: "direct",
+        publisher: facebookPublisher(api, context),
+        metrics: facebookMetrics(api, context),
+        probe: facebookProbe(api, context)
+      },
+      oauth: facebookOAuth(facebookLogin(endpoints, api, { network, configId }), api, context)
+    }
+  })
+
+/** Facebook's entry in the app's direct routes (app/src/DirectRoutes.ts). */
+export const facebookDirectRoute: DirectRoute = {
+  platform: "facebook",
+  defaults: facebookLoginHosts,
+  build: (endpoints) =>
+    Effect.flatMap(loginConfigId, (configId) => facebookRoute(endpoints, configId))
+}

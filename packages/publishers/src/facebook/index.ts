@@ -1,0 +1,2 @@
+export { facebookScopes } from "./FacebookOAuth.js"
+export { facebookDirectRoute, facebookRoute } from "./FacebookRoute.js"

@@ -1,0 +1,28 @@
+/** Facebook's setup for the kit's publisherContract: the route over the fake, a Page connected through Herald's connection flow, a stored photo and video, and the link option. */
+import { Effect } from "effect"
+import type { ContractSetupEffect } from "../kit/publisherContract.js"
+import { makeHarness, mediaItem } from "./harness.js"
+
+export const facebookContractSetup: ContractSetupEffect = Effect.gen(function*() {
+  const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
+  const [account] = yield* Effect.promise(() => harness.connect())
+  if (account === undefined) return yield* Effect.dieMessage("the connection made no Facebook account")
+  return {
+    adapters: harness.route.adapters,
+    account,
+    fake: harness.fake.controls(),
+    media: {
+      image: harness.withBytes(mediaItem("image", { altText: "a red kite" }), new Uint8Array([255, 216, 255, 224])),
+      video: harness.withBytes(mediaItem("video"), Uint8Array.from({ length: 2500 }, (_, i) => i % 251))
+    },
+    options: [{
+      name: "link",
+      configuration: { link: "https://example.com/launch" },
+      check: (postId: string) => {
+        const post = harness.fake.livePosts().find((candidate) => candidate.id === postId)
+        if (post?.link !== "https://example.com/launch") throw new Error(`link: the fake got ${String(post?.link)}`)
+      }
+    }],
+    reload: Effect.sync(() => harness.data.accounts.get(account.id) ?? account)
+  }
+})
