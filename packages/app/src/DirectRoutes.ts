@@ -7,7 +7,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Facebook, Instagram, Kit, Linkedin, Threads, Tiktok, X, Youtube } from "@herald/publishers"
+import { Bluesky, Facebook, Instagram, Kit, Linkedin, Pinterest, Threads, Tiktok, X, Youtube } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -22,7 +22,8 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Tiktok.tiktokDirectRoute,
   Youtube.youtubeDirectRoute,
   Facebook.facebookDirectRoute,
-  Instagram.instagramDirectRoute
+  Instagram.instagramDirectRoute,
+  Pinterest.pinterestDirectRoute
 ]
 
 /** The direct routes' adapters, for the registry beside the simulator's. */

@@ -1,5 +1,5 @@
 import { DateTime, Effect, Either, Option } from "effect"
-import { resolveAccountRefs, type SocialAccount } from "./Account.js"
+import { accountRef, resolveAccountRefs, type SocialAccount } from "./Account.js"
 import { Delivery } from "./Delivery.js"
 import { excerpt } from "./Echo.js"
 import { GuardrailBlocked, UnknownOption, ValidationFailed, type Violation } from "./Errors.js"
@@ -11,6 +11,8 @@ import type { PostStatus } from "./Post.js"
 import { unknownOptions, validateDraft } from "./PostValidation.js"
 import { AccountStore } from "./ports/AccountStore.js"
 import { IdGenerator } from "./ports/IdGenerator.js"
+import { PinterestBoards } from "./ports/PinterestBoards.js"
+import { boardRefusals } from "./platforms/pinterest.js"
 import { MediaLibrary } from "./ports/MediaLibrary.js"
 import type { Project } from "./Project.js"
 import { resolveScheduledAt } from "./ScheduledAt.js"
@@ -68,6 +70,23 @@ const inOrder = (ids: ReadonlyArray<string>, found: ReadonlyArray<Media>) => {
   return { media, violations }
 }
 
+/** Each Pinterest target's board_ids against its boards as last read (no call to Pinterest). */
+const pinterestBoardViolations = (
+  accounts: ReadonlyArray<SocialAccount>,
+  all: ReadonlyArray<SocialAccount>,
+  configurations: PlatformConfigurations
+) => {
+  const boardIds = configurations.pinterest?.board_ids ?? []
+  const pinners = accounts.filter((account) => account.platform === "pinterest")
+  if (boardIds.length === 0 || pinners.length === 0) return Effect.succeed([])
+  return Effect.flatMap(PinterestBoards, (boards) =>
+    Effect.map(
+      Effect.forEach(pinners, (account) =>
+        Effect.map(boards.get(account.id), (known) => boardRefusals(account, accountRef(account, all), boardIds, known))),
+      (found) => found.flat()
+    ))
+}
+
 /**
  * The single-post path every write shares: resolve accounts and media, read scheduled_at on the
  * project's clock, apply the signature, validate everything at once, then run the guardrails over
@@ -103,7 +122,8 @@ export const planPost = traced("planPost")(function*(project: Project, intent: P
     ...targets.violations,
     ...media.violations,
     ...Either.match(scheduled, { onLeft: (violation) => [violation], onRight: () => [] }),
-    ...(targets.violations.length === 0 ? validateDraft(draft) : [])
+    ...(targets.violations.length === 0 ? validateDraft(draft) : []),
+    ...(yield* pinterestBoardViolations(targets.accounts, all, intent.platformConfigurations))
   ]
   if (violations.length > 0) return yield* new ValidationFailed({ violations })
 

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import {
   AccountCapabilities,
   AccountLimits,
@@ -11,6 +11,7 @@ import {
 } from "./Account.js"
 import { AccountId } from "./Ids.js"
 import { Placement, Platform } from "./Platform.js"
+import { defaultBoard, type KnownBoard } from "./ports/PinterestBoards.js"
 import { type OptionSpec, PostingOptionKind } from "./platforms/PlatformModule.js"
 import { accountCapabilities, limitsFor, optionKeysFor, platformRegistry } from "./platforms/Registry.js"
 
@@ -56,10 +57,13 @@ export const PostingOption = Schema.Struct({
 })
 export type PostingOption = typeof PostingOption.Type
 
+/** A board as GET /posting-rules lists it: its id is what board_ids takes; `default` marks where a pin with no board lands. */
 export const PinterestBoard = Schema.Struct({
+  id: Schema.String,
   name: Schema.String,
   eligible: Schema.Boolean,
-  reason: Schema.optional(Schema.String)
+  reason: Schema.optional(Schema.String),
+  default: Schema.Boolean
 })
 export type PinterestBoard = typeof PinterestBoard.Type
 
@@ -134,12 +138,30 @@ const accountOptions = (account: SocialAccount, brief: Brief): Array<PostingOpti
       : advertised(key, platformRegistry[account.platform].options[key]!, account.report?.options[key])
   )
 
-/** GET /posting-rules for one account: its limits/can brief and every key it accepts. */
+const boardsView = (known: Option.Option<ReadonlyArray<KnownBoard>>): ReadonlyArray<PinterestBoard> | null =>
+  Option.match(known, {
+    onNone: () => null,
+    onSome: (boards) => {
+      const fallback = defaultBoard(boards)
+      return boards.map((board) => ({
+        id: board.id,
+        name: board.name,
+        eligible: board.eligible,
+        ...(board.reason === null ? {} : { reason: board.reason }),
+        default: board === fallback
+      }))
+    }
+  })
+
+/**
+ * GET /posting-rules for one account: its limits/can brief and every key it accepts; a Pinterest
+ * account's boards as last read (null when no lookup has succeeded).
+ */
 export const postingRulesFor = (
   account: SocialAccount,
   all: ReadonlyArray<SocialAccount>,
   signature: string,
-  boards: ReadonlyArray<PinterestBoard> | null
+  boards: Option.Option<ReadonlyArray<KnownBoard>>
 ): AccountPostingRules => {
   const brief: Brief = { limits: limitsFor(account, signature), can: accountCapabilities(account) }
   return {
@@ -148,6 +170,6 @@ export const postingRulesFor = (
     platform: account.platform,
     ...brief,
     options: accountOptions(account, brief),
-    ...(account.platform === "pinterest" ? { boards } : {})
+    ...(account.platform === "pinterest" ? { boards: boardsView(boards) } : {})
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import { type AccountReport, SocialAccount } from "../src/Account.js"
 import { AccountPostingRules, AccountView, postingRulesFor, toAccountView } from "../src/PostingRules.js"
 import { type PostDraft, validateDraft } from "../src/PostValidation.js"
@@ -76,7 +76,7 @@ describe("an account's report on GET /social-accounts and GET /posting-rules", (
 
   it("lists the values the account accepts and why, and the fixed toggles as defaults", () => {
     const target = reported(unaudited)
-    const rules = postingRulesFor(target, [target], "", null)
+    const rules = postingRulesFor(target, [target], "", Option.none())
     const option = (key: string) => rules.options.find((candidate) => candidate.key === key)
     expect(option("privacy_status")).toMatchObject({ values: ["SELF_ONLY"], default: "SELF_ONLY" })
     expect(option("privacy_status")?.note).toContain("the app is unaudited")
@@ -91,7 +91,7 @@ describe("an account's report on GET /social-accounts and GET /posting-rules", (
     expect(row.limits.video_seconds).toBe(600)
     expect(row.can.public_posts).toBe(true)
     expect("reported" in row).toBe(false)
-    const privacy = postingRulesFor(plain, [plain], "", null).options.find((candidate) => candidate.key === "privacy_status")
+    const privacy = postingRulesFor(plain, [plain], "", Option.none()).options.find((candidate) => candidate.key === "privacy_status")
     expect(privacy).toMatchObject({ values: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"], default: "SELF_ONLY" })
   })
 })

@@ -10,6 +10,7 @@ import {
   platformQuotaCases,
   postStoreCases,
   projectCases,
+  pinterestBoardCases,
   publishCheckpointCases,
   rateLimitCases,
   StoredRows
@@ -62,4 +63,5 @@ layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRo
   accountCases(it)
   connectionCases(it)
   connectionCheckCases(it)
+  pinterestBoardCases(it)
 })

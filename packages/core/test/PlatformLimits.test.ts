@@ -5,7 +5,7 @@
  * an option or a number: they all come from the registry, through what the API serves.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either, ParseResult, Schema } from "effect"
+import { Either, Option, ParseResult, Schema } from "effect"
 import type { ConnectionRoute, SocialAccount } from "../src/Account.js"
 import type { Media, MediaKind } from "../src/Media.js"
 import { Placement, type Platform, platforms } from "../src/Platform.js"
@@ -138,7 +138,7 @@ describe.each(platforms)("%s, as its registry module says", (platform) => {
   describe.each(routes)("through %s", (route) => {
     const target = account(platform, route)
     const ref = `${platform}:acme`
-    const rules = postingRulesFor(target, [target], signature, platform === "pinterest" ? [] : null)
+    const rules = postingRulesFor(target, [target], signature, platform === "pinterest" ? Option.some([]) : Option.none())
     const limited = rules.options.filter((option) => option.max_length !== null || option.max_items !== null)
     const allAtLimit = Object.fromEntries(limited.map((option) => [option.key, valueOf(platform, option, atLimit(option))]))
     const around = acceptingMedia(target, allAtLimit)

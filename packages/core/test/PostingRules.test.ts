@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import type { ConnectionRoute } from "../src/Account.js"
 import type { Platform } from "../src/Platform.js"
 import { AccountPostingRules, AccountView, postingRulesFor, toAccountView } from "../src/PostingRules.js"
@@ -7,7 +7,7 @@ import { account } from "./RuleFixtures.js"
 
 const keysOf = (platform: Platform, route: ConnectionRoute = "direct") => {
   const target = account(platform, route)
-  return postingRulesFor(target, [target], "", null).options.map((option) => option.key)
+  return postingRulesFor(target, [target], "", Option.none()).options.map((option) => option.key)
 }
 
 describe("toAccountView", () => {
@@ -42,7 +42,7 @@ describe("postingRulesFor", () => {
     ["facebook", ["caption", "placement", "link"]],
     ["bluesky", ["caption"]],
     ["threads", ["caption", "placement", "topic_tag", "reply_control", "poll_option_a", "poll_option_b", "poll_option_c", "poll_option_d", "gif_id", "crosspost_ig_story", "link_attachment"]],
-    ["pinterest", ["caption", "title", "board_ids", "link", "is_ai_generated"]],
+    ["pinterest", ["caption", "title", "board_ids", "link", "is_ai_generated", "alt_text"]],
     ["tiktok", ["caption", "is_brand_content", "is_organic_brand_content", "is_ai_generated", "privacy_status", "disable_comment", "disable_duet", "disable_stitch"]],
     ["youtube", ["caption", "has_paid_product_placement", "contains_synthetic_media", "privacy_status", "category_id"]]
   ] as const)("%s accepts the common keys and its own", (platform, keys) => {
@@ -53,7 +53,7 @@ describe("postingRulesFor", () => {
     expect(keysOf("instagram", "direct")).not.toContain("first_comment")
     expect(keysOf("instagram", "aggregator")).toContain("first_comment")
     const target = account("instagram", "aggregator")
-    const firstComment = postingRulesFor(target, [target], "", null).options.find((option) => option.key === "first_comment")
+    const firstComment = postingRulesFor(target, [target], "", Option.none()).options.find((option) => option.key === "first_comment")
     expect(firstComment).toMatchObject({ kind: "textarea", max_length: 2200, except_placement: ["stories"] })
   })
 
@@ -65,20 +65,28 @@ describe("postingRulesFor", () => {
 
   it("limits placement to the route's placements and gates the caption off stories", () => {
     const target = account("threads")
-    const rules = postingRulesFor(target, [target], "— Acme", null)
+    const rules = postingRulesFor(target, [target], "— Acme", Option.none())
     expect(rules.options.find((option) => option.key === "placement")).toMatchObject({ kind: "select", values: ["reels", "timeline"], default: "timeline" })
     expect(rules.options.find((option) => option.key === "caption")).toMatchObject({ max_length: 500 - 8, except_placement: null })
     const instagram = account("instagram")
-    const caption = postingRulesFor(instagram, [instagram], "", null).options.find((option) => option.key === "caption")
+    const caption = postingRulesFor(instagram, [instagram], "", Option.none()).options.find((option) => option.key === "caption")
     expect(caption?.except_placement).toEqual(["stories"])
   })
 
-  it("carries boards on pinterest only: the list, or null when lookup is unavailable", () => {
+  it("carries boards on pinterest only: the list with the default marked, or null when no lookup succeeded", () => {
     const pinterest = account("pinterest")
-    const boards = [{ name: "Recipes", eligible: true }, { name: "Archive", eligible: false, reason: "archived" }]
-    expect(postingRulesFor(pinterest, [pinterest], "", boards).boards).toEqual(boards)
-    expect(postingRulesFor(pinterest, [pinterest], "", null).boards).toBe(null)
-    expect("boards" in postingRulesFor(pinterest, [pinterest], "", null)).toBe(true)
+    const boards = Option.some([
+      { id: "7", name: "Archive", eligible: false, reason: "archived" },
+      { id: "8", name: "Recipes", eligible: true, reason: null },
+      { id: "9", name: "Travel", eligible: true, reason: null }
+    ])
+    expect(postingRulesFor(pinterest, [pinterest], "", boards).boards).toEqual([
+      { id: "7", name: "Archive", eligible: false, reason: "archived", default: false },
+      { id: "8", name: "Recipes", eligible: true, default: true },
+      { id: "9", name: "Travel", eligible: true, default: false }
+    ])
+    expect(postingRulesFor(pinterest, [pinterest], "", Option.none()).boards).toBe(null)
+    expect("boards" in postingRulesFor(pinterest, [pinterest], "", Option.none())).toBe(true)
     const x = account("x")
     expect("boards" in postingRulesFor(x, [x], "", boards)).toBe(false)
   })
@@ -87,7 +95,7 @@ describe("postingRulesFor", () => {
     "%s rules encode to the wire schema",
     (platform) => {
       const target = account(platform, "simulator")
-      const rules = postingRulesFor(target, [target], "— Acme", platform === "pinterest" ? [] : null)
+      const rules = postingRulesFor(target, [target], "— Acme", platform === "pinterest" ? Option.some([]) : Option.none())
       expect(Schema.decodeUnknownSync(AccountPostingRules)(Schema.encodeSync(AccountPostingRules)(rules))).toEqual(rules)
     }
   )

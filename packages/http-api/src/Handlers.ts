@@ -29,6 +29,7 @@ import {
   metricsOfPost,
   MetricsStore,
   parseBulkCsv,
+  PinterestBoards,
   postingRulesFor,
   type PostRecord,
   postResults,
@@ -49,7 +50,7 @@ import {
   topPosts,
   topPostsRequestOf
 } from "@herald/core"
-import { DateTime, Effect, Either, ParseResult, Schema, Stream } from "effect"
+import { DateTime, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
 import {
   Authentication,
   defaultListLimit,
@@ -173,6 +174,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   PostStore,
   ProjectStore,
   AccountStore,
+  PinterestBoards,
   MediaLibrary,
   MediaIngest,
   IdGenerator,
@@ -227,8 +229,14 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
             new ValidationFailedError({ error: violations.map((v) => v.message).join("; "), code: "validation_failed", violations })
           )
         }
-        // No board lookup is configured yet, so pinterest accounts answer boards: null.
-        return { data: chosen.right.map((account) => postingRulesFor(account, accounts, project.signature, null)) }
+        const boards = yield* PinterestBoards
+        return {
+          data: yield* Effect.forEach(chosen.right, (account) =>
+            Effect.map(
+              account.platform === "pinterest" ? boards.get(account.id) : Effect.succeed(Option.none()),
+              (known) => postingRulesFor(account, accounts, project.signature, known)
+            ))
+        }
       }))
     .handle("project", () =>
       Effect.gen(function*() {
@@ -256,6 +264,7 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
   PostStore,
   ProjectStore,
   AccountStore,
+  PinterestBoards,
   Classifier,
   ConnectionChecks,
   ConnectionCheckRuns,

@@ -21,6 +21,7 @@ import publishCheckpoints from "./migrations/0022_publish_checkpoints.js"
 import connectionStateRoutes from "./migrations/0025_connection_state_routes.js"
 import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
 import platformQuotas from "./migrations/0031_platform_quotas.js"
+import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
 
 const run = Migrator.make({})
@@ -49,6 +50,7 @@ export const migrate = run({
     "0025_connection_state_routes": connectionStateRoutes,
     "0029_oauth_state_carried": oauthStateCarried,
     "0031_platform_quotas": platformQuotas,
+    "0033_pinterest_boards": pinterestBoards,
     "0035_account_reports": accountReports
   }),
   table: "herald_migrations"

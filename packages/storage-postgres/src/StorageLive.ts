@@ -20,6 +20,7 @@ import { PostgresRateLimitStore } from "./PostgresRateLimitStore.js"
 import { PostgresUploadTickets } from "./PostgresUploadTickets.js"
 import { PostgresWebhookDeliveryLog } from "./PostgresWebhookDeliveryLog.js"
 import { PostgresWebhooks } from "./PostgresWebhooks.js"
+import { PostgresPinterestBoards } from "./PostgresPinterestBoards.js"
 import { PostgresPlatformQuotas } from "./PostgresPlatformQuotas.js"
 import { PostgresPublishCheckpoints } from "./PostgresPublishCheckpoints.js"
 import { PostgresWorkerHeartbeats } from "./PostgresWorkerHeartbeats.js"
@@ -70,6 +71,7 @@ export const repositories = Layer.mergeAll(
   PostgresWebhookDeliveryLog,
   PostgresWorkerHeartbeats,
   PostgresPublishCheckpoints,
+  PostgresPinterestBoards,
   PostgresPlatformQuotas,
   PostgresPublishingPauses,
   // Merged, so the layer is ready only once the schema is current.

@@ -2,6 +2,7 @@ import { Linkedin } from "@herald/publishers"
 import { LinkedinFake } from "@herald/publishers/testing/linkedin"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
+import { adminOf, connectThroughConsent, setEnvironment, settledReceipt } from "./NetworkTest.js"
 
 /**
  * The acceptance of LinkedIn's direct route, end to end through the reference server: an account
@@ -25,15 +26,12 @@ const pdf = new TextEncoder().encode(
 describe("LinkedIn through the direct route (fake LinkedIn on loopback)", () => {
   let fake: LinkedinFake
   let herald: TestHerald
-  const saved: Record<string, string | undefined> = {}
+  let restore = () => {}
 
   beforeAll(async () => {
     fake = await new LinkedinFake({ clientId, clientSecret }).start()
     // The route reads its endpoints from the environment, as the server does (put back after).
-    for (const [name, value] of Object.entries({ ...variables, HERALD_LINKEDIN_API_URL: fake.url, HERALD_LINKEDIN_AUTH_URL: fake.url })) {
-      saved[name] = process.env[name]
-      process.env[name] = value
-    }
+    restore = setEnvironment({ ...variables, HERALD_LINKEDIN_API_URL: fake.url, HERALD_LINKEDIN_AUTH_URL: fake.url })
     // The build's LinkedIn route, given as the test's own so that the guard lets it reach the fake.
     herald = await startHerald({ workers: true, directRoutes: [Linkedin.linkedinDirectRoute] })
   }, 60_000)
@@ -41,38 +39,13 @@ describe("LinkedIn through the direct route (fake LinkedIn on loopback)", () => 
   afterAll(async () => {
     await herald?.close()
     await fake?.stop()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    restore()
   })
 
-  const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) =>
-    herald.call(`/admin/v1/projects/${herald.credentials.project_id}${path}`, { token: herald.credentials.admin_token, ...init })
+  const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => adminOf(herald)(path, init)
   const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
-
-  /** Herald's connect flow: the consent URL, approved on the fake, and Herald's callback. */
-  const connect = async () => {
-    const started = await admin("/accounts/oauth", { method: "POST", json: { platform: "linkedin" } })
-    expect(started.status).toBe(201)
-    const { authorize_url, redirect_uri } = await json(started)
-    const callback = await fake.consent(authorize_url)
-    expect(`${callback.origin}${callback.pathname}`).toBe(redirect_uri)
-    const page = await fetch(callback)
-    expect(page.status).toBe(200)
-    const accounts = await json(await admin("/accounts"))
-    return accounts.data.find((account: { platform: string; route: string }) => account.platform === "linkedin" && account.route === "direct")
-  }
-
-  /** The receipt once every delivery settled (no longer queued or publishing). */
-  const settled = async (postId: string) => {
-    for (let tries = 0; tries < 150; tries++) {
-      const receipt = await json(await api(`/post-results?post_id=${postId}`))
-      if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-    throw new Error(`post ${postId} did not settle`)
-  }
+  const connect = () => connectThroughConsent(herald, "linkedin", fake)
+  const settled = (postId: string) => settledReceipt(api, postId)
 
   const post = async (account: { id: string }, body: Record<string, unknown>) => {
     const created = await api("/posts", { method: "POST", json: { social_accounts: [account.id], ...body } })

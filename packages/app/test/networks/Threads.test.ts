@@ -2,6 +2,7 @@ import { Threads } from "@herald/publishers"
 import { ThreadsFake } from "@herald/publishers/testing/threads"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
+import { adminOf, connectThroughConsent, setEnvironment, settledReceipt } from "./NetworkTest.js"
 
 /**
  * The acceptance of Threads' direct route, end to end through the reference server: an account
@@ -16,56 +17,29 @@ const receiptUrl = /^https:\/\/www\.threads\.net\/@ada\.lovelace\/post\/[A-Za-z0
 describe("Threads through the direct route (fake Threads on loopback)", () => {
   let fake: ThreadsFake
   let herald: TestHerald
-  const saved: Record<string, string | undefined> = {}
+  let restore = () => {}
 
   beforeAll(async () => {
     fake = await new ThreadsFake({ clientId, clientSecret }).start()
-    const variables = {
+    restore = setEnvironment({
       HERALD_THREADS_API_URL: fake.url,
       HERALD_THREADS_AUTH_URL: fake.url,
       HERALD_THREADS_CLIENT_ID: clientId,
       HERALD_THREADS_CLIENT_SECRET: clientSecret
-    }
-    for (const [name, value] of Object.entries(variables)) {
-      saved[name] = process.env[name]
-      process.env[name] = value
-    }
+    })
     herald = await startHerald({ workers: true, directRoutes: [Threads.threadsDirectRoute] })
   }, 60_000)
 
   afterAll(async () => {
     await herald?.close()
     await fake?.stop()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    restore()
   })
 
-  const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) =>
-    herald.call(`/admin/v1/projects/${herald.credentials.project_id}${path}`, { token: herald.credentials.admin_token, ...init })
+  const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => adminOf(herald)(path, init)
   const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
-
-  const connect = async () => {
-    const started = await admin("/accounts/oauth", { method: "POST", json: { platform: "threads" } })
-    expect(started.status).toBe(201)
-    const { authorize_url, redirect_uri } = await json(started)
-    const callback = await fake.consent(authorize_url)
-    expect(`${callback.origin}${callback.pathname}`).toBe(redirect_uri)
-    const page = await fetch(callback)
-    expect(page.status).toBe(200)
-    const accounts = await json(await admin("/accounts"))
-    return accounts.data.find((account: { platform: string; route: string }) => account.platform === "threads" && account.route === "direct")
-  }
-
-  const settled = async (postId: string) => {
-    for (let tries = 0; tries < 150; tries++) {
-      const receipt = await json(await api(`/post-results?post_id=${postId}`))
-      if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-    throw new Error(`post ${postId} did not settle`)
-  }
+  const connect = () => connectThroughConsent(herald, "threads", fake)
+  const settled = (postId: string) => settledReceipt(api, postId)
 
   const post = async (account: { id: string }, body: Record<string, unknown>) => {
     const created = await api("/posts", { method: "POST", json: { social_accounts: [account.id], ...body } })

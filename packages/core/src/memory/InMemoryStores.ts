@@ -13,6 +13,7 @@ import { MediaLibrary } from "../ports/MediaLibrary.js"
 import { CreateOutcome, type NewPost, PostChange, type PostRecord, PostStore, type PostUpdate } from "../ports/PostStore.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { ProjectStore } from "../ports/ProjectStore.js"
+import { type KnownBoard, PinterestBoards } from "../ports/PinterestBoards.js"
 import { PlatformQuotas } from "../ports/PlatformQuotas.js"
 import { PublishCheckpoints } from "../ports/PublishCheckpoints.js"
 import type { Project } from "../Project.js"
@@ -44,6 +45,7 @@ export class InMemoryData {
   readonly pauses = new Map<string, PublishingPause>()
   /** What publishers recorded part-way through a delivery, by delivery id. */
   readonly checkpoints = new Map<string, string>()
+  readonly boards = new Map<string, ReadonlyArray<KnownBoard>>()
   /** Platform quota units spent, by `${bucket} ${day}`. */
   readonly quotaUsed = new Map<string, number>()
 
@@ -272,6 +274,10 @@ export const makeInMemoryStores = (data: InMemoryData) => {
       get: (deliveryId) => Effect.sync(() => Option.fromNullable(data.checkpoints.get(deliveryId))),
       put: (deliveryId, value) => Effect.sync(() => void data.checkpoints.set(deliveryId, value)),
       clear: (deliveryId) => Effect.sync(() => void data.checkpoints.delete(deliveryId))
+    })),
+    Layer.succeed(PinterestBoards, PinterestBoards.of({
+      get: (accountId) => Effect.sync(() => Option.fromNullable(data.boards.get(accountId))),
+      put: (accountId, boards) => Effect.sync(() => void data.boards.set(accountId, boards))
     })),
     Layer.succeed(PlatformQuotas, PlatformQuotas.of({
       spend: (bucket, day, units, limit) =>

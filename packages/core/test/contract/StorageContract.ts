@@ -27,6 +27,7 @@ import {
   type PostUpdate,
   ProjectAdmin,
   ProjectStore,
+  PinterestBoards,
   PlatformQuotas,
   PublishCheckpoints,
   RateLimitStore,
@@ -790,6 +791,31 @@ export const publishCheckpointCases: Cases<PublishCheckpoints | PostStore | Stor
   })
 }
 
+/** PinterestBoards: an account's list as last put, in its order, replaced whole. */
+export const pinterestBoardCases: Cases<PinterestBoards | AccountAdmin | ProjectAdmin> = (it) => {
+  describe("PinterestBoards", () => {
+    it.effect("an account's boards are none until put, then the last list put, apart from other accounts'", () =>
+      Effect.gen(function*() {
+        const boards = yield* PinterestBoards
+        const admin = yield* AccountAdmin
+        const project = newProject()
+        yield* (yield* ProjectAdmin).create(project)
+        const one = newAccount(project.id, "pins")
+        const two = newAccount(project.id, "more-pins")
+        yield* admin.connect(one, { access_token: "t" })
+        yield* admin.connect(two, { access_token: "t" })
+        expect(yield* boards.get(one.id)).toEqual(Option.none())
+        const first = [{ id: "1", name: "Recipes", eligible: true, reason: null }, { id: "2", name: "Hidden", eligible: false, reason: "secret board" }]
+        yield* boards.put(one.id, first)
+        yield* boards.put(two.id, [{ id: "9", name: "Other", eligible: true, reason: null }])
+        expect(yield* boards.get(one.id)).toEqual(Option.some(first))
+        yield* boards.put(one.id, [first[1]!])
+        expect(yield* boards.get(one.id)).toEqual(Option.some([first[1]]))
+        expect(yield* boards.get(two.id)).toEqual(Option.some([{ id: "9", name: "Other", eligible: true, reason: null }]))
+      }))
+  })
+}
+
 /** PlatformQuotas: units spent per bucket and day within a limit, all-or-nothing, across callers. */
 export const platformQuotaCases: Cases<PlatformQuotas> = (it) => {
   describe("PlatformQuotas", () => {
@@ -929,6 +955,7 @@ export type Storage =
   | WebhookEndpoints
   | MetricsStore
   | PublishCheckpoints
+  | PinterestBoards
   | PlatformQuotas
   | StoredRows
 
@@ -945,5 +972,6 @@ export const storageCases: Cases<Storage> = (it) => {
   rateLimitCases(it)
   metricsStoreCases(it)
   publishCheckpointCases(it)
+  pinterestBoardCases(it)
   platformQuotaCases(it)
 }

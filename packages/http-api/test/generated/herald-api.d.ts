@@ -538,6 +538,7 @@ export interface components {
                     board_ids?: string[];
                     link?: string;
                     is_ai_generated?: boolean;
+                    alt_text?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -766,6 +767,7 @@ export interface components {
                     board_ids?: string[];
                     link?: string;
                     is_ai_generated?: boolean;
+                    alt_text?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1063,6 +1065,7 @@ export interface components {
                     board_ids?: string[];
                     link?: string;
                     is_ai_generated?: boolean;
+                    alt_text?: string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1351,9 +1354,11 @@ export interface components {
                 note: string;
             }[];
             boards?: {
+                id: string;
                 name: string;
                 eligible: boolean;
                 reason?: string;
+                default: boolean;
             }[] | null;
         };
         ProjectRules: {

@@ -5,6 +5,7 @@ import type {
   MediaStorage,
   OAuthProvider,
   PasswordLogin,
+  PinterestBoards,
   Platform,
   PlatformQuotas,
   PublishCheckpoints,
@@ -28,7 +29,8 @@ export interface BuiltRoute {
  * (overridden by HERALD_<PLATFORM>_API_URL / _AUTH_URL), and how to build the route from its
  * endpoints over the guarded HttpClient, the account tokens, the stored media, the publish
  * checkpoints (what a container flow or an upload session records before it waits on the
- * platform), the platforms' daily quotas and frames taken from videos (thumbnails).
+ * platform), the platforms' daily quotas, frames taken from videos (thumbnails) and the
+ * Pinterest boards kept per account.
  */
 export interface DirectRoute {
   readonly platform: Platform
@@ -48,6 +50,6 @@ export interface DirectRoute {
   ) => Effect.Effect<
     BuiltRoute,
     ConfigError.ConfigError,
-    HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints | PlatformQuotas | VideoFrames
+    HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints | PlatformQuotas | VideoFrames | PinterestBoards
   >
 }

@@ -22,7 +22,9 @@ const TokenReply = Schema.Struct({
 export const tokenEndpointError = (reply: { readonly status: number; readonly body: unknown }): DeliveryError => {
   const body = typeof reply.body === "object" && reply.body !== null ? reply.body as Record<string, unknown> : {}
   const code = typeof body.error === "string" ? body.error : `http_${reply.status}`
-  const message = typeof body.error_description === "string" ? body.error_description : typeof reply.body === "string" && reply.body !== "" ? reply.body.slice(0, 500) : `the token endpoint answered ${reply.status}`
+  // Some token endpoints answer in their API's envelope instead (Pinterest: { code, message }).
+  const described = typeof body.error_description === "string" ? body.error_description : typeof body.message === "string" ? body.message : undefined
+  const message = described ?? (typeof reply.body === "string" && reply.body !== "" ? reply.body.slice(0, 500) : `the token endpoint answered ${reply.status}`)
   const category = code === "invalid_scope" || code === "insufficient_scope"
     ? "permission_missing"
     : reply.status === 400 || reply.status === 401
@@ -56,8 +58,8 @@ export interface OAuth2Settings {
 /**
  * An OAuthProvider for a platform that follows RFC 6749's authorization code grant (with RFC 7636
  * PKCE S256): the consent URL, the code exchange and refresh as form posts to the token endpoint,
- * the grant stored as `access_token`, `refresh_token`, `scope` (and `expires_at` from
- * `expires_in`). A refresh that returns no new refresh token keeps the old one.
+ * the grant stored as `access_token`, `refresh_token`, `scope` (space separated) and `expires_at`
+ * (from `expires_in`). A refresh that returns no new refresh token keeps the old one.
  */
 export const oauth2Provider = (settings: OAuth2Settings): Effect.Effect<OAuthProvider, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
@@ -83,7 +85,8 @@ export const oauth2Provider = (settings: OAuth2Settings): Effect.Effect<OAuthPro
           credentials: {
             access_token: reply.access_token,
             ...(reply.refresh_token === undefined ? {} : { refresh_token: reply.refresh_token }),
-            ...(reply.scope === undefined ? {} : { scope: reply.scope })
+            // Space separated, as AccountTokens keeps scopes (Pinterest answers them comma separated).
+            ...(reply.scope === undefined ? {} : { scope: reply.scope.split(/[ ,]+/).filter((scope) => scope !== "").join(" ") })
           },
           expiresAt: reply.expires_in === undefined ? null : DateTime.addDuration(now, `${Math.round(reply.expires_in)} seconds`)
         }

@@ -8,8 +8,8 @@
  * Media is uploaded to upload URLs it hands out and goes through LinkedIn's processing states.
  */
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { LoopbackFake } from "../kit/LoopbackFake.js"
 import type { FakeControls } from "../kit/publisherContract.js"
 
 export interface FakeMember {
@@ -124,7 +124,7 @@ const insideLink = (text: string, index: number) => {
   return false
 }
 
-export class LinkedinFake {
+export class LinkedinFake extends LoopbackFake {
   private readonly records: Array<FakePost> = []
   private refreshCount = 0
   readonly media = new Map<string, FakeMedia>()
@@ -136,39 +136,17 @@ export class LinkedinFake {
   private readonly tokens = new Map<string, FakeToken>()
   private readonly codes = new Map<string, { scopes: Set<string>; redirectUri: string; sub: string }>()
   private readonly faults: Array<Fault | "hang" | "lose"> = []
-  private readonly hung: Array<ServerResponse> = []
-  private server: Server | undefined
-  private base = ""
   readonly member: FakeMember
 
   constructor(readonly options: FakeOptions) {
+    super()
     this.member = options.member ?? defaultMember
   }
 
-  get url(): string {
-    return this.base
+  protected crashed(res: ServerResponse, error: unknown): void {
+    this.json(res, 500, { status: 500, message: String(error) })
   }
 
-  start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      void this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) this.json(res, 500, { status: 500, message: String(error) })
-        else res.destroy()
-      })
-    })
-    return new Promise((resolve) => {
-      this.server!.listen(0, "127.0.0.1", () => {
-        this.base = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`
-        resolve(this)
-      })
-    })
-  }
-
-  stop(): Promise<void> {
-    for (const res of this.hung.splice(0)) res.destroy()
-    this.server?.closeAllConnections()
-    return new Promise((resolve) => this.server === undefined ? resolve() : this.server.close(() => resolve()))
-  }
 
   // -------------------------------------------------------------------------------------------
   // Hooks for tests (KIT-SPEC's fake handle)
@@ -269,8 +247,8 @@ export class LinkedinFake {
     return Buffer.concat(chunks)
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? "/", this.base)
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", this.url)
     const path = url.pathname
     if (path.startsWith("/oauth/v2/")) return this.oauth(req, res, url)
     this.calls.push(`${req.method} ${path}${url.search}`)
@@ -528,7 +506,7 @@ export class LinkedinFake {
     this.media.set(urn, item)
     const expires = Date.now() + 24 * 3600 * 1000
     if (single !== "video") {
-      return this.json(res, 200, { value: { uploadUrlExpiresAt: expires, uploadUrl: `${this.base}/dms-uploads/${id}`, [single]: urn } })
+      return this.json(res, 200, { value: { uploadUrlExpiresAt: expires, uploadUrl: `${this.url}/dms-uploads/${id}`, [single]: urn } })
     }
     const size = request.fileSizeBytes
     if (typeof size !== "number" || !Number.isInteger(size) || size <= 0) {
@@ -542,7 +520,7 @@ export class LinkedinFake {
       value: {
         uploadUrlsExpireAt: expires,
         video: urn,
-        uploadInstructions: item.parts.map((part, index) => ({ uploadUrl: `${this.base}/dms-uploads/${id}/part/${index}`, firstByte: part.firstByte, lastByte: part.lastByte })),
+        uploadInstructions: item.parts.map((part, index) => ({ uploadUrl: `${this.url}/dms-uploads/${id}/part/${index}`, firstByte: part.firstByte, lastByte: part.lastByte })),
         uploadToken: item.uploadToken,
         captionsUploadUrl: null,
         thumbnailUploadUrl: null

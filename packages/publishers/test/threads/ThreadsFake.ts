@@ -10,8 +10,8 @@
  * container names, as Threads does; the 250-posts-in-24-hours quota is enforced at publish.
  */
 import { randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { LoopbackFake } from "../kit/LoopbackFake.js"
 import type { FakeControls } from "../kit/publisherContract.js"
 
 export interface ThreadsFakeOptions {
@@ -77,7 +77,7 @@ const defaultFault = (status: number) =>
     ? { message: "An unexpected error has occurred. Please retry your request later.", type: "OAuthException", code: 2, is_transient: true }
     : { message: `HTTP ${status}`, type: "OAuthException", code: 1 }
 
-export class ThreadsFake {
+export class ThreadsFake extends LoopbackFake {
   readonly containers = new Map<string, FakeContainer>()
   readonly threads: Array<FakeThread> = []
   /** Every API call, as `METHOD /path?query`. */
@@ -91,38 +91,16 @@ export class ThreadsFake {
   private readonly codes = new Map<string, { redirectUri: string; scopes: Set<string> }>()
   private readonly faults: Array<Fault> = []
   private hangPublish = false
-  private readonly hung: Array<ServerResponse> = []
-  private server: Server | undefined
-  private base = ""
 
   constructor(readonly options: ThreadsFakeOptions) {
+    super()
     this.user = options.user ?? { id: "17841400000000001", username: "ada.lovelace" }
   }
 
-  get url(): string {
-    return this.base
+  protected crashed(res: ServerResponse, error: unknown): void {
+    this.json(res, 500, { error: { message: String(error), type: "OAuthException", code: 2, is_transient: true } })
   }
 
-  start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      void this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) this.json(res, 500, { error: { message: String(error), type: "OAuthException", code: 2, is_transient: true } })
-        else res.destroy()
-      })
-    })
-    return new Promise((resolve) => {
-      this.server!.listen(0, "127.0.0.1", () => {
-        this.base = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`
-        resolve(this)
-      })
-    })
-  }
-
-  stop(): Promise<void> {
-    for (const res of this.hung.splice(0)) res.destroy()
-    this.server?.closeAllConnections()
-    return new Promise((resolve) => this.server === undefined ? resolve() : this.server.close(() => resolve()))
-  }
 
   // Hooks ------------------------------------------------------------------------------------
 
@@ -220,8 +198,8 @@ export class ThreadsFake {
     return token
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? "/", this.base)
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", this.url)
     const path = url.pathname
     if (path === "/oauth/authorize" && req.method === "GET") return this.authorize(url, res)
     if (path === "/oauth/access_token" && req.method === "POST") return this.exchangeCode(await this.form(req, url), res)

@@ -1,33 +1,15 @@
 /**
- * What the Threads tests run on: the fake on loopback, the route built against it through the
- * production HTTP client over the outbound guard, accounts connected through Herald's connection
- * flow on the fake's consent page (tokens kept and refreshed by Herald's AccountTokens) over the
- * in-memory stores, and media served to the fake at public URLs by a small loopback host (Threads
- * downloads media; it takes no bytes).
+ * What the Threads tests run on: the fake on loopback and the kit's direct-route harness over it,
+ * with media served to the fake at public URLs by a small loopback host (Threads downloads media;
+ * it takes no bytes).
  */
-import {
-  AccountTokens,
-  completeConnection,
-  createProject,
-  IdGenerator,
-  makeAccountTokens,
-  Media,
-  MediaId,
-  MediaStorage,
-  type OAuthProvider,
-  OAuthProviders,
-  ProjectId,
-  type SocialAccount,
-  startConnection
-} from "@herald/core"
-import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
-import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { Media, MediaId, ProjectId } from "@herald/core"
+import { DateTime, Duration } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { CallDeadlines, PlatformHttpLive } from "../../src/kit/index.js"
 import { threadsRoute } from "../../src/threads/ThreadsRoute.js"
+import { directHarness } from "../kit/DirectHarness.js"
 import { ThreadsFake, type ThreadsFakeOptions } from "./ThreadsFake.js"
 
 const clientId = "1234567890123456"
@@ -75,70 +57,21 @@ export const startMediaHost = async (bytes: Map<string, Uint8Array>) => {
 
 export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {}, deadlines: typeof shortDeadlines = shortDeadlines) => {
   const fake = await new ThreadsFake({ clientId, clientSecret, ...fakeOptions }).start()
-  const data = new InMemoryData()
-  const bytes = new Map<string, Uint8Array>()
-  const host = await startMediaHost(bytes)
-  const noStorage = await Effect.runPromise(Effect.provide(MediaStorage, MediaStorage.unconfigured))
-  const stores = Layer.mergeAll(
-    makeInMemoryStores(data),
-    makeInMemoryAdmin(data),
-    sequentialSecrets(),
-    Layer.succeed(IdGenerator, IdGenerator.of({ uuid: Effect.sync(() => randomUUID()) }))
-  )
-  const built: { provider?: OAuthProvider } = {}
-  const tokens = Layer.effect(AccountTokens, makeAccountTokens(() => Effect.sync(() => built.provider?.refresh))).pipe(Layer.provide(stores))
-  const layer = Layer.mergeAll(
-    PlatformHttpLive.pipe(Layer.provide(Layer.orDie(OutboundGuard.layer({ loopbackPorts: [Number(new URL(fake.url).port)] })))),
-    tokens,
-    stores,
-    Layer.succeed(MediaStorage, {
-      ...noStorage,
-      read: (key: string) => Effect.succeed(Option.fromNullable(bytes.get(key))),
-      // What a bucket's presigned GET is in production: a URL Threads downloads the bytes from.
-      publicUrl: (key: string) => Effect.succeed(bytes.has(key) ? Option.some(`${host.url}/media/${key}`) : Option.none())
-    })
-  )
-  const endpoints = {
-    platform: "threads" as const,
-    apiBaseUrl: fake.url,
-    authBaseUrl: fake.url,
-    clientId: Option.some(clientId),
-    clientSecret: Option.some(Redacted.make(clientSecret))
-  }
-  const runtime = ManagedRuntime.make(layer)
-  const route = await runtime.runPromise(
-    threadsRoute(endpoints).pipe(Effect.provideService(CallDeadlines, deadlines))
-  )
-  built.provider = route.oauth
-  const connections = OAuthProviders.layer({ oauth: [route.oauth], logins: [], unconfigured: [] })
-  const project = await runtime.runPromise(createProject({ name: "Threads tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" }))
-
-  /** Herald's connection flow: started, the consent URL approved on the fake, its answer completed. */
-  const connect = async (): Promise<SocialAccount> => {
-    const started = await runtime.runPromise(
-      Effect.provide(startConnection(project.id, "threads", { caller: "test", publicUrl: "https://herald.example" }), connections)
-    )
-    const callback = await fake.consent(started.authorizeUrl)
-    return runtime.runPromise(Effect.provide(
-      completeConnection("threads", {
-        state: callback.searchParams.get("state") ?? "",
-        code: Option.fromNullable(callback.searchParams.get("code")),
-        denied: Option.fromNullable(callback.searchParams.get("error"))
-      }),
-      connections
-    ))
-  }
-
-  const withBytes = (media: Media, content: Uint8Array) => {
-    bytes.set(media.storageKey, content)
-    return media
-  }
-
+  const served = new Map<string, Uint8Array>()
+  const host = await startMediaHost(served)
+  const harness = await directHarness({
+    platform: "threads",
+    fake,
+    client: { id: clientId, secret: clientSecret },
+    build: threadsRoute,
+    deadlines,
+    publicUrl: (key) => `${host.url}/media/${key}`,
+    bytes: served
+  })
   const stop = async () => {
-    await runtime.dispose()
+    await harness.dispose()
     await host.stop()
     await fake.stop()
   }
-
-  return { fake, route, data, runtime, connect, withBytes, stop }
+  return { ...harness, fake, stop }
 }

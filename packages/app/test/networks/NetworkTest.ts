@@ -1,0 +1,52 @@
+/**
+ * What the direct routes' end-to-end tests share: the route's variables set for the reference
+ * server (and put back after), Herald's OAuth connection flow driven through a fake's consent
+ * page, and a post's receipt once every delivery settled.
+ */
+import { expect } from "vitest"
+import { json, type TestHerald } from "../TestHerald.js"
+
+/** Sets the variables (the server reads its routes' endpoints from the environment); answers how to put them back. */
+export const setEnvironment = (variables: Record<string, string>) => {
+  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]))
+  Object.assign(process.env, variables)
+  return () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+  }
+}
+
+export const adminOf = (herald: TestHerald) => (path: string, init: Parameters<TestHerald["call"]>[1] = {}) =>
+  herald.call(`/admin/v1/projects/${herald.credentials.project_id}${path}`, { token: herald.credentials.admin_token, ...init })
+
+/**
+ * Herald's connect flow: the consent URL from the admin API, approved on the fake, and Herald's
+ * callback; answers the platform's direct account as the admin API lists it.
+ */
+export const connectThroughConsent = async (
+  herald: TestHerald,
+  platform: string,
+  fake: { readonly consent: (authorizeUrl: string) => Promise<URL> }
+) => {
+  const admin = adminOf(herald)
+  const started = await admin("/accounts/oauth", { method: "POST", json: { platform } })
+  expect(started.status).toBe(201)
+  const { authorize_url, redirect_uri } = await json(started)
+  const callback = await fake.consent(authorize_url)
+  expect(`${callback.origin}${callback.pathname}`).toBe(redirect_uri)
+  expect((await fetch(callback)).status).toBe(200)
+  const accounts = await json(await admin("/accounts"))
+  return accounts.data.find((account: { platform: string; route: string }) => account.platform === platform && account.route === "direct")
+}
+
+/** The receipt once every delivery settled (no longer queued, publishing or unknown). */
+export const settledReceipt = async (api: (path: string) => Promise<Response>, postId: string, tries = 150) => {
+  for (let tried = 0; tried < tries; tried++) {
+    const receipt = await json(await api(`/post-results?post_id=${postId}`))
+    if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`post ${postId} did not settle`)
+}

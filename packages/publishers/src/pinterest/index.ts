@@ -1,0 +1,2 @@
+export { pinterestScopes } from "./PinterestOAuth.js"
+export { pinterestDirectRoute, pinterestHosts, pinterestRoute } from "./PinterestRoute.js"
