@@ -235,9 +235,14 @@ describe("social accounts", () => {
     const account = await json(connected)
     expect(account).toMatchObject({ platform: "bluesky", username: "second", route: "simulator", status: "active" })
 
+    // Every network has a direct route in this build; one whose client is unset names what to set.
     const direct = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "pinterest", username: "real", route: "direct" } })
     expect(direct.status).toBe(400)
-    expect(await json(direct)).toMatchObject({ code: "route_not_supported" })
+    expect(await json(direct)).toMatchObject({ code: "platform_not_configured" })
+    // Instagram's Facebook Login is a route this build does not have yet.
+    const secondLogin = await admin(`/projects/${project}/accounts/oauth`, { method: "POST", json: { platform: "instagram", route: "facebook_login" } })
+    expect(secondLogin.status).toBe(400)
+    expect(await json(secondLogin)).toMatchObject({ code: "route_not_supported" })
 
     const status = await admin(`/projects/${project}/accounts/${account.id}`, { method: "PATCH", json: { status: "needs_reconnect" } })
     expect(await json(status)).toMatchObject({ id: account.id, status: "needs_reconnect" })

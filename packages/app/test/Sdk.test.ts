@@ -61,11 +61,13 @@ describe("createHerald(): text that cannot be stored", () => {
 })
 
 describe("createHerald(): accounts", () => {
-  it("startOAuth and login refuse, naming why, a platform this build cannot connect directly; a bad project id names the field", async () => {
+  it("startOAuth and login refuse, naming why, a route this build lacks or a platform not configured; a bad project id names the field", async () => {
     const projectId = herald.demoCredentials!.project_id
-    await expect(herald.accounts.startOAuth(projectId, "pinterest")).rejects.toMatchObject({ _tag: "DirectRouteUnavailable", platform: "pinterest" })
+    await expect(herald.accounts.startOAuth(projectId, "instagram", { route: "facebook_login" })).rejects
+      .toMatchObject({ _tag: "DirectRouteUnavailable", platform: "instagram" })
+    await expect(herald.accounts.startOAuth(projectId, "pinterest")).rejects.toMatchObject({ _tag: "PlatformNotConfigured", platform: "pinterest" })
     const login = herald.accounts.login(projectId, "pinterest", { identifier: "acme", password: "app-password-1" })
-    await expect(login).rejects.toMatchObject({ _tag: "DirectRouteUnavailable" })
+    await expect(login).rejects.toMatchObject({ _tag: "PlatformNotConfigured" })
     await expect(herald.accounts.startOAuth("not-a-uuid", "x")).rejects.toMatchObject({ _tag: "ParseError" })
   })
 })
