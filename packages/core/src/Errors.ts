@@ -128,7 +128,8 @@ export const StateConflictCode = Schema.Literal(
   "delivery_taken_down",
   "post_approved",
   "post_not_deletable",
-  "post_not_pending_approval"
+  "post_not_pending_approval",
+  "takedown_unsupported"
 )
 export type StateConflictCode = typeof StateConflictCode.Type
 

@@ -241,9 +241,11 @@ describe("TikTok through the direct route, an audited app (fake TikTok on loopba
     expect(metrics[0]).toMatchObject({ platform: "tiktok", views: 1200, likes: 88, comments: 7, shares: 5, saves: null, reach: null })
 
     const takedown = await client(herald).api(`/post-results/${row.id}/takedown`, { method: "POST" })
-    expect(takedown.status).toBe(502)
-    expect((await json(takedown)).error).toContain("TikTok's API deletes no posts")
+    expect(takedown.status).toBe(409)
+    expect(await json(takedown)).toMatchObject({ code: "takedown_unsupported", error: expect.stringContaining("in the tiktok app") })
     expect(fake.find(row.platform_post_id)?.status).toBe("PUBLISH_COMPLETE")
+    const unchanged = (await json(await client(herald).api(`/post-results?post_id=${published.post_id}`))).data[0]
+    expect(unchanged).toMatchObject({ id: row.id, status: "success" })
   }, 120_000)
 
   it("retries what is passing and fails what TikTok refused, by category", async () => {

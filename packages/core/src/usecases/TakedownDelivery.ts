@@ -36,6 +36,25 @@ const held = (delivery: Delivery, now: DateTime.Utc) =>
   delivery.takedown !== null && DateTime.lessThan(now, DateTime.addDuration(delivery.takedown.at, takedownLease))
 
 /**
+ * A route whose platform offers no delete (TikTok's API, Instagram Login) is refused before
+ * anything is recorded or sent: the receipt stays as it was, and the message says where the post
+ * can be removed by hand.
+ */
+const refuseUndeletable = (projectId: ProjectId, delivery: Delivery) =>
+  Effect.gen(function*() {
+    const accounts = yield* AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
+    const account = accounts.find((candidate) => candidate.id === delivery.accountId)
+    if (account === undefined) return
+    const publisher = (yield* Publishers).forAccount(account)
+    if (publisher.capabilities.delete) return
+    return yield* new StateConflict({
+      code: "takedown_unsupported",
+      detail: `${account.platform} does not let Herald delete posts of @${account.username} (route ${account.route}): ` +
+        `remove delivery ${delivery.id}'s post in the ${account.platform} app; its receipt is unchanged`
+    })
+  })
+
+/**
  * Records the intent (who asked, when) on the delivery before the platform is called, so a
  * concurrent takedown reads it and is refused rather than sending its own DELETE.
  */
@@ -52,6 +71,7 @@ const recordIntent = (principal: Principal, project: Project, id: DeliveryId) =>
           detail: `delivery ${id} is ${delivery.status}; only a delivered post can be taken down`
         })
       }
+      yield* refuseUndeletable(project.id, delivery)
       const now = yield* DateTime.now
       if (held(delivery, now)) {
         return yield* new StateConflict({

@@ -1155,7 +1155,7 @@ export interface components {
         StateConflictError: {
             error: string;
             /** @enum {string} */
-            code: "approval_link_outdated" | "concurrent_update" | "delivery_never_went_out" | "delivery_not_failed" | "delivery_taken_down" | "post_approved" | "post_not_deletable" | "post_not_pending_approval";
+            code: "approval_link_outdated" | "concurrent_update" | "delivery_never_went_out" | "delivery_not_failed" | "delivery_taken_down" | "post_approved" | "post_not_deletable" | "post_not_pending_approval" | "takedown_unsupported";
         };
         DeletedPost: {
             id: components["schemas"]["UUID"];
