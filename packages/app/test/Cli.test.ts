@@ -110,7 +110,7 @@ describe("herald admin against a running server", () => {
     expect(refused.err).toContain("400: pinterest is not configured on this instance")
     const consent = await cli(["admin", "accounts", "connect", "--platform", "instagram", "--route", "facebook_login", ...flags()])
     expect(consent.code).toBe(1)
-    expect(consent.err).toContain("400: instagram cannot be connected through")
+    expect(consent.err).toContain("400: instagram cannot be connected through its facebook_login route yet")
     const wrongToken = await cli(["admin", "projects", "list", "--token", "hk_admin_" + "B".repeat(43), ...flags()])
     expect(wrongToken.code).toBe(1)
     expect(wrongToken.err).toContain("401")

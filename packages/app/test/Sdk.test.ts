@@ -64,7 +64,7 @@ describe("createHerald(): accounts", () => {
   it("startOAuth and login refuse, naming why, a route this build lacks or a platform not configured; a bad project id names the field", async () => {
     const projectId = herald.demoCredentials!.project_id
     await expect(herald.accounts.startOAuth(projectId, "instagram", { route: "facebook_login" })).rejects
-      .toMatchObject({ _tag: "DirectRouteUnavailable", platform: "instagram" })
+      .toMatchObject({ _tag: "DirectRouteUnavailable", platform: "instagram", route: "facebook_login" })
     await expect(herald.accounts.startOAuth(projectId, "pinterest")).rejects.toMatchObject({ _tag: "PlatformNotConfigured", platform: "pinterest" })
     const login = herald.accounts.login(projectId, "pinterest", { identifier: "acme", password: "app-password-1" })
     await expect(login).rejects.toMatchObject({ _tag: "PlatformNotConfigured" })

@@ -26,10 +26,14 @@ export class PlatformNotConfigured extends Schema.TaggedError<PlatformNotConfigu
 
 /** This build has no direct publisher for the platform, so its accounts cannot be connected directly. */
 export class DirectRouteUnavailable extends Schema.TaggedError<DirectRouteUnavailable>()("DirectRouteUnavailable", {
-  platform: Schema.String
+  platform: Schema.String,
+  /** The login asked for (Instagram's facebook_login); direct when none was named. */
+  route: Schema.optionalWith(Schema.String, { default: () => "direct" })
 }) {
   override get message(): string {
-    return `${this.platform} cannot be connected through the direct route yet: this build has no direct ${this.platform} publisher`
+    return this.route === "direct"
+      ? `${this.platform} cannot be connected through the direct route yet: this build has no direct ${this.platform} publisher`
+      : `${this.platform} cannot be connected through its ${this.route} route yet: this build has no ${this.platform} publisher for it`
   }
 }
 
@@ -95,7 +99,7 @@ const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wa
     if (found !== undefined) return found as Extract<ConnectionMethod, { readonly _tag: T }>
     const [method] = methods
     if (method?._tag === "Unconfigured") return yield* new PlatformNotConfigured({ platform, variables: method.variables })
-    if (method === undefined || method._tag === "Unavailable") return yield* new DirectRouteUnavailable({ platform })
+    if (method === undefined || method._tag === "Unavailable") return yield* new DirectRouteUnavailable({ platform, route })
     return yield* new ConnectionMethodMismatch({ platform, use: wanted === "OAuth" ? "login" : "oauth" })
   })
 
