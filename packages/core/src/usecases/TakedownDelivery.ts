@@ -35,6 +35,13 @@ interface Intent {
 const held = (delivery: Delivery, now: DateTime.Utc) =>
   delivery.takedown !== null && DateTime.lessThan(now, DateTime.addDuration(delivery.takedown.at, takedownLease))
 
+/** The account the delivery went out on, while it is still connected to the project. */
+const accountOf = (projectId: ProjectId, delivery: Delivery) =>
+  Effect.map(
+    Effect.flatMap(AccountStore, (store) => store.list(projectId)),
+    (accounts) => Option.fromNullable(accounts.find((candidate) => candidate.id === delivery.accountId))
+  )
+
 /**
  * A route whose platform offers no delete (TikTok's API, Instagram Login) is refused before
  * anything is recorded or sent: the receipt stays as it was, and the message says where the post
@@ -42,9 +49,9 @@ const held = (delivery: Delivery, now: DateTime.Utc) =>
  */
 const refuseUndeletable = (projectId: ProjectId, delivery: Delivery) =>
   Effect.gen(function*() {
-    const accounts = yield* AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
-    const account = accounts.find((candidate) => candidate.id === delivery.accountId)
-    if (account === undefined) return
+    const found = yield* accountOf(projectId, delivery)
+    if (Option.isNone(found)) return
+    const account = found.value
     const publisher = (yield* Publishers).forAccount(account)
     if (publisher.capabilities.delete) return
     return yield* new StateConflict({
@@ -93,8 +100,7 @@ const recordIntent = (principal: Principal, project: Project, id: DeliveryId) =>
  */
 const removeFromPlatform = (projectId: ProjectId, { delivery, followUpPostIds, platformPostId }: Intent) =>
   Effect.gen(function*() {
-    const accounts = yield* AccountStore.pipe(Effect.flatMap((store) => store.list(projectId)))
-    const account = Option.fromNullable(accounts.find((candidate) => candidate.id === delivery.accountId))
+    const account = yield* accountOf(projectId, delivery)
     if (Option.isNone(account)) {
       return yield* new TakedownFailed({ deliveryId: delivery.id, category: "auth_expired", detail: "the account is no longer connected" })
     }
