@@ -74,7 +74,8 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await shoot(page, "sign-in-agent-refused")
       const signedIn = await openSignedIn(herald.credentials.human_key)
       await signedIn.getByRole("heading", { name: "Approval queue" }).waitFor()
-      const stored = await signedIn.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)
+      // A string, as this package is compiled without the DOM's types.
+      const stored = await signedIn.evaluate<string>("JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie")
       expect(stored).not.toContain("hk_")
       expect(stored).not.toContain("herald_session")
       await context.close()
