@@ -19,6 +19,9 @@ const expectAccessible = async (page: Page) => {
   expect(grave.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`)).toEqual([])
 }
 
+/** A 1×1 PNG: the smallest picture the media upload takes. */
+const onePixelPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
 const shoot = (page: Page, name: string) => page.screenshot({ path: Path.join(screenshots, `${name}.png`), fullPage: true })
 
 describe.skipIf(!Fs.existsSync(chromiumPath))(
@@ -82,7 +85,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await signedIn.context().close()
     })
 
-    it("shows an agent's held post as it arrives, approves it, watches it post and opens its receipt", async () => {
+    it("shows an agent's held post as it arrives, approves it, watches it post and opens its receipt", { timeout: 90_000 }, async () => {
       const page = await openSignedIn(herald.credentials.human_key)
       await page.getByRole("heading", { name: "Approval queue" }).waitFor()
       const caption = `Launch day ${Date.now()}`
@@ -107,6 +110,15 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       expect(page.url()).toContain(`#/post/${id}`)
       await expectAccessible(page)
       await shoot(page, "post-receipt")
+
+      // Takedown asks first, saying what cannot be undone.
+      const bluesky = page.getByRole("row").filter({ hasText: "Bluesky @herald_demo" })
+      await bluesky.getByRole("button", { name: "Take down…" }).click()
+      await expect.poll(() => page.getByRole("alertdialog").textContent()).toMatch(/cannot be undone/)
+      await expectAccessible(page)
+      await shoot(page, "post-takedown-confirm")
+      await page.getByRole("button", { name: "Take it down" }).click()
+      await expect.poll(() => bluesky.textContent(), { timeout: 15_000 }).toMatch(/taken down/)
 
       await page.getByRole("link", { name: "Posts", exact: true }).click()
       await page.getByLabel("Status", { exact: true }).selectOption("posted")
@@ -133,7 +145,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await page.context().close()
     })
 
-    it("shows a guardrail block inline in the composer, with counts per account", async () => {
+    it("shows a guardrail block inline in the composer, with counts per account, uploads, drafts, edits and deletes", { timeout: 90_000 }, async () => {
       const patched = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}`, {
         method: "PATCH",
         token: herald.credentials.admin_token,
@@ -152,6 +164,29 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await shoot(page, "composer-guardrail-block")
       await page.getByRole("button", { name: "Post" }).click()
       await expect.poll(() => page.getByRole("alert").first().textContent()).toMatch(/guardrail|frobnicate/i)
+
+      // A clean caption, a picture uploaded with its progress shown, saved as a draft.
+      await page.getByLabel("Caption", { exact: true }).fill("Our spring launch")
+      await page.getByText("Guardrails: passed").waitFor()
+      await page.getByLabel("Media").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: Buffer.from(onePixelPng, "base64") })
+      await expect.poll(() => page.locator(".uploads").textContent(), { timeout: 15_000 }).toMatch(/dot\.png: .*uploaded/)
+      await page.getByRole("button", { name: "Save as draft" }).click()
+      await page.getByText("Post created (draft).").waitFor()
+      await page.getByRole("link", { name: "Open the new post" }).click()
+      await page.getByRole("heading", { name: "Receipt" }).waitFor()
+      await expect.poll(() => page.getByText("1 media file attached").count()).toBe(1)
+
+      // Edited (a new version replaces it), then deleted.
+      await page.getByRole("button", { name: "Edit" }).click()
+      await page.getByLabel("Caption", { exact: true }).fill("Our summer launch")
+      await page.getByRole("button", { name: "Save changes" }).click()
+      await page.getByText("Our summer launch").first().waitFor()
+      await expectAccessible(page)
+      await shoot(page, "post-draft-edited")
+      await page.getByRole("button", { name: "Delete" }).click()
+      await page.getByRole("heading", { name: "Posts" }).waitFor()
+      const drafts = await json(await herald.call("/api/v1/posts?status=draft", { token: herald.credentials.human_key }))
+      expect(drafts.data.map((post: { caption: string }) => post.caption)).not.toContain("Our summer launch")
       await page.context().close()
     })
 
