@@ -145,6 +145,31 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await page.context().close()
     })
 
+    it("shows a reader's key the queue without decide buttons, signed in with the keyboard alone", { timeout: 60_000 }, async () => {
+      const created = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}/keys`, {
+        method: "POST",
+        token: herald.credentials.admin_token,
+        json: { name: "reader", kind: "human", scopes: ["posts:read"] }
+      })
+      expect(created.status).toBe(201)
+      const { key } = await json(created)
+      await heldPost(`For the reader ${Date.now()}`)
+      const page = await (await browser.newContext()).newPage()
+      await page.goto(`${herald.origin}/dashboard/`)
+      await page.getByLabel("Admin token or human API key").waitFor()
+      await page.keyboard.press("Tab")
+      await page.keyboard.type(key)
+      await page.keyboard.press("Enter")
+      await page.getByRole("heading", { name: "Approval queue" }).waitFor()
+      await page.getByRole("listitem").filter({ hasText: "For the reader" }).first().waitFor({ timeout: 15_000 })
+      await page.getByText(/cannot approve/).waitFor()
+      expect(await page.getByRole("button", { name: "Approve", exact: true }).count()).toBe(0)
+      expect(await page.getByRole("button", { name: "Reject…" }).count()).toBe(0)
+      await expectAccessible(page)
+      await shoot(page, "queue-read-only")
+      await page.context().close()
+    })
+
     it("shows a guardrail block inline in the composer, with counts per account, uploads, drafts, edits and deletes", { timeout: 90_000 }, async () => {
       const patched = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}`, {
         method: "PATCH",
