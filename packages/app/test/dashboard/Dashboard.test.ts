@@ -128,6 +128,24 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await page.context().close()
     })
 
+    it("approves every selected held post at once", { timeout: 60_000 }, async () => {
+      const page = await openSignedIn(herald.credentials.human_key)
+      await page.getByRole("heading", { name: "Approval queue" }).waitFor()
+      const stamp = Date.now()
+      const ids = [await heldPost(`Bulk one ${stamp}`), await heldPost(`Bulk two ${stamp}`)]
+      for (const caption of [`Bulk one ${stamp}`, `Bulk two ${stamp}`]) {
+        const card = page.getByRole("listitem").filter({ hasText: caption }).first()
+        await card.waitFor({ timeout: 15_000 })
+        await card.getByRole("checkbox", { name: "Select for bulk approval" }).check()
+      }
+      await page.getByRole("button", { name: "Approve selected (2)" }).click()
+      await expect.poll(() => page.getByRole("status").first().textContent()).toMatch(/2 posts approved/)
+      const held = await json(await herald.call("/api/v1/posts?status=pending_approval", { token: herald.credentials.human_key }))
+      expect(held.data.map((post: { id: string }) => post.id)).not.toEqual(expect.arrayContaining([ids[0]]))
+      expect(held.data.map((post: { id: string }) => post.id)).not.toEqual(expect.arrayContaining([ids[1]]))
+      await page.context().close()
+    })
+
     it("rejects a held post with a reason the API then reports", async () => {
       const page = await openSignedIn(herald.credentials.human_key, { width: 390, height: 844 })
       const caption = `Too early ${Date.now()}`
