@@ -5,6 +5,7 @@ import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, tempDir } from "../media/MediaTestServer.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
+import { adminOf, connectThroughConsent, setEnvironment, settledReceipt } from "./NetworkTest.js"
 
 /**
  * Instagram through Facebook Login for Business, end to end through the reference server: the
@@ -27,7 +28,7 @@ describe("Instagram through Facebook Login (fake graph.facebook.com on loopback,
   let fake: InstagramFake
   let s3: S3rver
   let herald: TestHerald
-  const saved: Record<string, string | undefined> = {}
+  let restore: () => void
   const fixtures = makeFixtures()
 
   beforeAll(async () => {
@@ -41,7 +42,7 @@ describe("Instagram through Facebook Login (fake graph.facebook.com on loopback,
     s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: tempDir("herald-s3rver-"), configureBuckets: [{ name: "herald-media" }] })
     const { port } = await s3.run()
     // The route reads the Facebook app's settings.
-    const variables = {
+    restore = setEnvironment({
       HERALD_FACEBOOK_API_URL: fake.url,
       HERALD_FACEBOOK_AUTH_URL: fake.url,
       HERALD_FACEBOOK_CLIENT_ID: clientId,
@@ -51,11 +52,7 @@ describe("Instagram through Facebook Login (fake graph.facebook.com on loopback,
       HERALD_S3_FORCE_PATH_STYLE: "true",
       HERALD_S3_ACCESS_KEY_ID: "S3RVER",
       HERALD_S3_SECRET_ACCESS_KEY: "S3RVER"
-    }
-    for (const [name, value] of Object.entries(variables)) {
-      saved[name] = process.env[name]
-      process.env[name] = value
-    }
+    })
     fake.defaultInsights = { reach: 80, views: 120, likes: 9, comments: 4, shares: 2, saved: 3 }
     herald = await startHerald({
       workers: true,
@@ -68,24 +65,16 @@ describe("Instagram through Facebook Login (fake graph.facebook.com on loopback,
     await herald?.close()
     await fake?.stop()
     await s3?.close()
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
+    restore?.()
   })
 
-  const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) =>
-    herald.call(`/admin/v1/projects/${herald.credentials.project_id}${path}`, { token: herald.credentials.admin_token, ...init })
+  const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => adminOf(herald)(path, init)
   const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
+  const settled = (postId: string) => settledReceipt(api, postId)
 
+  /** The consent flow on route facebook_login; answers every Instagram account of that route. */
   const connect = async (): Promise<ReadonlyArray<Account>> => {
-    const started = await admin("/accounts/oauth", { method: "POST", json: { platform: "instagram", route: "facebook_login" } })
-    expect(started.status).toBe(201)
-    const { authorize_url, redirect_uri } = await json(started)
-    expect(new URL(redirect_uri).pathname).toBe("/oauth/callback/instagram")
-    const callback = await fake.consent(authorize_url)
-    expect(`${callback.origin}${callback.pathname}`).toBe(redirect_uri)
-    expect((await fetch(callback)).status).toBe(200)
+    await connectThroughConsent(herald, "instagram", fake, "facebook_login")
     return (await json(await admin("/accounts"))).data.filter((account: Account) => account.platform === "instagram" && account.route === "facebook_login")
   }
 
@@ -97,24 +86,8 @@ describe("Instagram through Facebook Login (fake graph.facebook.com on loopback,
     return (await json(reply)).id as string
   }
 
-  const settled = async (postId: string) => {
-    for (let tries = 0; tries < 120; tries++) {
-      const reply = await api(`/post-results?post_id=${postId}`)
-      if (reply.status === 429) {
-        await new Promise((resolve) => setTimeout(resolve, 1000 * Number(reply.headers.get("retry-after") ?? "1")))
-        continue
-      }
-      const receipt = await json(reply)
-      if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
-      await new Promise((resolve) => setTimeout(resolve, 500))
-    }
-    throw new Error(`post ${postId} did not settle`)
-  }
-
-  const create = (account: Account, body: Record<string, unknown>) => api("/posts", { method: "POST", json: { social_accounts: [account.id], ...body } })
-
   const post = async (account: Account, body: Record<string, unknown>) => {
-    const created = await create(account, body)
+    const created = await api("/posts", { method: "POST", json: { social_accounts: [account.id], ...body } })
     expect(created.status, JSON.stringify(await created.clone().json())).toBe(201)
     return (await json(created)).id as string
   }
@@ -131,7 +104,10 @@ describe("Instagram through Facebook Login (fake graph.facebook.com on loopback,
     expect(keys).not.toContain("first_comment")
 
     const image = await upload(fixtures.jpeg, "photo.jpg", "image/jpeg")
-    const refused = await create(accounts[0]!, { caption: "Not here", media_ids: [image], platform_configurations: { instagram: { first_comment: "first!" } } })
+    const refused = await api("/posts", {
+      method: "POST",
+      json: { social_accounts: [accounts[0]!.id], caption: "Not here", media_ids: [image], platform_configurations: { instagram: { first_comment: "first!" } } }
+    })
     expect(refused.status).toBe(400)
     const body = JSON.stringify(await json(refused))
     expect(body).toContain("first_comment")
