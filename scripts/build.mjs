@@ -1,10 +1,11 @@
 // `npm run build`, and what `npm start` runs first: runs the `build` script of every workspace that
 // has one and is stale, dependencies first. A workspace is stale when it has no dist/ yet or a file
-// of its own (tests, node_modules and outputs aside) is newer than everything in its dist/. When
+// of its own (tests, node_modules and outputs aside) is newer than its last build, the time of its
+// dist/ directory (set after each build: tsc leaves dist/ alone when only package.json changed). When
 // nothing changed this only reads file times, so `npm start` stays fast. Concurrent builds (a test
 // packing the packages while another starts Herald) wait for each other on a lock directory.
 import { spawnSync } from "node:child_process"
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 
@@ -12,14 +13,14 @@ const root = resolve(import.meta.dirname, "..")
 const ignored = new Set(["node_modules", "dist", "build", "test", "coverage"])
 
 /** The newest modification time under `path`, ignored names and dot files aside (0 when empty). */
-const newest = (path, ignore) => {
+const newest = (path) => {
   const stat = statSync(path, { throwIfNoEntry: false })
   if (stat === undefined) return 0
   if (!stat.isDirectory()) return stat.mtimeMs
   let latest = 0
   for (const entry of readdirSync(path)) {
-    if (entry.startsWith(".") || ignore.has(entry)) continue
-    latest = Math.max(latest, newest(join(path, entry), ignore))
+    if (entry.startsWith(".") || ignored.has(entry)) continue
+    latest = Math.max(latest, newest(join(path, entry)))
   }
   return latest
 }
@@ -52,9 +53,10 @@ const workspaces = () => {
   return ordered.filter(({ pkg }) => pkg.scripts?.build !== undefined)
 }
 
-const stale = ({ dir }) => {
-  const built = newest(join(dir, "dist"), new Set())
-  return built === 0 || newest(dir, ignored) > built
+const built = ({ dir }) => statSync(join(dir, "dist"), { throwIfNoEntry: false })?.mtimeMs
+const stale = (workspace) => {
+  const at = built(workspace)
+  return at === undefined || newest(workspace.dir) > at
 }
 
 // Under npm (npm start, npm run build, prepack) the same npm runs the workspaces' scripts.
@@ -90,6 +92,8 @@ if (pending.length > 0) {
         process.exitCode = run.status ?? 1
         break
       }
+      const now = new Date()
+      if (built(workspace) !== undefined) utimesSync(join(workspace.dir, "dist"), now, now)
     }
   } finally {
     rmSync(lock, { recursive: true, force: true })
