@@ -1,10 +1,9 @@
+import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import AxeBuilder from "@axe-core/playwright"
-import { Effect } from "effect"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildDashboardIfStale } from "../../src/DashboardBuild.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
 
 /** Debian's chromium (`.ci/run` installs it when absent); playwright-core downloads no browser. */
@@ -31,7 +30,9 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
     let browser: Browser
 
     beforeAll(async () => {
-      await Effect.runPromise(buildDashboardIfStale)
+      // The assets `npm start` serves, built as its build step builds them (vite, a few seconds).
+      const build = spawnSync("npm", ["run", "build", "--silent", "--workspace", "@herald/dashboard"], { stdio: "inherit" })
+      expect(build.status).toBe(0)
       Fs.mkdirSync(screenshots, { recursive: true })
       herald = await startHerald({ workers: true })
       browser = await chromium.launch({
