@@ -23,6 +23,8 @@ import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
 import platformQuotas from "./migrations/0031_platform_quotas.js"
 import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
+import approvalChannels from "./migrations/0037_approval_channels.js"
+import approvalMessages from "./migrations/0038_approval_messages.js"
 
 const run = Migrator.make({})
 
@@ -51,7 +53,9 @@ export const migrate = run({
     "0029_oauth_state_carried": oauthStateCarried,
     "0031_platform_quotas": platformQuotas,
     "0033_pinterest_boards": pinterestBoards,
-    "0035_account_reports": accountReports
+    "0035_account_reports": accountReports,
+    "0037_approval_channels": approvalChannels,
+    "0038_approval_messages": approvalMessages
   }),
   table: "herald_migrations"
 })

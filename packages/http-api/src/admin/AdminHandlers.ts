@@ -36,7 +36,8 @@ import {
   revokeApiKey,
   SecretMint,
   setAccountStatus,
-  setWebhookEndpointEnabled,
+  sendWebhookTestEvent,
+  updateWebhookEndpoint,
   type SocialAccount,
   startConnection,
   updateProject,
@@ -44,7 +45,9 @@ import {
   WebhookDestinations,
   type WebhookEndpoint,
   type WebhookEndpointNotFound,
-  WebhookEndpoints
+  WebhookEndpoints,
+  webhookTestKind,
+  WebhookTestEvents
 } from "@herald/core"
 import { DateTime, Effect, Redacted } from "effect"
 import { AdminNotFound, AdminRefused } from "../HttpErrors.js"
@@ -269,9 +272,22 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
         Effect.map(({ endpoint, secret }) => ({ ...adminWebhookEndpoint(endpoint), secret: Redacted.value(secret) })),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookDestinationRefused: webhookUrlRefused })
       ))
-    .handle("setEnabled", ({ path, payload }) =>
-      setWebhookEndpointEnabled(path.project_id, path.webhook_id, payload.enabled).pipe(
+    .handle("update", ({ path, payload }) =>
+      updateWebhookEndpoint(path.project_id, path.webhook_id, payload).pipe(
         Effect.map(adminWebhookEndpoint),
+        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
+      ))
+    .handle("test", ({ path }) =>
+      sendWebhookTestEvent(path.project_id, path.webhook_id).pipe(
+        Effect.map((result) => ({
+          event: webhookTestKind,
+          delivery_id: result.deliveryId,
+          accepted: result.error === null,
+          status_code: result.statusCode,
+          latency_ms: result.latencyMs,
+          response_prefix: result.responsePrefix,
+          error: result.error
+        })),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
       ))
     .handle("remove", ({ path }) =>
@@ -280,7 +296,17 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
       ))
 ).pipe(
-  groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, WebhookEndpoints, WebhookDestinations, ProjectStore, IdGenerator, SecretMint)
+  groupContext(
+    AdminAuthentication,
+    AdminBodyGuard,
+    AdminUrlGuard,
+    WebhookEndpoints,
+    WebhookDestinations,
+    WebhookTestEvents,
+    ProjectStore,
+    IdGenerator,
+    SecretMint
+  )
 )
 
 export const AdminSpecLive = HttpApiBuilder.group(
