@@ -25,6 +25,7 @@ import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
 import approvalChannels from "./migrations/0037_approval_channels.js"
 import approvalMessages from "./migrations/0038_approval_messages.js"
+import dashboardSessions from "./migrations/0046_dashboard_sessions.js"
 
 const run = Migrator.make({})
 
@@ -55,7 +56,8 @@ export const migrate = run({
     "0033_pinterest_boards": pinterestBoards,
     "0035_account_reports": accountReports,
     "0037_approval_channels": approvalChannels,
-    "0038_approval_messages": approvalMessages
+    "0038_approval_messages": approvalMessages,
+    "0046_dashboard_sessions": dashboardSessions
   }),
   table: "herald_migrations"
 })
