@@ -1,47 +1,14 @@
-import * as Fs from "node:fs"
-import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
-import AxeBuilder from "@axe-core/playwright"
-import { Effect } from "effect"
-import { type Browser, chromium, type Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buildDashboardIfStale } from "../../src/DashboardBuild.js"
-import { json, startHerald, type TestHerald } from "../TestHerald.js"
+import { describe, expect, it } from "vitest"
+import { json } from "../TestHerald.js"
+import { dashboardInBrowser, hasChromium } from "./Browser.js"
 
-/**
- * The Settings page in Debian's chromium (playwright-core) against the reference server serving
- * the built dashboard (what `npm start` serves), signed in as the operator. Screenshots go to
- * test/dashboard/screenshots/ (git-ignored).
- */
-const screenshots = Path.join(Path.dirname(fileURLToPath(import.meta.url)), "screenshots")
-const chromiumPath = "/usr/bin/chromium"
+/** The Settings page in chromium, signed in as the operator (the admin API only). */
+const { current, screenshot, seriousViolations, signIn } = dashboardInBrowser()
 
-let herald: TestHerald
-let browser: Browser
-let page: Page
-
-beforeAll(async () => {
-  await Effect.runPromise(buildDashboardIfStale)
-  herald = await startHerald({ workers: false })
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-background-networking", "--disable-gpu"] })
-  page = await (await browser.newContext()).newPage()
-  Fs.mkdirSync(screenshots, { recursive: true })
-}, 180_000)
-afterAll(async () => {
-  await browser?.close()
-  await herald?.close()
-})
-
-const seriousViolations = async () =>
-  (await new AxeBuilder({ page }).analyze()).violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
-
-describe.skipIf(!Fs.existsSync(chromiumPath))("the Settings page (skipped without /usr/bin/chromium: apt-get install chromium)", () => {
+describe.skipIf(!hasChromium)("the Settings page (skipped without /usr/bin/chromium: apt-get install chromium)", () => {
   it("the operator creates a key and sees it once, with a copy button; the list shows only its prefix", async () => {
-    await page.goto(`${herald.origin}/dashboard/`)
-    await page.getByLabel("Admin token or human API key").fill(herald.credentials.admin_token)
-    await page.getByRole("button", { name: /sign in/i }).click()
+    const { herald, page } = current
+    await signIn(herald.credentials.admin_token)
     await page.getByRole("link", { name: "Projects" }).waitFor()
     await page.getByRole("link", { name: "Demo" }).click()
     await page.getByRole("heading", { name: "API keys" }).waitFor()
@@ -56,7 +23,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))("the Settings page (skipped withou
     const key = (await once.locator("code").textContent())!
     expect(key).toMatch(/^hk_human_/)
     await expect(once.getByRole("button", { name: "Copy" }).isVisible()).resolves.toBe(true)
-    await page.screenshot({ path: Path.join(screenshots, "settings.png"), fullPage: true })
+    await screenshot("settings")
     expect(await seriousViolations()).toEqual([])
 
     // The key works, and after a reload nothing on the page shows it again.
