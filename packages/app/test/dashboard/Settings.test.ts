@@ -38,4 +38,22 @@ describe.skipIf(!hasChromium)("the Settings page (skipped without /usr/bin/chrom
     expect(key.startsWith(dana.prefix)).toBe(true)
     await keys.getByText(`${dana.prefix}…`).waitFor()
   }, 120_000)
+
+  it("connects a simulator account at once; a direct one without an OAuth app says which settings are missing", async () => {
+    const { page } = current
+    const accounts = page.getByRole("region", { name: "Accounts" })
+    const connect = page.getByRole("form", { name: "Connect an account" })
+    await connect.locator("select[name=platform]").selectOption("bluesky")
+    await connect.locator("select[name=route]").selectOption("simulator")
+    await connect.getByLabel("Username (simulator only)").fill("dana_test")
+    await connect.getByRole("button", { name: "Connect" }).click()
+    await accounts.getByRole("row", { name: /bluesky @dana_test/ }).waitFor()
+    await connect.locator("select[name=platform]").selectOption("linkedin")
+    await connect.locator("select[name=route]").selectOption("direct")
+    await connect.getByRole("button", { name: "Connect" }).click()
+    await accounts.getByRole("alert").getByText(/HERALD_LINKEDIN_CLIENT_ID/).first().waitFor()
+    expect(page.url()).toContain("/dashboard/")
+    await screenshot("settings-accounts")
+    expect(await seriousViolations()).toEqual([])
+  }, 120_000)
 })

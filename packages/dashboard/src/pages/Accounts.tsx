@@ -23,7 +23,7 @@ interface Issue {
 }
 
 const actionText: Record<string, string> = {
-  reconnect: "Reconnect the account (the operator starts the platform's consent: herald admin accounts connect).",
+  reconnect: "Reconnect the account: the operator does it on the project's Settings page (the platform's consent).",
   grant_permissions: "Reconnect and grant the permission the detail names.",
   check_account: "Check the account on the platform itself.",
   wait: "Nothing to do: Herald asks again later."

@@ -313,6 +313,74 @@ const Channels = ({ projectId }: { readonly projectId: string }) => {
   )
 }
 
+interface AdminAccount {
+  readonly id: string
+  readonly platform: string
+  readonly username: string
+  readonly route: string
+  readonly status: string
+}
+
+const platforms = ["x", "instagram", "facebook", "threads", "pinterest", "tiktok", "youtube", "linkedin", "bluesky"] as const
+
+/**
+ * Connecting a direct account is the platform's OAuth consent: the admin API answers the consent
+ * URL, which opens in this tab; the platform returns to Herald's callback, which finishes it.
+ * Reconnecting is the same flow for the account's platform. Simulator accounts connect at once.
+ */
+const Accounts = ({ projectId }: { readonly projectId: string }) => {
+  const base = `/admin/v1/projects/${projectId}/accounts`
+  const accounts = useLoad(() => get<{ data: ReadonlyArray<AdminAccount> }>(base), [projectId])
+  const action = useAction()
+  const consent = (platform: string) =>
+    void action.run(async () => {
+      const started = await post<{ authorize_url: string }>(`${base}/oauth`, { platform })
+      window.location.assign(started.authorize_url)
+    }, "Opening the platform's consent page…")
+  const connect = (event: Event) => {
+    event.preventDefault()
+    const formElement = event.currentTarget as HTMLFormElement
+    const form = new FormData(formElement)
+    const platform = String(form.get("platform"))
+    if (form.get("route") === "direct") return consent(platform)
+    void action.run(() => post(base, { platform, username: String(form.get("username") ?? "") }).then(accounts.reload), "Account connected.")
+  }
+  return (
+    <section aria-labelledby="accounts-heading">
+      <h2 id="accounts-heading">Accounts</h2>
+      {accounts.value === undefined
+        ? accounts.error === undefined ? <Loading /> : <ErrorNote error={accounts.error} onRetry={accounts.reload} />
+        : accounts.value.data.length === 0
+        ? <Empty>No connected account.</Empty>
+        : (
+          <table>
+            <thead><tr><th scope="col">Account</th><th scope="col">Route</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {accounts.value.data.map((account) => (
+                <tr key={account.id}>
+                  <th scope="row">{account.platform} @{account.username}</th>
+                  <td>{account.route}</td>
+                  <td>{account.status.replaceAll("_", " ")}</td>
+                  <td>{account.route === "simulator" ? "" : <button type="button" onClick={() => consent(account.platform)}>Reconnect</button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      <form onSubmit={connect} aria-label="Connect an account">
+        <label>Platform<select name="platform">{platforms.map((platform) => <option key={platform} value={platform}>{platform}</option>)}</select></label>
+        <label>Route
+          <select name="route"><option value="direct">direct (the platform's consent)</option><option value="simulator">simulator (local, for trying Herald)</option></select>
+        </label>
+        <label>Username (simulator only)<input name="username" /></label>
+        <button type="submit">Connect</button>
+      </form>
+      {action.error !== null && <ErrorNote error={action.error} />}
+      <Notice text={action.notice} />
+    </section>
+  )
+}
+
 /**
  * A project's settings for the operator (the admin API only): the project itself, its API keys,
  * webhook endpoints and approval channels. Secrets (a new key, a webhook's signing secret) are
@@ -329,6 +397,7 @@ export const Settings = ({ params }: PageProps) => {
       <p>{project.value.name} <code>{project.value.id}</code></p>
       <ProjectForm project={project.value} onSaved={() => void project.reload()} />
       <Keys projectId={projectId} />
+      <Accounts projectId={projectId} />
       <Webhooks projectId={projectId} />
       <Channels projectId={projectId} />
     </div>
