@@ -105,6 +105,17 @@ export const adminCommands: Readonly<Record<string, Command>> = {
         Either.flatMap(fields(input, projectFields), (body) => withGuardrails(input, body))
       )
   },
+  "projects check-guardrails": {
+    usage: "projects check-guardrails --caption <text> [--project <id>] [--banned-words a,b] [--banned-topics a,b] [--tone <tone>|none] " +
+      "(a dry run; the rule options try rules before saving them)",
+    flags: ["caption", ...guardrailFields.map(([flag]) => flag)],
+    positionals: [],
+    build: (input) =>
+      withBody(
+        inProject(input, (p) => `/projects/${p}/guardrails/check`, "POST"),
+        Either.flatMap(fields(input, [["caption", "caption", text]]), (body) => withGuardrails(input, body))
+      )
+  },
   "keys list": {
     usage: "keys list [--project <id>]",
     flags: [],

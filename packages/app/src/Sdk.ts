@@ -43,6 +43,9 @@ import {
   updateWebhookEndpoint,
   sendWebhookTestEvent,
   addApprovalChannel,
+  dryRunGuardrails,
+  GuardrailSettings,
+  type GuardrailVerdict,
   type ApprovalChannel,
   ApprovalChannelId,
   listApprovalChannels,
@@ -197,6 +200,11 @@ export interface Herald {
     readonly updateWebhook: (projectId: string, webhookId: string, change: WebhookEndpointChange) => Promise<WebhookEndpoint>
     /** Sends one signed webhook.test event to the endpoint now and answers its reply (not retried, not logged). */
     readonly testWebhook: (projectId: string, webhookId: string) => Promise<WebhookTestResult>
+    /**
+     * A guardrail dry run: the verdict `caption` would get under the project's guardrails with
+     * `guardrails` (not saved) applied over them, as POST /admin/v1/projects/{id}/guardrails/check.
+     */
+    readonly checkGuardrails: (projectId: string, caption: string, guardrails?: Partial<GuardrailSettings>) => Promise<GuardrailVerdict>
     /** The project's approval channels (docs/approval-channels.md); a chat URL is never shown. */
     readonly approvalChannels: (projectId: string) => Promise<ReadonlyArray<ApprovalChannel>>
     /**
@@ -380,6 +388,14 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
             yield* decode(ProjectId, projectId, ["project_id"]),
             yield* decode(WebhookEndpointId, webhookId, ["webhook_id"]),
             yield* decode(WebhookEndpointChange, change)
+          )
+        })),
+      checkGuardrails: (projectId, caption, guardrails = {}) =>
+        run(Effect.gen(function*() {
+          return yield* dryRunGuardrails(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)), caption, ["caption"]),
+            yield* decode(Schema.partial(GuardrailSettings), guardrails, ["guardrails"])
           )
         })),
       approvalChannels: (projectId) =>

@@ -49,6 +49,9 @@ describe("argument parsing", () => {
     expect(request("webhooks kinds w1 --kinds post.failed,post.rejected")).toMatchObject({
       right: { method: "PATCH", path: "/projects/p1/webhooks/w1", body: { kinds: ["post.failed", "post.rejected"] } }
     })
+    expect(request("projects check-guardrails --caption hello --banned-words a,b")).toMatchObject({
+      right: { method: "POST", path: "/projects/p1/guardrails/check", body: { caption: "hello", guardrails: { banned_words: ["a", "b"] } } }
+    })
     expect(request("webhooks test w1")).toMatchObject({ right: { method: "POST", path: "/projects/p1/webhooks/w1/test" } })
     expect(request("approval-channels add-email --address dana@example.com")).toMatchObject({
       right: { method: "POST", path: "/projects/p1/approval-channels", body: { kind: "email", address: "dana@example.com" } }

@@ -14,6 +14,14 @@ describe.skipIf(!hasChromium)("the Settings page (skipped without /usr/bin/chrom
     await page.getByRole("heading", { name: "API keys" }).waitFor()
     expect(await seriousViolations()).toEqual([])
 
+    // The guardrail dry run judges the rules as typed, before they are saved.
+    await page.getByLabel("Banned words (comma-separated)").fill("refund")
+    await page.getByLabel("Dry run: a caption to check against these rules").fill("Ask for a refund today")
+    await page.getByRole("button", { name: "Check caption" }).click()
+    await page.getByText("Guardrails: blocked").waitFor()
+    const saved = await json(await herald.call(`/admin/v1/projects/${herald.credentials.project_id}`, { token: herald.credentials.admin_token }))
+    expect(saved.guardrails.banned_words).toEqual([])
+
     const keys = page.getByRole("region", { name: "API keys" })
     const create = page.getByRole("form", { name: "Create an API key" })
     await create.getByLabel("Name").fill("Reviewer Dana")

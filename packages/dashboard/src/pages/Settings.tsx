@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks"
 import { type ApiError, del, get, patch, post } from "../api.js"
 import type { PageProps } from "../routes.js"
-import type { AdminProject } from "../types.js"
+import type { AdminProject, GuardrailVerdict } from "../types.js"
+import { VerdictView } from "../Verdict.js"
 import { asApiError, Empty, ErrorNote, Loading, Notice, useLoad, When } from "../ui.js"
 
 interface AdminKey {
@@ -75,6 +76,12 @@ const useAction = () => {
 
 const ProjectForm = ({ project, onSaved }: { readonly project: AdminProject; readonly onSaved: () => void }) => {
   const action = useAction()
+  const [verdict, setVerdict] = useState<GuardrailVerdict | null>(null)
+  const guardrailsOf = (form: FormData) => ({
+    banned_words: list(String(form.get("banned_words") ?? "")),
+    banned_topics: list(String(form.get("banned_topics") ?? "")),
+    daily_post_cap: capOf(String(form.get("daily_post_cap") ?? ""))
+  })
   const save = (event: Event) => {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
@@ -84,8 +91,18 @@ const ProjectForm = ({ project, onSaved }: { readonly project: AdminProject; rea
         approval: text("approval"),
         timezone: text("timezone"),
         signature: text("signature"),
-        guardrails: { banned_words: list(text("banned_words")), banned_topics: list(text("banned_topics")), daily_post_cap: capOf(text("daily_post_cap")) }
+        guardrails: guardrailsOf(form)
       }).then(onSaved), "Project settings saved.")
+  }
+  // The dry run checks the rules as typed, saved or not.
+  const dryRun = (event: Event) => {
+    const form = new FormData((event.currentTarget as HTMLButtonElement).form!)
+    void action.run(async () => {
+      setVerdict(await post<GuardrailVerdict>(`/admin/v1/projects/${project.id}/guardrails/check`, {
+        caption: String(form.get("dry_run") ?? ""),
+        guardrails: guardrailsOf(form)
+      }))
+    }, "Dry run done.")
   }
   return (
     <form onSubmit={save} aria-labelledby="project-heading">
@@ -102,6 +119,9 @@ const ProjectForm = ({ project, onSaved }: { readonly project: AdminProject; rea
       <label>Banned topics (comma-separated)<input name="banned_topics" defaultValue={project.guardrails.banned_topics.join(", ")} /></label>
       <label>Daily post cap (empty: none)<input name="daily_post_cap" inputMode="numeric" defaultValue={project.guardrails.daily_post_cap?.toString() ?? ""} /></label>
       <button type="submit">Save project</button>
+      <label>Dry run: a caption to check against these rules<textarea name="dry_run" rows={2} /></label>
+      <button type="button" onClick={dryRun}>Check caption</button>
+      {verdict !== null && <VerdictView verdict={verdict} />}
       {action.error !== null && <ErrorNote error={action.error} />}
       <Notice text={action.notice} />
     </form>

@@ -17,6 +17,7 @@ import {
   ConnectionRoute,
   EventKind,
   GuardrailSettings,
+  GuardrailVerdict,
   Platform,
   PlanStatus,
   ProjectId,
@@ -123,6 +124,14 @@ export const UpdateProjectBody = request(
 
 const projectPath = Schema.Struct({ project_id: ProjectId })
 
+export const GuardrailDryRunBody = request(
+  Schema.Struct({
+    caption: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)),
+    guardrails: Schema.optional(GuardrailPatch).annotations({ description: "Rules to try instead of the saved ones; omitted rules keep theirs." })
+  }),
+  "GuardrailDryRunBody"
+)
+
 export class AdminProjectsGroup extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/projects")
@@ -149,6 +158,17 @@ export class AdminProjectsGroup extends HttpApiGroup.make("projects")
       .addSuccess(AdminProject)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Change a project's settings; omitted fields (and guardrail rules) are kept")
+  )
+  .add(
+    HttpApiEndpoint.post("checkGuardrails", "/projects/:project_id/guardrails/check")
+      .setPath(projectPath)
+      .setPayload(GuardrailDryRunBody)
+      .addSuccess(GuardrailVerdict.annotations({ identifier: "GuardrailVerdict" }))
+      .addError(AdminNotFound)
+      .annotate(
+        OpenApi.Summary,
+        "Dry run: the verdict a caption would get under the project's guardrails, with `guardrails` (not saved) applied over them"
+      )
   )
 {}
 

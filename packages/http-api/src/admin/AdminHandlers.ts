@@ -8,6 +8,7 @@ import {
   type ApiKeyNotFound,
   type ApiKeySummary,
   ConnectionChecks,
+  Classifier,
   connectAccount,
   type ConnectionMethodMismatch,
   type ConnectionRefused,
@@ -16,6 +17,7 @@ import {
   createProject,
   createWebhookEndpoint,
   type DirectRouteUnavailable,
+  dryRunGuardrails,
   getProject,
   IdGenerator,
   listAccounts,
@@ -152,7 +154,9 @@ export const AdminProjectsLive = HttpApiBuilder.group(HeraldAdminApi, "projects"
       getProject(path.project_id).pipe(Effect.map(adminProject), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
     .handle("update", ({ path, payload }) =>
       updateProject(path.project_id, payload).pipe(Effect.map(adminProject), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
-).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, ProjectAdmin, ProjectStore, IdGenerator))
+    .handle("checkGuardrails", ({ path, payload }) =>
+      dryRunGuardrails(path.project_id, payload.caption, payload.guardrails).pipe(Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
+).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, ProjectAdmin, ProjectStore, IdGenerator, Classifier))
 
 export const AdminKeysLive = HttpApiBuilder.group(HeraldAdminApi, "keys", (handlers) =>
   handlers
