@@ -669,11 +669,23 @@ export interface components {
             /** @enum {string} */
             code: "missing_scope";
         };
+        /** @description A dashboard session's change without its X-CSRF-Token header, or a session whose role does not use this API. */
+        SessionRefused: {
+            error: string;
+            /** @enum {string} */
+            code: "csrf_token_invalid" | "session_not_allowed";
+        };
         /** @description Missing, invalid or revoked API key. */
         Unauthorized: {
             error: string;
             /** @enum {string} */
             code: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+        };
+        /** @description The dashboard session is over (expired, signed out, or its credential revoked): sign in again. */
+        SessionEndedReply: {
+            error: string;
+            /** @enum {string} */
+            code: "session_ended";
         };
         /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
         TooManyRequests: {
@@ -1833,10 +1845,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1845,7 +1857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -1940,7 +1952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -1952,7 +1964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -2063,10 +2075,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2075,7 +2087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -2171,7 +2183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2183,7 +2195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2283,7 +2295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2295,7 +2307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2431,7 +2443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2443,7 +2455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2563,10 +2575,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2575,7 +2587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2659,7 +2671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2671,7 +2683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description No delivery with this id in this key's project. */
@@ -2767,7 +2779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2779,7 +2791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description No delivery with this id in this key's project. */
@@ -2884,10 +2896,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2896,7 +2908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2968,10 +2980,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2980,7 +2992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3049,10 +3061,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3061,7 +3073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3134,10 +3146,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3146,7 +3158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -3239,10 +3251,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3251,7 +3263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3320,10 +3332,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3332,7 +3344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3404,10 +3416,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3416,7 +3428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -3504,10 +3516,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3516,7 +3528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3596,10 +3608,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3608,7 +3620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3686,10 +3698,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3698,7 +3710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3772,10 +3784,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3784,7 +3796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description The upload ticket cannot be redeemed. */
@@ -3925,10 +3937,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3937,7 +3949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
