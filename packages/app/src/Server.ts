@@ -19,9 +19,9 @@ import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstr
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { dashboardDir } from "./DashboardBuild.js"
 import { PostgresDashboardSessions } from "./DashboardSessionStore.js"
-import { engineLayer, type EngineOptions } from "./Engine.js"
+import { engineLayer, type EngineOptions, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
-import { workers } from "./workers/index.js"
+import { approvalNotifier, workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
 
 /** Where the server is reached from outside: HERALD_PUBLIC_URL, or the address it bound. */
@@ -50,9 +50,12 @@ const mcp = McpLive({
   version: "1.0"
 }).pipe(Layer.provide(HmacApprovalLinks))
 
-/** The background workers: publishing what is due, syncing metrics, and sending webhooks. */
-const backgroundWorkers = (config: HeraldConfig) =>
-  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer())
+/**
+ * The background workers: publishing what is due, syncing metrics, sending webhooks and approval
+ * channel messages (whose links start with the configured base URL).
+ */
+const backgroundWorkers = <R>(config: HeraldConfig, apiConfig: Layer.Layer<HttpApiConfig, never, R>) =>
+  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer(), approvalNotifier().pipe(Layer.provide(HmacApprovalLinks), Layer.provide(apiConfig)))
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
@@ -85,7 +88,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
-  return Layer.mergeAll(http, config.workers ? backgroundWorkers(config) : Layer.empty, listening).pipe(
+  return Layer.mergeAll(http, config.workers ? backgroundWorkers(config, apiConfig) : Layer.empty, listening).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )
@@ -102,9 +105,10 @@ export const work = Effect.gen(function*() {
     return yield* Effect.fail(new Error("herald work runs beside API processes on a shared PostgreSQL: set DATABASE_URL"))
   }
   const secrets = yield* loadSecrets(config)
-  yield* Console.log("Herald workers are running (publishing, metrics, webhooks)")
+  yield* Console.log("Herald workers are running (publishing, metrics, webhooks, approval channels)")
   return yield* Layer.launch(
-    backgroundWorkers(config).pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
+    backgroundWorkers(config, httpApiConfig(Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`), secrets.approvalSecret))
+      .pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
   )
 })
 

@@ -37,6 +37,8 @@ export const startHerald = async (
     readonly metrics?: Pick<HeraldConfig, "metricsSchedule" | "metricsPollInterval">
     /** Each direct-route call's deadline by kind (a fake that never answers a test's call). */
     readonly callDeadlines?: Kit.Deadlines
+    /** Lets the guard reach the test's own http loopback servers (implied by directRoutes). */
+    readonly outboundAllowLoopback?: boolean
   } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
@@ -50,7 +52,7 @@ export const startHerald = async (
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
-    outboundAllowLoopback: options.directRoutes !== undefined,
+    outboundAllowLoopback: options.outboundAllowLoopback ?? options.directRoutes !== undefined,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
     deliveryTimeout: defaultPublishingDispatcherOptions().publishTimeout,

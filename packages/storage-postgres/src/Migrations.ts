@@ -23,7 +23,9 @@ import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
 import platformQuotas from "./migrations/0031_platform_quotas.js"
 import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
-import dashboardSessions from "./migrations/0046_dashboard_sessions.js"
+import approvalChannels from "./migrations/0037_approval_channels.js"
+import approvalMessages from "./migrations/0038_approval_messages.js"
+import dashboardSessions from "./migrations/0039_dashboard_sessions.js"
 
 const run = Migrator.make({})
 
@@ -53,7 +55,9 @@ export const migrate = run({
     "0031_platform_quotas": platformQuotas,
     "0033_pinterest_boards": pinterestBoards,
     "0035_account_reports": accountReports,
-    "0046_dashboard_sessions": dashboardSessions
+    "0037_approval_channels": approvalChannels,
+    "0038_approval_messages": approvalMessages,
+    "0039_dashboard_sessions": dashboardSessions
   }),
   table: "herald_migrations"
 })
