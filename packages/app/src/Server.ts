@@ -2,6 +2,7 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   AdminApiLive,
+  ApiReferenceLive,
   apiKeyPattern,
   createNodeServer,
   hashApiKey,
@@ -12,11 +13,14 @@ import {
 } from "@herald/http-api"
 import { McpLive } from "@herald/mcp"
 import { WebhookDispatcher } from "@herald/webhooks"
-import { Console, Effect, Layer, Option } from "effect"
+import { Console, Duration, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { engineLayer, type EngineOptions } from "./Engine.js"
-import { HealthLive } from "./Health.js"
+import { drainDelay, healthLive } from "./Health.js"
+import { loggingLayer, logSettings } from "./Logging.js"
+import { PrometheusPageLive } from "./PrometheusPage.js"
+import { telemetryLayer, telemetrySettings } from "./Telemetry.js"
 import { workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
 
@@ -51,11 +55,16 @@ const backgroundWorkers = (config: HeraldConfig) =>
   Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer())
 
 /**
- * The reference server: storage, the first-start demo, the REST API with its approval page, the
- * admin API, the MCP connector, GET /health and, unless HERALD_WORKERS is false, the background workers, over
- * node:http (provided, to read its address).
+ * The reference server: storage, the first-start demo, the REST API with its approval page and
+ * reference page (/docs), the admin API, the MCP connector, the health checks, the Prometheus page
+ * and, unless HERALD_WORKERS is false, the background workers, over node:http (provided, to read
+ * its address). `drainDelay`: how long it reports not ready once stopping, before it closes.
  */
-export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pick<EngineOptions, "directRoutes"> = {}) => {
+export const serverLayer = (
+  config: HeraldConfig,
+  secrets: Secrets,
+  options: Pick<EngineOptions, "directRoutes"> & { readonly drainDelay?: Duration.Duration } = {}
+) => {
   const engine = engineLayer({ ...config, ...options, credentialsKey: secrets.credentialsKey })
   const firstStart = Layer.effectDiscard(
     Effect.flatMap(bootstrapDemo, Option.match({
@@ -70,7 +79,14 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
       HttpApiConfig.of({ baseUrl: baseUrlOf(config, server.address), approvalSecret: secrets.approvalSecret }))
   )
   const http = serveApi.pipe(
-    Layer.provide(Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, mcp)),
+    Layer.provide(Layer.mergeAll(
+      HttpApiLive,
+      AdminApiLive,
+      healthLive(options.drainDelay ?? Duration.zero),
+      mcp,
+      ApiReferenceLive,
+      PrometheusPageLive
+    )),
     Layer.provide(apiConfig)
   )
   const listening = Layer.effectDiscard(
@@ -82,6 +98,12 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )
 }
+
+/** The logger and the OTLP exporters, as the environment sets them (docs/operations.md). */
+const observability = Effect.map(
+  Effect.all([logSettings, telemetrySettings]),
+  ([logs, telemetry]) => Layer.merge(loggingLayer(logs), telemetryLayer(telemetry))
+)
 
 /**
  * `herald work`: the background workers alone, no HTTP, on the same database as the API processes
@@ -96,7 +118,10 @@ export const work = Effect.gen(function*() {
   const secrets = yield* loadSecrets(config)
   yield* Console.log("Herald workers are running (publishing, metrics, webhooks)")
   return yield* Layer.launch(
-    backgroundWorkers(config).pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
+    backgroundWorkers(config).pipe(
+      Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })),
+      Layer.provide(yield* observability)
+    )
   )
 })
 
@@ -104,5 +129,7 @@ export const work = Effect.gen(function*() {
 export const serve = Effect.gen(function*() {
   const config = yield* heraldConfig
   const secrets = yield* loadSecrets(config)
-  return yield* Layer.launch(serverLayer(config, secrets))
+  return yield* Layer.launch(
+    serverLayer(config, secrets, { drainDelay: yield* drainDelay }).pipe(Layer.provide(yield* observability))
+  )
 })

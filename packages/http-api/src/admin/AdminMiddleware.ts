@@ -1,5 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Redacted } from "effect"
+import { recordCaller } from "@herald/core"
+import { type Context, Effect, Layer } from "effect"
 import { hashApiKey } from "../ApiKeys.js"
 import { AdminUnauthorized } from "../HttpErrors.js"
 import { guardBodies } from "../RequestBody.js"
@@ -10,22 +11,27 @@ import { adminTokenPattern, AdminTokens } from "./AdminTokens.js"
 const refuse = (code: "missing_admin_token" | "invalid_admin_token", error: string) =>
   Effect.fail(new AdminUnauthorized({ error, code }))
 
-/** The bearer admin token, looked up by its SHA-256 (nothing secret is compared, so no timing oracle). */
+/**
+ * The request's bearer admin token checked, looked up by its SHA-256 (nothing secret is compared,
+ * so no timing oracle): for the admin API's middleware and the other pages behind the admin token.
+ */
+export const adminBearer = Effect.fnUntraced(function*(tokens: Context.Tag.Service<typeof AdminTokens>, request: HttpServerRequest.HttpServerRequest) {
+  const header = request.headers.authorization?.trim() ?? ""
+  if (header === "") return yield* refuse("missing_admin_token", "missing admin token: send Authorization: Bearer <admin token>")
+  const [scheme = "", token = "", ...rest] = header.split(/\s+/)
+  if (scheme.toLowerCase() !== "bearer" || rest.length > 0 || !adminTokenPattern.test(token)) {
+    return yield* refuse("invalid_admin_token", "invalid admin token")
+  }
+  if (!(yield* tokens.isKnown(hashApiKey(token)))) return yield* refuse("invalid_admin_token", "invalid admin token")
+  // The access log names the admin token by its role: admin tokens have no id of their own.
+  yield* recordCaller("admin")
+})
+
 export const AdminAuthenticationLive = Layer.effect(
   AdminAuthentication,
   Effect.map(AdminTokens, (tokens) =>
     AdminAuthentication.of({
-      adminToken: (presented) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const header = request.headers.authorization?.trim() ?? ""
-          if (header === "") return yield* refuse("missing_admin_token", "missing admin token: send Authorization: Bearer <admin token>")
-          const token = Redacted.value(presented).trim()
-          if (!/^bearer\s/i.test(header) || !adminTokenPattern.test(token)) {
-            return yield* refuse("invalid_admin_token", "invalid admin token")
-          }
-          if (!(yield* tokens.isKnown(hashApiKey(token)))) return yield* refuse("invalid_admin_token", "invalid admin token")
-        })
+      adminToken: () => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => adminBearer(tokens, request))
     }))
 )
 
