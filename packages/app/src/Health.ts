@@ -64,27 +64,24 @@ export const health = Effect.gen(function*() {
 }).pipe(Effect.orDie, inSpan("health"))
 
 /**
- * Whether the process is shutting down: set when its scope starts closing, after which readiness
- * answers 503 for the drain delay while the server still serves, so a load balancer takes the
- * process out of rotation before it stops accepting connections.
+ * Whether the process is shutting down: set when its scope starts closing (`drainOnStop`), after
+ * which readiness answers 503 for the drain delay while the server still serves, so a load
+ * balancer takes the process out of rotation before it stops accepting connections.
  */
 export class Draining extends Context.Tag("@herald/app/Draining")<Draining, Ref.Ref<boolean>>() {}
+
+export const DrainingLive = Layer.effect(Draining, Ref.make(false))
 
 /** HERALD_DRAIN_DELAY: how long a stopping server reports not ready before it closes (default none). */
 export const drainDelay = Config.duration("HERALD_DRAIN_DELAY").pipe(Config.withDefault(Duration.zero))
 
 /**
- * Draining, its flag set by its finalizer. Built after the HTTP server (which it is provided
- * beside), it is finalized before it: the flag is up and the delay waited out while the server
- * still answers.
+ * Raises Draining and waits out the delay when its scope closes. Built after the server serves
+ * (`Layer.provide(serving)`), it is finalized before the server stops handling requests.
  */
-export const DrainingLive = (delay: Duration.Duration) =>
-  Layer.scoped(Draining, Effect.gen(function*() {
-    const draining = yield* Ref.make(false)
-    yield* Effect.addFinalizer(() => Effect.zipRight(Ref.set(draining, true), Effect.sleep(delay)))
-    return draining
-  }))
-
+export const drainOnStop = (delay: Duration.Duration) =>
+  Layer.scopedDiscard(Effect.flatMap(Draining, (draining) =>
+    Effect.addFinalizer(() => Effect.zipRight(Ref.set(draining, true), Effect.sleep(delay)))))
 
 /** GET /health/live: the process answers (nothing else is asked: a restart would not fix the database). */
 const liveness = HttpServerResponse.json({ status: "alive" }, { headers: noStore })
@@ -108,7 +105,8 @@ const readiness = Effect.gen(function*() {
   )
 }).pipe(Effect.orDie)
 
-const healthRoutes = HttpApiBuilder.Router.use((router) =>
+/** Adds GET /health, /health/live and /health/ready to the router the APIs are served from. */
+export const healthRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const context = yield* Effect.context<SqlClient.SqlClient | WorkerHeartbeats | PublishingPauses | Draining>()
     yield* router.get("/health", Effect.provide(health, context))
@@ -117,11 +115,5 @@ const healthRoutes = HttpApiBuilder.Router.use((router) =>
   })
 )
 
-/**
- * Adds GET /health, /health/live and /health/ready to the router the APIs are served from, with a
- * drain of `drainDelay` (see Draining) once its scope starts closing.
- */
-export const healthLive = (drainDelay: Duration.Duration) => healthRoutes.pipe(Layer.provide(DrainingLive(drainDelay)))
-
-/** The health routes for a host that embeds Herald and stops it itself: no drain delay. */
-export const HealthLive = healthLive(Duration.zero)
+/** The health routes for a host that embeds Herald and stops it itself: never draining. */
+export const HealthLive = healthRoutes.pipe(Layer.provide(DrainingLive))

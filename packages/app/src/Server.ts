@@ -17,7 +17,7 @@ import { Console, Duration, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { engineLayer, type EngineOptions } from "./Engine.js"
-import { drainDelay, healthLive } from "./Health.js"
+import { drainDelay, DrainingLive, drainOnStop, healthRoutes } from "./Health.js"
 import { loggingLayer, logSettings } from "./Logging.js"
 import { PrometheusPageLive } from "./PrometheusPage.js"
 import { telemetryLayer, telemetrySettings } from "./Telemetry.js"
@@ -82,7 +82,7 @@ export const serverLayer = (
     Layer.provide(Layer.mergeAll(
       HttpApiLive,
       AdminApiLive,
-      healthLive(options.drainDelay ?? Duration.zero),
+      healthRoutes,
       mcp,
       ApiReferenceLive,
       PrometheusPageLive
@@ -93,7 +93,8 @@ export const serverLayer = (
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
-  return Layer.mergeAll(http, config.workers ? backgroundWorkers(config) : Layer.empty, listening).pipe(
+  const serving = drainOnStop(options.drainDelay ?? Duration.zero).pipe(Layer.provide(http), Layer.provide(DrainingLive))
+  return Layer.mergeAll(serving, config.workers ? backgroundWorkers(config) : Layer.empty, listening).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })),
     Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
   )
