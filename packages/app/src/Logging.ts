@@ -38,6 +38,6 @@ export const logSettings: Config.Config<LogSettings> = Config.all({
  */
 export const loggingLayer = (settings: LogSettings) =>
   Layer.merge(
-    Logger.replace(Logger.defaultLogger, settings.format === "json" ? Logger.jsonLogger : Logger.prettyLogger()),
+    settings.format === "json" ? Logger.json : Logger.pretty,
     Logger.minimumLogLevel(settings.level)
   )
