@@ -5,6 +5,8 @@ import {
   ApiReferenceLive,
   apiKeyPattern,
   createNodeServer,
+  DashboardAssetsLive,
+  DashboardSessionLive,
   hashApiKey,
   HmacApprovalLinks,
   HttpApiConfig,
@@ -16,6 +18,8 @@ import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Duration, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
+import { buildDashboardIfStale, dashboardDir } from "./DashboardBuild.js"
+import { PostgresDashboardSessions } from "./DashboardSessionStore.js"
 import { engineLayer, type EngineOptions } from "./Engine.js"
 import { drainDelay, DrainingLive, drainOnStop, healthRoutes } from "./Health.js"
 import { loggingLayer, logSettings } from "./Logging.js"
@@ -56,9 +60,10 @@ const backgroundWorkers = (config: HeraldConfig) =>
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page and
- * reference page (/docs), the admin API, the MCP connector, the health checks, the Prometheus page
- * and, unless HERALD_WORKERS is false, the background workers, over node:http (provided, to read
- * its address). `drainDelay`: how long it reports not ready once stopping, before it closes.
+ * reference page (/docs), the admin API, the MCP connector, the dashboard (its built page and its
+ * sign-in sessions), the health checks, the Prometheus page and, unless HERALD_WORKERS is false,
+ * the background workers, over node:http (provided, to read its address). `drainDelay`: how long
+ * it reports not ready once stopping, before it closes.
  */
 export const serverLayer = (
   config: HeraldConfig,
@@ -79,14 +84,18 @@ export const serverLayer = (
       HttpApiConfig.of({ baseUrl: baseUrlOf(config, server.address), approvalSecret: secrets.approvalSecret }))
   )
   const http = serveApi.pipe(
-    Layer.provide(Layer.mergeAll(
-      HttpApiLive,
-      AdminApiLive,
-      healthRoutes,
-      mcp,
-      ApiReferenceLive,
-      PrometheusPageLive
-    )),
+    Layer.provide(
+      Layer.mergeAll(
+        HttpApiLive,
+        AdminApiLive,
+        healthRoutes,
+        mcp,
+        DashboardSessionLive,
+        DashboardAssetsLive(dashboardDir),
+        ApiReferenceLive,
+        PrometheusPageLive
+      ).pipe(Layer.provide(PostgresDashboardSessions))
+    ),
     Layer.provide(apiConfig)
   )
   const listening = Layer.effectDiscard(
@@ -126,10 +135,11 @@ export const work = Effect.gen(function*() {
   )
 })
 
-/** `herald serve`: reads the configuration, loads (or generates) the secrets and serves until interrupted. */
+/** `herald serve`: reads the configuration, loads (or generates) the secrets, builds the dashboard if stale and serves until interrupted. */
 export const serve = Effect.gen(function*() {
   const config = yield* heraldConfig
   const secrets = yield* loadSecrets(config)
+  yield* buildDashboardIfStale
   return yield* Layer.launch(
     serverLayer(config, secrets, { drainDelay: yield* drainDelay }).pipe(Layer.provide(yield* observability))
   )

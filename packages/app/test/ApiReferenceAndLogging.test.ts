@@ -1,7 +1,7 @@
 import { ConfigProvider, Effect, LogLevel } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loggingLayer, logSettings } from "../src/Logging.js"
-import { startHerald, type TestHerald } from "./TestHerald.js"
+import { json, startHerald, type TestHerald } from "./TestHerald.js"
 
 let herald: TestHerald
 
@@ -18,7 +18,7 @@ describe("GET /docs", () => {
     expect(reply.headers.get("content-type")).toContain("text/html")
     const html = await reply.text()
     // The document is the one GET /api/v1/openapi.json serves.
-    const spec = await (await fetch(`${herald.origin}/api/v1/openapi.json`)).json()
+    const spec = await json(await fetch(`${herald.origin}/api/v1/openapi.json`))
     expect(html).toContain(JSON.stringify(spec.info.title).slice(1, -1))
     expect(html).toContain("/api/v1/posts")
     // Every script is inline, and no tag loads anything from elsewhere.

@@ -23,6 +23,7 @@ import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
 import platformQuotas from "./migrations/0031_platform_quotas.js"
 import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
+import dashboardSessions from "./migrations/0046_dashboard_sessions.js"
 
 /** The table that records which migrations ran; the migrator locks it while it runs (see `migrationRunning`). */
 const table = "herald_migrations"
@@ -54,7 +55,8 @@ export const migrate = run({
     "0029_oauth_state_carried": oauthStateCarried,
     "0031_platform_quotas": platformQuotas,
     "0033_pinterest_boards": pinterestBoards,
-    "0035_account_reports": accountReports
+    "0035_account_reports": accountReports,
+    "0046_dashboard_sessions": dashboardSessions
   }),
   table
 })

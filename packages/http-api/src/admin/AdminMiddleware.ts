@@ -1,7 +1,8 @@
 import { HttpServerRequest } from "@effect/platform"
 import { recordCaller } from "@herald/core"
-import { type Context, Effect, Layer } from "effect"
+import { type Context, Effect, Layer, Option } from "effect"
 import { hashApiKey } from "../ApiKeys.js"
+import { DashboardSessions, SessionEnded, sessionCredential, sessionEndedReply } from "../DashboardSession.js"
 import { AdminUnauthorized } from "../HttpErrors.js"
 import { guardBodies } from "../RequestBody.js"
 import { guardUrls } from "../RequestUrl.js"
@@ -27,12 +28,30 @@ export const adminBearer = Effect.fnUntraced(function*(tokens: Context.Tag.Servi
   yield* recordCaller("admin")
 })
 
+/**
+ * The bearer admin token (`adminBearer`); or, without an Authorization header, the operator's
+ * dashboard session, which holds as long as the token it was opened with is known.
+ */
 export const AdminAuthenticationLive = Layer.effect(
   AdminAuthentication,
-  Effect.map(AdminTokens, (tokens) =>
-    AdminAuthentication.of({
-      adminToken: () => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => adminBearer(tokens, request))
-    }))
+  Effect.gen(function*() {
+    const tokens = yield* AdminTokens
+    const sessions = yield* Effect.serviceOption(DashboardSessions)
+    return AdminAuthentication.of({
+      adminToken: () =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const session = yield* sessionCredential(sessions, request, "operator").pipe(
+            Effect.catchTag("SessionEnded", (ended) => Effect.fail(sessionEndedReply(ended)))
+          )
+          if (Option.isSome(session)) {
+            if (!(yield* tokens.isKnown(session.value))) return yield* Effect.fail(sessionEndedReply(new SessionEnded()))
+            return yield* recordCaller("admin")
+          }
+          return yield* adminBearer(tokens, request)
+        })
+    })
+  })
 )
 
 /** Admin bodies are small JSON documents. */
