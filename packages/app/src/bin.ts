@@ -10,5 +10,6 @@ NodeRuntime.runMain(
   Effect.flatMap(runCli(process.argv.slice(2)), (code) => Effect.sync(() => void (process.exitCode = code))).pipe(
     Effect.withTracerEnabled(false)
   ),
-  { disableErrorReporting: true }
+  // The logger is Herald's own (Logging.ts: JSON or pretty, from HERALD_LOG_FORMAT), not runMain's.
+  { disableErrorReporting: true, disablePrettyLogger: true }
 )
