@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
 import { runCli } from "./Cli.js"
