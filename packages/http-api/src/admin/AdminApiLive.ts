@@ -15,7 +15,7 @@ import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
  * ConnectionStates, PublishingPauses and HttpApiConfig. The public OAuth callback (GET /oauth/callback/{platform})
  * comes with them: it finishes what the admin API's accounts/oauth starts.
  */
-export const AdminApiLive = Layer.mergeAll(
+export const AdminApiRoutes = Layer.mergeAll(
   AdminProjectsLive,
   AdminKeysLive,
   AdminAccountsLive,
@@ -24,4 +24,7 @@ export const AdminApiLive = Layer.mergeAll(
   AdminPublishingLive,
   AdminSpecLive,
   OAuthCallbackLive
-).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive]))
+).pipe(Layer.provide([AdminBodyGuardLive, AdminUrlGuardLive]))
+
+/** The admin routes behind admin tokens (AdminApiRoutes still needs who admits the operator: the SDK admits its host). */
+export const AdminApiLive = AdminApiRoutes.pipe(Layer.provide(AdminAuthenticationLive))
