@@ -138,6 +138,21 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
   const fetch: typeof globalThis.fetch = (input, init) => inProcessFetch(new Request(input, init))
   const clientOf = (apiKey: string | undefined) => heraldClientOver(inProcessUrl, fetch, { api: apiKey })
   const operator = clientOf(undefined)
+  const drain = async (deadline: number) => {
+    const started = Date.now()
+    await admission.close(deadline)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([
+      runtime.runPromise(Scope.close(workersScope, Exit.void)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(deadline - (Date.now() - started), 0))))
+    ])
+    clearTimeout(timer)
+    await web.dispose()
+    await inProcess.dispose()
+    await runtime.dispose()
+  }
+  // Once: a second close() waits for the first.
+  let closed: Promise<void> | undefined
   return {
     handler,
     node: (mount) => nodeHandler(handler, mount),
@@ -147,19 +162,6 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
     admin: operator.admin,
     effect: { api: (apiKey) => clientOf(apiKey).effect.api, admin: operator.effect.admin },
     demoCredentials: Option.getOrNull(demo),
-    close: async ({ deadline = defaultDeadline } = {}) => {
-      const started = Date.now()
-      await admission.close(deadline)
-      const left = Math.max(deadline - (Date.now() - started), 0)
-      let timer: ReturnType<typeof setTimeout> | undefined
-      await Promise.race([
-        runtime.runPromise(Scope.close(workersScope, Exit.void)),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))
-      ])
-      clearTimeout(timer)
-      await web.dispose()
-      await inProcess.dispose()
-      await runtime.dispose()
-    }
+    close: ({ deadline = defaultDeadline } = {}) => (closed ??= drain(deadline))
   }
 }

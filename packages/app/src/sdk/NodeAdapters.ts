@@ -82,19 +82,20 @@ export const nodeHandler = (handler: FetchHandler, options: MountOptions = {}): 
   }
 }
 
+const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
+
 /** What Herald uses of a Fastify instance (Fastify 4 and 5), so the SDK needs no Fastify of its own. */
 export interface FastifyLike {
   removeAllContentTypeParsers(): void
   addContentTypeParser(type: string, parser: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): void
   route(options: {
-    readonly method: ReadonlyArray<string>
+    readonly method: Array<typeof methods[number]>
     readonly url: string
     readonly exposeHeadRoute?: boolean
     readonly handler: (request: { readonly raw: IncomingMessage }, reply: { readonly raw: ServerResponse; hijack(): void }) => void
   }): unknown
 }
 
-const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 /**
  * A Fastify plugin serving Herald under `prefix`: `app.register(herald.fastify({ prefix: "/herald" }))`
@@ -108,7 +109,7 @@ export const fastifyPlugin = (handler: FetchHandler, options: MountOptions = {})
     fastify.removeAllContentTypeParsers()
     fastify.addContentTypeParser("*", (_request, _payload, done) => done(null))
     fastify.route({
-      method: methods,
+      method: [...methods],
       url: `${prefix}/*`,
       exposeHeadRoute: false,
       handler: (request, reply) => {
