@@ -13,15 +13,29 @@ export const packages = [
   "app"
 ] as const
 
-export default packages.map((name) => ({
+/** The runnable examples (examples/*), each a workspace whose test runs it as a smoke test. */
+export const examples = [
+  "embed-express",
+  "webhook-receiver",
+  "effect-client",
+  "openapi-fetch",
+  "mcp-agent"
+] as const
+
+const project = (name: string, root: string) => ({
   extends: "./vitest.shared.ts",
   test: {
     name,
-    root: `./packages/${name}`,
+    root,
     include: ["test/**/*.test.ts"],
     // A package's files share one process and module graph (vitest.config.ts): loading effect and
     // the packages once per worker rather than once per file is most of the suite's time.
     pool: "forks" as const,
     isolate: false
   }
-}))
+})
+
+export default [
+  ...packages.map((name) => project(name, `./packages/${name}`)),
+  ...examples.map((name) => project(`example-${name}`, `./examples/${name}`))
+]

@@ -14,6 +14,7 @@ import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "ef
 import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
 import { engineLayer, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
+import { McpRoute } from "./McpRoute.js"
 import { Admission, type FetchHandler } from "./sdk/Admission.js"
 import { fastifyPlugin, type FastifyLike, type MountOptions, nodeHandler, type NodeHandler } from "./sdk/NodeAdapters.js"
 import { heraldClientOver } from "./sdk/RemoteHerald.js"
@@ -41,7 +42,7 @@ export interface HeraldOptions {
 
 /** A running Herald inside another Node service. */
 export interface Herald {
-  /** The REST API (/api/v1), the approval pages, the admin API (/admin/v1) and /health as a fetch handler. */
+  /** The REST API (/api/v1), the approval pages, the admin API (/admin/v1), the MCP connector (/api/mcp) and /health as a fetch handler. */
   readonly handler: FetchHandler
   /** `handler` as a node:http listener, also Connect/Express middleware (see MountOptions for the prefix). */
   readonly node: (options?: MountOptions) => NodeHandler
@@ -125,7 +126,7 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
       Layer.mergeAll(routes, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(engine)),
       { memoMap: runtime.memoMap }
     )
-  const web = webHandler(Layer.mergeAll(HttpApiLive, AdminApiLive))
+  const web = webHandler(Layer.mergeAll(HttpApiLive, AdminApiLive, McpRoute))
   // Reached only through `api` and `admin` below: its keys are counted against no rate limit and
   // its admin routes ask for no token.
   const inProcess = webHandler(Layer.mergeAll(

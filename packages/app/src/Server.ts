@@ -2,21 +2,18 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   AdminApiLive,
-  apiKeyPattern,
   createNodeServer,
-  hashApiKey,
-  HmacApprovalLinks,
   HttpApiConfig,
   HttpApiLive,
   serveApi
 } from "@herald/http-api"
-import { McpLive } from "@herald/mcp"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { engineLayer, type EngineOptions } from "./Engine.js"
 import { HealthLive } from "./Health.js"
+import { McpRoute } from "./McpRoute.js"
 import { workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
 
@@ -39,12 +36,6 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
     `  agent_key    ${credentials.agent_key}`,
     ""
   ].join("\n"))
-
-/** The MCP connector at /api/mcp, on the REST server's key rule and approval links. */
-const mcp = McpLive({
-  keyHash: (key) => apiKeyPattern.test(key) ? hashApiKey(key) : null,
-  version: "1.0"
-}).pipe(Layer.provide(HmacApprovalLinks))
 
 /** The background workers: publishing what is due, syncing metrics, and sending webhooks. */
 const backgroundWorkers = (config: HeraldConfig) =>
@@ -70,7 +61,7 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
       HttpApiConfig.of({ baseUrl: baseUrlOf(config, server.address), approvalSecret: secrets.approvalSecret }))
   )
   const http = serveApi.pipe(
-    Layer.provide(Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, mcp)),
+    Layer.provide(Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, McpRoute)),
     Layer.provide(apiConfig)
   )
   const listening = Layer.effectDiscard(
