@@ -19,7 +19,8 @@ export const examples = [
   "webhook-receiver",
   "effect-client",
   "openapi-fetch",
-  "mcp-agent"
+  "mcp-agent",
+  "custom-guardrail"
 ] as const
 
 const project = (name: string, root: string) => ({

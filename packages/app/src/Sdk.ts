@@ -1,4 +1,5 @@
 import { type HttpApi, HttpApiBuilder, HttpServer } from "@effect/platform"
+import type { Classifier } from "@herald/core"
 import type { HeraldAdminApi, HeraldApi } from "@herald/http-api"
 import {
   AdminApiLive,
@@ -36,6 +37,12 @@ export interface HeraldOptions {
   readonly approvalSecret?: string
   /** A simulator running elsewhere; omitted, one is started in this process on loopback. */
   readonly simulatorUrl?: string
+  /**
+   * The guardrails' classifier, answering the banned_topics and tone rules: your own rule over
+   * every outbound text (a Layer of core's Classifier; examples/custom-guardrail). By default the
+   * built-in one, or the LLM-backed one when HERALD_CLASSIFIER_URL is set.
+   */
+  readonly classifier?: Layer.Layer<Classifier>
   /** On an empty database, create the demo project, keys and admin token (see `demoCredentials`). Default false. */
   readonly demo?: boolean
 }
@@ -107,7 +114,8 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
     databaseUrl: redacted(options.databaseUrl),
     dataDir,
     credentialsKey: secrets.credentialsKey,
-    simulatorUrl: Option.fromNullable(options.simulatorUrl)
+    simulatorUrl: Option.fromNullable(options.simulatorUrl),
+    ...(options.classifier === undefined ? {} : { classifier: options.classifier })
   })
   const apiConfig = httpApiConfig(options.publicUrl, secrets.approvalSecret)
   const services = Layer.mergeAll(engine, HmacApprovalLinks.pipe(Layer.provide(apiConfig)))
