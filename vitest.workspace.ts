@@ -20,7 +20,8 @@ export const examples = [
   "effect-client",
   "openapi-fetch",
   "mcp-agent",
-  "custom-guardrail"
+  "custom-guardrail",
+  "custom-publisher"
 ] as const
 
 const project = (name: string, root: string) => ({

@@ -10,9 +10,11 @@ import {
   SdkAdminAuthenticationLive,
   SdkAuthenticationLive
 } from "@herald/http-api"
+import type { Kit } from "@herald/publishers"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
+import { directRoutesWith } from "./DirectRoutes.js"
 import { engineLayer, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
 import { McpRoute } from "./McpRoute.js"
@@ -43,6 +45,12 @@ export interface HeraldOptions {
    * built-in one, or the LLM-backed one when HERALD_CLASSIFIER_URL is set.
    */
   readonly classifier?: Layer.Layer<Classifier>
+  /**
+   * Publishers of your own, plugged into the registry: each a direct route (publisher, and how its
+   * accounts connect) for a platform; one for a platform and route this build has replaces that
+   * one (examples/custom-publisher).
+   */
+  readonly routes?: ReadonlyArray<Kit.DirectRoute>
   /** On an empty database, create the demo project, keys and admin token (see `demoCredentials`). Default false. */
   readonly demo?: boolean
 }
@@ -115,7 +123,8 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
     dataDir,
     credentialsKey: secrets.credentialsKey,
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
-    ...(options.classifier === undefined ? {} : { classifier: options.classifier })
+    ...(options.classifier === undefined ? {} : { classifier: options.classifier }),
+    ...(options.routes === undefined ? {} : { directRoutes: directRoutesWith(options.routes) })
   })
   const apiConfig = httpApiConfig(options.publicUrl, secrets.approvalSecret)
   const services = Layer.mergeAll(engine, HmacApprovalLinks.pipe(Layer.provide(apiConfig)))
