@@ -9,17 +9,20 @@ import { HeraldError, heraldErrorClasses, heraldErrorOf, UnexpectedReply } from 
 
 const apiDoc = Fs.readFileSync(fileURLToPath(new URL("../../../docs/api.md", import.meta.url)), "utf8")
 
-/** docs/api.md's error codes with their status: the Errors table's rows, and the Keys section's 401 codes. */
+/** docs/api.md's error codes with their status: the Errors table's rows, and the Keys section's table of 401 codes. */
 const documented = (): ReadonlyArray<readonly [code: string, status: number]> => {
   const rows: Array<readonly [string, number]> = []
+  let inKeysTable = false
   for (const line of apiDoc.split("\n")) {
+    if (line.startsWith("| 401 code |")) inKeysTable = true
+    else if (!line.startsWith("|")) inKeysTable = false
     const errorRow = /^\| (\d{3}) \| ((?:`[a-z_]+`(?:, )?)+) \|/.exec(line)
     if (errorRow !== null) {
       for (const [, code] of errorRow[2]!.matchAll(/`([a-z_]+)`/g)) rows.push([code!, Number(errorRow[1])])
       continue
     }
-    const keyRow = /^\| `([a-z_]+_api_key)` \|/.exec(line)
-    if (keyRow !== null) rows.push([keyRow[1]!, 401])
+    const keyRow = /^\| `([a-z_]+)` \|/.exec(line)
+    if (inKeysTable && keyRow !== null) rows.push([keyRow[1]!, 401])
   }
   return rows
 }

@@ -49,6 +49,9 @@ export class InvalidApiKey extends errorOfCode("InvalidApiKey", "invalid_api_key
 export class RevokedApiKey extends errorOfCode("RevokedApiKey", "revoked_api_key", 401) {}
 export class MissingAdminToken extends errorOfCode("MissingAdminToken", "missing_admin_token", 401) {}
 export class InvalidAdminToken extends errorOfCode("InvalidAdminToken", "invalid_admin_token", 401) {}
+export class SessionEnded extends errorOfCode("SessionEnded", "session_ended", 401) {}
+export class CsrfTokenInvalid extends errorOfCode("CsrfTokenInvalid", "csrf_token_invalid", 403) {}
+export class SessionNotAllowed extends errorOfCode("SessionNotAllowed", "session_not_allowed", 403) {}
 
 // The request itself (400, 408, 413, 414, 415, 431)
 export class InvalidRequest extends errorOfCode("InvalidRequest", "invalid_request", 400) {}
@@ -126,7 +129,7 @@ export class UnexpectedReply extends errorOfCode("UnexpectedReply", "unexpected_
 
 /** Every error class; a code's class is found through heraldErrorClasses. */
 const allErrorClasses = [
-  MissingApiKey, InvalidApiKey, RevokedApiKey, MissingAdminToken, InvalidAdminToken,
+  MissingApiKey, InvalidApiKey, RevokedApiKey, MissingAdminToken, InvalidAdminToken, SessionEnded, CsrfTokenInvalid, SessionNotAllowed,
   InvalidRequest, MalformedBody, BodyTooDeep, MalformedRequest, InvalidCsv, RequestTimeout, BodyTooLarge, UriTooLong,
   UnsupportedMediaType, RequestHeaderTooLarge, NotFound,
   ValidationFailed, UnknownOption, IdempotencyKeyReused, PostNotEditable, MissingScope, AgentCannotApprove, NoActivePlan,
