@@ -10,7 +10,8 @@ export const packages = [
   "classifiers",
   "http-api",
   "mcp",
-  "app"
+  "app",
+  "dashboard"
 ] as const
 
 /** The runnable examples (examples/*), each a workspace whose test runs it as a smoke test. */

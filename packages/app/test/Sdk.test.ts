@@ -12,7 +12,6 @@ import {
   PostNotFound,
   ProjectNotFound,
   RevokedApiKey,
-  RouteNotSupported,
   ValidationFailed
 } from "../src/index.js"
 import { createHerald, type Herald } from "../src/Sdk.js"
@@ -131,8 +130,10 @@ describe("createHerald(): the whole surface, in process", () => {
   it("admin: no token needed in process; OAuth refusals and unknown ids come as their classes", async () => {
     const started = rejection(herald.admin.accounts.startOAuth({ path: { project_id: projectId }, payload: { platform: "pinterest" } }))
     expect(await started).toBeInstanceOf(PlatformNotConfigured)
+    // Instagram's Facebook Login route reads the Facebook app's settings: the message names them.
     const route = await rejection(herald.admin.accounts.startOAuth({ path: { project_id: projectId }, payload: { platform: "instagram", route: "facebook_login" } }))
-    expect(route).toBeInstanceOf(RouteNotSupported)
+    expect(route).toBeInstanceOf(PlatformNotConfigured)
+    expect((route as PlatformNotConfigured).message).toContain("HERALD_FACEBOOK_CLIENT_ID")
     expect(await rejection(herald.admin.accounts.retryAuthFailures({ path: { project_id: projectId, account_id: unknownId } })))
       .toBeInstanceOf(AccountNotFound)
     expect(await rejection(herald.admin.keys.update({ path: { project_id: projectId, key_id: unknownId }, payload: { daily_post_cap: 3 } })))
