@@ -13,9 +13,10 @@ export const draftAnnouncement = async (heraldUrl: string, agentKey: string, cap
   try {
     const tools = (await client.listTools()).tools.map((tool) => tool.name)
     const accounts = await client.callTool({ name: "list_accounts", arguments: {} })
-    const first = (accounts.structuredContent as { data: ReadonlyArray<{ ref: string }> }).data[0]!.ref
-    const created = await client.callTool({ name: "create_post", arguments: { caption, social_accounts: [first] } })
-    return { tools, account: first, created: created.isError === true ? created.content : created.structuredContent }
+    // A text-only post: an X account (Instagram, TikTok, YouTube and Pinterest need media).
+    const account = (accounts.structuredContent as { data: ReadonlyArray<{ ref: string }> }).data.find((row) => row.ref.startsWith("x:"))!.ref
+    const created = await client.callTool({ name: "create_post", arguments: { caption, social_accounts: [account] } })
+    return { tools, account, created: created.isError === true ? created.content : created.structuredContent }
   } finally {
     await client.close()
   }
