@@ -255,7 +255,6 @@ const spliced = (text: string, changes: number): string => {
   return pieces.join("")
 }
 
-
 // The banned-word matcher and the built-in classifier read the same text one after the other: the
 // last scan is remembered (it stays valid until the next scan reuses the buffers), with the text
 // it was folded from when foldedWords made it.
@@ -285,7 +284,9 @@ export interface FoldedWords {
  */
 export const foldedWords = (text: string): FoldedWords => {
   if (last !== null && lastSource === text) return { words: last, offsetsKept: lastOffsetsKept }
-  const inOnePass = scan(text.toLowerCase(), true)
+  const lower = text.toLowerCase()
+  // Lower-casing that changes the length (İ → i̇) moves offsets: folded first then.
+  const inOnePass = lower.length === text.length ? scan(lower, true) : null
   last = inOnePass ?? scan(foldText(text), false)!
   lastSource = text
   lastOffsetsKept = inOnePass !== null
