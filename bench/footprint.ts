@@ -7,11 +7,12 @@
 // DATABASE_URL is set (a throwaway database, dropped at the end). Each figure is printed beside
 // its target and beside the same figure for a bare node:http server started in the same run (the
 // floor any Node server pays).
-//   npm run bench:footprint                      (PGlite only)
+//   npm run build && npm run bench:footprint     (PGlite only)
 //   DATABASE_URL=postgres://127.0.0.1:5432/postgres npm run bench:footprint
-// BENCH_FOOTPRINT_LAUNCH picks how Herald is started: `node-tsx` (node --import tsx on the
-// sources, the default), `tsx` (the tsx command, which runs node in a child: memory is the sum of
-// both), or `compiled` (node on packages/app/dist/bin.js, where a build made one).
+// BENCH_FOOTPRINT_LAUNCH picks how Herald is started: `compiled` (node on packages/app/dist/bin.js,
+// as `npm start` runs it after `npm run build`, or on the script BENCH_FOOTPRINT_ENTRY names; the
+// default), `node-tsx` (node --import tsx on the sources), or `tsx` (the tsx command, which runs
+// node in a child: memory is the sum of both).
 // Targets: restart ≤ 1.5 s; idle RSS ≤ 250 MB embedded, ≤ 150 MB on PostgreSQL; under load ≤ 300 MB on PostgreSQL.
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -25,11 +26,11 @@ const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 3000)
 const connections = 32
 
 const launchers: Record<string, { readonly command: string; readonly args: ReadonlyArray<string> }> = {
-  "node-tsx": { command: process.execPath, args: ["--import", "tsx", "packages/app/src/bin.ts", "serve"] },
-  tsx: { command: Path.join(root, "node_modules/.bin/tsx"), args: ["packages/app/src/bin.ts", "serve"] },
+  "node-tsx": { command: process.execPath, args: ["--conditions=source", "--import", "tsx", "packages/app/src/bin.ts", "serve"] },
+  tsx: { command: Path.join(root, "node_modules/.bin/tsx"), args: ["--conditions=source", "packages/app/src/bin.ts", "serve"] },
   compiled: { command: process.execPath, args: [process.env.BENCH_FOOTPRINT_ENTRY ?? "packages/app/dist/bin.js", "serve"] }
 }
-const launchName = process.env.BENCH_FOOTPRINT_LAUNCH ?? "node-tsx"
+const launchName = process.env.BENCH_FOOTPRINT_LAUNCH ?? "compiled"
 const launcher = launchers[launchName]
 if (launcher === undefined) throw new Error(`BENCH_FOOTPRINT_LAUNCH must be one of ${Object.keys(launchers).join(", ")}`)
 

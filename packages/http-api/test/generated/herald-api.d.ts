@@ -663,11 +663,23 @@ export interface components {
             /** @enum {string} */
             code: "missing_scope";
         };
+        /** @description A dashboard session's change without its X-CSRF-Token header, or a session whose role does not use this API. */
+        SessionRefused: {
+            error: string;
+            /** @enum {string} */
+            code: "csrf_token_invalid" | "session_not_allowed";
+        };
         /** @description Missing, invalid or revoked API key. */
         Unauthorized: {
             error: string;
             /** @enum {string} */
             code: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+        };
+        /** @description The dashboard session is over (expired, signed out, or its credential revoked): sign in again. */
+        SessionEndedReply: {
+            error: string;
+            /** @enum {string} */
+            code: "session_ended";
         };
         /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
         TooManyRequests: {
@@ -1827,10 +1839,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1839,7 +1851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -1934,7 +1946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -1946,7 +1958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -2057,10 +2069,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2069,7 +2081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -2165,7 +2177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2177,7 +2189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2277,7 +2289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2289,7 +2301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2425,7 +2437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2437,7 +2449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2557,10 +2569,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2569,7 +2581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2653,7 +2665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2665,7 +2677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description No delivery with this id in this key's project. */
@@ -2761,7 +2773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2773,7 +2785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description No delivery with this id in this key's project. */
@@ -2878,10 +2890,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2890,7 +2902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2962,10 +2974,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2974,7 +2986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3043,10 +3055,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3055,7 +3067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3128,10 +3140,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3140,7 +3152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -3233,10 +3245,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3245,7 +3257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3314,10 +3326,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3326,7 +3338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3398,10 +3410,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3410,7 +3422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -3498,10 +3510,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3510,7 +3522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3590,10 +3602,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3602,7 +3614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3680,10 +3692,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3692,7 +3704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3766,10 +3778,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3778,7 +3790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description The upload ticket cannot be redeemed. */
@@ -3919,10 +3931,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3931,7 +3943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
