@@ -105,6 +105,17 @@ export const adminCommands: Readonly<Record<string, Command>> = {
         Either.flatMap(fields(input, projectFields), (body) => withGuardrails(input, body))
       )
   },
+  "projects check-guardrails": {
+    usage: "projects check-guardrails --caption <text> [--project <id>] [--banned-words a,b] [--banned-topics a,b] [--tone <tone>|none] " +
+      "(a dry run; the rule options try rules before saving them)",
+    flags: ["caption", ...guardrailFields.map(([flag]) => flag)],
+    positionals: [],
+    build: (input) =>
+      withBody(
+        inProject(input, (p) => `/projects/${p}/guardrails/check`, "POST"),
+        Either.flatMap(fields(input, [["caption", "caption", text]]), (body) => withGuardrails(input, body))
+      )
+  },
   "keys list": {
     usage: "keys list [--project <id>]",
     flags: [],
@@ -227,6 +238,19 @@ export const adminCommands: Readonly<Record<string, Command>> = {
     build: (input) =>
       Either.map(inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}`, "PATCH"), (req) => ({ ...req, body: { enabled: false } }))
   },
+  "webhooks kinds": {
+    usage: "webhooks kinds <webhook id> --kinds post.published,post.failed,... [--project <id>]",
+    flags: ["kinds"],
+    positionals: ["webhook id"],
+    build: (input) =>
+      withBody(inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}`, "PATCH"), fields(input, [["kinds", "kinds", csv]]))
+  },
+  "webhooks test": {
+    usage: "webhooks test <webhook id> [--project <id>]",
+    flags: [],
+    positionals: ["webhook id"],
+    build: (input) => inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}/test`, "POST")
+  },
   "webhooks delete": {
     usage: "webhooks delete <webhook id> [--project <id>]",
     flags: [],
@@ -243,6 +267,38 @@ export const adminCommands: Readonly<Record<string, Command>> = {
           const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)])).toString()
           return `/projects/${p}/webhooks/${id(input, 0)}/deliveries${search === "" ? "" : `?${search}`}`
         }))
+  },
+  "approval-channels list": {
+    usage: "approval-channels list [--project <id>]",
+    flags: [],
+    positionals: [],
+    build: (input) => inProject(input, (p) => `/projects/${p}/approval-channels`)
+  },
+  "approval-channels add-email": {
+    usage: "approval-channels add-email --address <reviewer@example.com> [--project <id>]",
+    flags: ["address"],
+    positionals: [],
+    build: (input) =>
+      withBody(
+        inProject(input, (p) => `/projects/${p}/approval-channels`, "POST"),
+        Either.map(fields(input, [["address", "address", text]]), (body) => ({ kind: "email", ...body }))
+      )
+  },
+  "approval-channels add-chat": {
+    usage: "approval-channels add-chat --url <incoming-webhook URL> --label <#channel> [--project <id>]",
+    flags: ["url", "label"],
+    positionals: [],
+    build: (input) =>
+      withBody(
+        inProject(input, (p) => `/projects/${p}/approval-channels`, "POST"),
+        Either.map(fields(input, [["url", "url", text], ["label", "label", text]]), (body) => ({ kind: "chat", ...body }))
+      )
+  },
+  "approval-channels remove": {
+    usage: "approval-channels remove <channel id> [--project <id>]",
+    flags: [],
+    positionals: ["channel id"],
+    build: (input) => inProject(input, (p) => `/projects/${p}/approval-channels/${id(input, 0)}`, "DELETE")
   },
   "publishing list": {
     usage: "publishing list",

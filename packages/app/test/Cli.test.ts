@@ -46,6 +46,21 @@ describe("argument parsing", () => {
     expect(request("webhooks resend w1 e1")).toMatchObject({
       right: { method: "POST", path: "/projects/p1/webhooks/w1/deliveries/e1/resend" }
     })
+    expect(request("webhooks kinds w1 --kinds post.failed,post.rejected")).toMatchObject({
+      right: { method: "PATCH", path: "/projects/p1/webhooks/w1", body: { kinds: ["post.failed", "post.rejected"] } }
+    })
+    expect(request("projects check-guardrails --caption hello --banned-words a,b")).toMatchObject({
+      right: { method: "POST", path: "/projects/p1/guardrails/check", body: { caption: "hello", guardrails: { banned_words: ["a", "b"] } } }
+    })
+    expect(request("webhooks test w1")).toMatchObject({ right: { method: "POST", path: "/projects/p1/webhooks/w1/test" } })
+    expect(request("approval-channels add-email --address dana@example.com")).toMatchObject({
+      right: { method: "POST", path: "/projects/p1/approval-channels", body: { kind: "email", address: "dana@example.com" } }
+    })
+    expect(request("approval-channels add-chat --url https://hooks.example.com/T/B/x --label #approvals")).toMatchObject({
+      right: { body: { kind: "chat", url: "https://hooks.example.com/T/B/x", label: "#approvals" } }
+    })
+    expect(request("approval-channels remove c1")).toMatchObject({ right: { method: "DELETE", path: "/projects/p1/approval-channels/c1" } })
+    expect(request("approval-channels list")).toMatchObject({ right: { method: "GET", path: "/projects/p1/approval-channels" } })
     expect(request("publishing pause --reason review")).toMatchObject({
       right: { method: "POST", path: "/projects/p1/publishing/pause", body: { reason: "review" } }
     })

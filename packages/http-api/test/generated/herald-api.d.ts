@@ -637,6 +637,12 @@ export interface components {
                 key_id: components["schemas"]["UUID"] | null;
                 key_name: string | null;
                 surface: ("rest" | "mcp" | "sdk") | null;
+                /** @description When the approval link came in an approval channel message: the channel (email, chat) and its recipient (the address, or the chat channel's label); null otherwise. */
+                channel: {
+                    /** @enum {string} */
+                    kind: "email" | "chat";
+                    recipient: string;
+                } | null;
                 at: string;
             } | null;
         };
@@ -4195,6 +4201,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: ("rest" | "mcp" | "sdk") | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4303,6 +4315,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: ("rest" | "mcp" | "sdk") | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4411,6 +4429,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: ("rest" | "mcp" | "sdk") | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4519,6 +4543,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: ("rest" | "mcp" | "sdk") | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
