@@ -9,59 +9,13 @@
 //   npx tsx --conditions=source bench/http.ts                       (PGlite only)
 //   DATABASE_URL=postgres://127.0.0.1:5432/postgres npx tsx --conditions=source bench/http.ts
 // Targets: POST >= 1,000 req/s with p99 < 50 ms at 32 connections on PostgreSQL; GET >= 0.3 of bare.
-import { type ChildProcess, spawn } from "node:child_process"
-import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
+import { call, heraldReady, peakRssMb, postBody, prepare, start, stop, withThrowawayDatabase } from "./HeraldProcess.js"
 import { type Figures, load as loadAt, seconds } from "./Load.js"
 
 const connections = 32
-const root = Path.resolve(import.meta.dirname, "..")
-
-interface Server {
-  readonly child: ChildProcess
-  readonly origin: string
-  readonly output: () => string
-}
-
-/** Starts a child process and waits for the line carrying its port. */
-const start = (command: string, args: ReadonlyArray<string>, env: Record<string, string>, ready: RegExp) =>
-  new Promise<Server>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-    let output = ""
-    const timer = setTimeout(() => reject(new Error(`not ready within 60 s:\n${output}`)), 60_000)
-    const read = (chunk: Buffer) => {
-      output += chunk.toString("utf8")
-      const match = ready.exec(output)
-      if (match !== null) {
-        clearTimeout(timer)
-        resolve({ child, origin: `http://127.0.0.1:${match[1]}`, output: () => output })
-      }
-    }
-    child.stdout!.on("data", read)
-    child.stderr!.on("data", read)
-    child.on("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`exited with ${code}:\n${output}`))
-    })
-  })
-
-const stop = (server: Server) =>
-  new Promise<void>((resolve) => {
-    if (server.child.exitCode !== null) return resolve()
-    server.child.on("exit", () => resolve())
-    server.child.kill("SIGINT")
-  })
-
-/** The process's peak resident set (VmHWM), in MB. */
-const peakRssMb = (pid: number) => {
-  const match = /VmHWM:\s+(\d+) kB/.exec(Fs.readFileSync(`/proc/${pid}/status`, "utf8"))
-  return match === null ? Number.NaN : Number(match[1]) / 1024
-}
 
 // The bare server: node:http answering every request with the bytes Herald answered, after
 // reading the request body (as Herald must).
@@ -81,37 +35,6 @@ server.listen(0, "127.0.0.1", () => console.log("bare listening on " + server.ad
 
 const load = (url: string, options: Parameters<typeof loadAt>[2]) => loadAt(url, connections, options)
 
-const call = async (origin: string, path: string, token: string, body?: unknown, method?: string) => {
-  const response = await fetch(`${origin}${path}`, {
-    method: method ?? (body === undefined ? "GET" : "POST"),
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const reply = { status: response.status, contentType: response.headers.get("content-type") ?? "", body: await response.text() }
-  if (response.status >= 300) throw new Error(`${method ?? "GET"} ${path} answered ${response.status}: ${reply.body}`)
-  return reply
-}
-
-/** An autopilot project with guardrails on, one simulator account and a key with a high rate limit. */
-const prepare = async (origin: string, adminToken: string) => {
-  const project = JSON.parse((await call(origin, "/admin/v1/projects", adminToken, {
-    name: "bench",
-    approval: "autopilot",
-    guardrails: {
-      banned_words: ["darn", "heck", "gosh", "shoot", "frick"],
-      links: { allowed_domains: [], denied_domains: ["bad.example"], block_shorteners: true, max_links: 3 }
-    }
-  })).body) as { id: string }
-  await call(origin, `/admin/v1/projects/${project.id}/accounts`, adminToken, { platform: "x", username: "bench" })
-  const key = JSON.parse((await call(origin, `/admin/v1/projects/${project.id}/keys`, adminToken, {
-    name: "bench",
-    kind: "human",
-    scopes: ["posts:read", "posts:write"],
-    rate_limit_per_minute: 1_000_000
-  })).body) as { key: string }
-  return key.key
-}
-
 const unloadedRuns = 30
 
 /** The median latency of a request sent alone, after a few to warm up (ms). */
@@ -125,8 +48,6 @@ const unloaded = async (send: () => Promise<unknown>) => {
   }
   return times.sort((a, b) => a - b)[Math.floor(unloadedRuns / 2)]!
 }
-
-const postBody = JSON.stringify({ caption: "Benchmark post with a link https://herald.example/launch", social_accounts: ["x:bench"] })
 
 const fmt = (value: number, digits = 0) => value.toFixed(digits).padStart(7)
 
@@ -161,7 +82,7 @@ const runOn = async (label: string, env: Record<string, string>) => {
     process.execPath,
     ["--conditions=source", "--import", "tsx", "packages/app/src/bin.ts", "serve"],
     { PORT: "0", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", ...env },
-    /listening on http:\/\/127\.0\.0\.1:(\d+)/
+    heraldReady
   )
   const measured = await (async () => {
     try {
@@ -193,25 +114,6 @@ const runOn = async (label: string, env: Record<string, string>) => {
   console.log(row("  Herald 404 (floor)", { ...heraldFloor, non2xx: 0 }, heraldRss, bareGet))
   console.log(`  one request at a time (median of ${unloadedRuns}): GET /posts ${unloadedGet.toFixed(1)} ms, POST /posts ${unloadedPost.toFixed(1)} ms`)
   return { heraldGet, heraldPost, bareGet }
-}
-
-/** Runs fn against a fresh database on the server DATABASE_URL names, dropped afterwards. */
-const withThrowawayDatabase = async <A>(databaseUrl: string, fn: (url: string) => Promise<A>): Promise<A> => {
-  const run = (statement: string) =>
-    Effect.runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
-        Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 }))
-      )
-    )
-  const name = `herald_bench_${randomUUID().replaceAll("-", "").slice(0, 12)}`
-  await run(`CREATE DATABASE ${name}`)
-  try {
-    const url = new URL(databaseUrl)
-    url.pathname = `/${name}`
-    return await fn(url.href)
-  } finally {
-    await run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-  }
 }
 
 const verdict = (name: string, met: boolean, detail: string) => console.log(`  ${name}: ${met ? "met" : "NOT met"} (${detail})`)

@@ -1,5 +1,5 @@
 import { foldText, originalOffsets } from "./Normalize.js"
-import { hashFilter, hashOf, hasLetter, joinGap, phraseGap, spacedGap, type Words, wordsOfFolded } from "./Words.js"
+import { foldedWords, hashFilter, hashOf, hasLetter, joinGap, phraseGap, spacedGap, type Words, wordsOfFolded } from "./Words.js"
 
 /**
  * Banned-term matching: whole words only, multi-word terms allowed, on case-, accent- and
@@ -221,11 +221,11 @@ class Search {
 const matcherOf = (compiled: Compiled): BannedTermMatcher => ({
   size: compiled.size,
   find: (text) => {
-    const words = wordsOfFolded(foldText(text))
+    const { offsetsKept, words } = foldedWords(text)
     const search = new Search(compiled, words)
     search.run()
     if (search.found.size === 0) return []
-    const offsets = originalOffsets(text)
+    const offsets = offsetsKept ? (folded: number) => folded : originalOffsets(text)
     return [...search.found].map(([{ term }, [first, last]]): FoundTerm => {
       const start = words.starts[first]!
       const end = words.ends[last]!

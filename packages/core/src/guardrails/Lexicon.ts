@@ -1,5 +1,5 @@
 import { foldText } from "./Normalize.js"
-import { fnvPrime, fnvSeed, hasAstral, hashFilter, hashOf, hasSymbol, wordsOfFolded } from "./Words.js"
+import { fnvPrime, fnvSeed, foldedWords, hasAstral, hashFilter, hashOf, hasSymbol, type Words, wordsOfFolded } from "./Words.js"
 
 /**
  * The built-in classifier's model: per class (a topic such as "politics", or a tone such as
@@ -55,20 +55,16 @@ const stemEnd = (folded: string, start: number, end: number): number => {
 const isLexiconCode = (code: number): boolean => code !== 0x40 && code !== 0x24 && (code < 0xd800 || code > 0xdfff)
 
 /**
- * Visits the words of the folded text in order: each with where its stem ends and the stem's hash
- * (FNV-1a, as Words.ts hashes). One scan of the text serves the banned-term matcher and this.
+ * Visits the words of the folded text in order, each with its hash (FNV-1a, as Words.ts hashes).
+ * One scan of the text serves the banned-term matcher and this.
  */
-const forEachStem = (folded: string, visit: (start: number, end: number, stem: number, stemHash: number) => void): void => {
-  const words = wordsOfFolded(folded)
-  const visitWord = (start: number, end: number, hash: number) => {
-    const stem = stemEnd(folded, start, end)
-    visit(start, end, stem, stem === end ? hash : hashOf(folded, start, stem))
-  }
+const forEachWord = (words: Words, visit: (start: number, end: number, hash: number) => void): void => {
+  const folded = words.text
   for (let at = 0; at < words.count; at++) {
     const start = words.starts[at]!
     const end = words.ends[at]!
     if ((words.flags[at]! & (hasSymbol | hasAstral)) === 0) {
-      visitWord(start, end, words.hashes[at]!)
+      visit(start, end, words.hashes[at]!)
       continue
     }
     // A scanned word holding @, $ or an astral letter: the runs between them are the words.
@@ -83,7 +79,7 @@ const forEachStem = (folded: string, visit: (start: number, end: number, stem: n
         }
         hash = Math.imul(hash ^ code, fnvPrime)
       } else if (from >= 0) {
-        visitWord(from, index, hash)
+        visit(from, index, hash)
         from = -1
       }
     }
@@ -94,7 +90,8 @@ const forEachStem = (folded: string, visit: (start: number, end: number, stem: n
 export const wordsOf = (text: string): Array<{ readonly word: string; readonly stem: string }> => {
   const folded = foldText(text)
   const words: Array<{ word: string; stem: string }> = []
-  forEachStem(folded, (start, end, stem) => words.push({ word: folded.slice(start, end), stem: folded.slice(start, stem) }))
+  forEachWord(wordsOfFolded(folded), (start, end) =>
+    words.push({ word: folded.slice(start, end), stem: folded.slice(start, stemEnd(folded, start, end)) }))
   return words
 }
 
@@ -117,25 +114,31 @@ const logistic = (x: number): number => 1 / (1 + Math.exp(-x))
 const evidenceShown = 3
 
 /**
- * Compiles a lexicon for scanning: each word's stem is hashed in place (FNV-1a), and a hash table
- * of the lexicon's stems answers the probe with a few array reads, so a word that is in no class
- * never becomes a string. A probe that hits is confirmed against the stem's spelling.
+ * Compiles a lexicon for scanning. A word has a stem in the lexicon exactly when it is one of the
+ * stem's spellings: the stem alone, or the stem with a suffix that stemEnd strips back to it. All
+ * those spellings are hashed (FNV-1a) into a table, so a scanned word is looked up by the hash the
+ * scan gave it: a word whose stem is in no class costs a bit test, is never stemmed and never
+ * becomes a string. A probe that hits is confirmed against the spelling.
  */
 export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   const classes = [...Object.entries(lexicon.topics), ...Object.entries(lexicon.tones)]
   const stems = [...new Set(classes.flatMap(([, { weights }]) => Object.keys(weights)))]
   const weights = stems.map((stem) => Float64Array.from(classes, ([, { weights }]) => weights[stem] ?? 0))
+  const spellings = stems.flatMap((stem, id) =>
+    ["", ...suffixes].map((suffix) => stem + suffix)
+      .filter((word) => stemEnd(word, 0, word.length) === stem.length)
+      .map((word) => ({ word, id, hash: hashOf(word) }))
+  )
   let size = 16
-  while (size < stems.length * 2) size *= 2
+  while (size < spellings.length * 2) size *= 2
   const mask = size - 1
   const slots = new Int32Array(size).fill(-1)
   const hashes = new Int32Array(size)
-  const mayBeStem = hashFilter(stems.map((stem) => hashOf(stem)))
-  stems.forEach((stem, id) => {
-    const hash = hashOf(stem)
+  const mayBeSpelling = hashFilter(spellings.map(({ hash }) => hash))
+  spellings.forEach(({ hash }, index) => {
     let slot = hash & mask
     while (slots[slot] !== -1) slot = (slot + 1) & mask
-    slots[slot] = id
+    slots[slot] = index
     hashes[slot] = hash
   })
 
@@ -144,20 +147,23 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   const found = new Int32Array(stems.length)
   const marked = new Uint8Array(stems.length)
   const score = (text: string): ReadonlyMap<string, ClassScore> => {
-    const folded = foldText(text)
+    const { words } = foldedWords(text)
+    const folded = words.text
     let count = 0
-    forEachStem(folded, (start, _end, stem, stemHash) => {
-      if (!mayBeStem(stemHash)) return
-      for (let slot = stemHash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
-        const id = slots[slot]!
-        if (hashes[slot] === stemHash && stems[id]!.length === stem - start && folded.startsWith(stems[id]!, start)) {
-          if (marked[id] === 0) {
-            marked[id] = 1
-            found[count++] = id
+    const lookUp = (start: number, end: number, hash: number) => {
+      for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
+        const spelling = spellings[slots[slot]!]!
+        if (hashes[slot] === hash && spelling.word.length === end - start && folded.startsWith(spelling.word, start)) {
+          if (marked[spelling.id] === 0) {
+            marked[spelling.id] = 1
+            found[count++] = spelling.id
           }
-          break
+          return
         }
       }
+    }
+    forEachWord(words, (start, end, hash) => {
+      if (mayBeSpelling(hash)) lookUp(start, end, hash)
     })
     const scores = new Map<string, ClassScore>()
     classes.forEach(([name, { bias }], index) => {

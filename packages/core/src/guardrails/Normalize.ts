@@ -46,6 +46,27 @@ const foldCodePoint = (codePoint: number): string => {
   return folded
 }
 
+// Per UTF-16 unit of lower-cased text: the one unit it folds to (0 not yet known, 0xffff when it
+// folds to no unit, to several, or to a surrogate, and for surrogates themselves).
+const notOneUnit = 0xffff
+const foldedUnits = new Uint16Array(0x10000).fill(notOneUnit, 0xd800, 0xe000)
+
+/**
+ * The one UTF-16 unit foldText makes of a unit of lower-cased text (the same unit for ASCII), or
+ * -1 when it makes more or fewer, or a surrogate: then the text is folded as a whole (foldText).
+ */
+export const foldedUnit = (unit: number): number => {
+  if (unit < 0x80) return unit
+  let folded = foldedUnits[unit]!
+  if (folded === 0) {
+    const spelled = foldCodePoint(unit)
+    const first = spelled.charCodeAt(0)
+    folded = spelled.length === 1 && (first < 0xd800 || first >= 0xe000) ? first : notOneUnit
+    foldedUnits[unit] = folded
+  }
+  return folded === notOneUnit ? -1 : folded
+}
+
 const foldRun = (run: string): string => {
   let folded = ""
   for (const char of run) folded += foldCodePoint(char.codePointAt(0)!)

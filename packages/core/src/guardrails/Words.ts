@@ -1,3 +1,5 @@
+import { foldedUnit, foldText } from "./Normalize.js"
+
 /**
  * The words of a folded text (Normalize.ts), found in one pass: each word's place, its FNV-1a hash,
  * what kinds of character it holds, and what separates it from the next. The banned-term matcher
@@ -48,6 +50,8 @@ const kindOfAstral = (codePoint: number): number => {
   astralKinds.set(codePoint, kind)
   return kind
 }
+// The kinds a folding scan reads: a unit's kind once it is known to fold to itself.
+const foldingKinds = new Uint8Array(0x10000).fill(unclassified)
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff
 
 // Word flags.
@@ -120,7 +124,17 @@ let buffers = {
   gaps: new Uint8Array(0)
 }
 
-const scan = (text: string): Words => {
+// Where a folding scan met a unit that folds to another, and that unit: the folded text is the
+// lower-cased one with these replaced.
+let changedAt = new Int32Array(64)
+let changedTo = new Uint16Array(64)
+
+/**
+ * Scans `text` for words. Folding, `text` is lower-cased text and each non-ASCII unit is read as
+ * the one unit it folds to, so the scan also spells out the folded text (Words.text); null when a
+ * unit folds to more or fewer units than one, or is a surrogate (the text is then folded first).
+ */
+const scan = (text: string, folding: boolean): Words | null => {
   // Words are separated by at least one character, so there are at most this many.
   const capacity = (text.length >> 1) + 1
   if (buffers.starts.length < capacity) {
@@ -144,12 +158,36 @@ const scan = (text: string): Words => {
   let gapSentenceEnd = false
   let gapOther = false
   const length = text.length
+  let changes = 0
+  const kinds = folding ? foldingKinds : bmpKinds
   for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index)
-    let kind: number = bmpKinds[code]!
+    let code = text.charCodeAt(index)
+    let kind: number = kinds[code]!
     let astral = false
+    // The common character costs a table read; the rest are not classified yet, surrogates, or
+    // (folding) units that fold to another.
     if (kind >= Kind.HighSurrogate) {
+      const unit = code
+      if (folding) {
+        const folded = foldedUnit(unit)
+        if (folded < 0) return null
+        if (folded !== unit) {
+          if (changes === changedAt.length) {
+            const grownAt = new Int32Array(changes * 2)
+            const grownTo = new Uint16Array(changes * 2)
+            grownAt.set(changedAt)
+            grownTo.set(changedTo)
+            changedAt = grownAt
+            changedTo = grownTo
+          }
+          changedAt[changes] = index
+          changedTo[changes++] = folded
+          code = folded
+        }
+      }
+      kind = bmpKinds[code]!
       if (kind === unclassified) kind = classifyUnit(code)
+      if (folding && code === unit) foldingKinds[unit] = kind
       if (kind === Kind.HighSurrogate) {
         // A high surrogate with no low one after it is no character: it separates words.
         astral = index + 1 < length && isLowSurrogate(text.charCodeAt(index + 1))
@@ -202,17 +240,55 @@ const scan = (text: string): Words => {
     flags[count++] = wordFlags
   }
   if (count > 0) gaps[count - 1] = 0
-  return { text, count, starts, ends, hashes, flags, gaps }
+  return { text: changes === 0 ? text : spliced(text, changes), count, starts, ends, hashes, flags, gaps }
 }
 
+/** The text with the units a folding scan changed replaced by what they fold to. */
+const spliced = (text: string, changes: number): string => {
+  const pieces: Array<string> = []
+  let from = 0
+  for (let at = 0; at < changes; at++) {
+    pieces.push(text.slice(from, changedAt[at]), String.fromCharCode(changedTo[at]!))
+    from = changedAt[at]! + 1
+  }
+  pieces.push(text.slice(from))
+  return pieces.join("")
+}
 
-// The banned-word matcher and the built-in classifier read the same folded text one after the
-// other: the last scan is remembered (it stays valid until the next scan reuses the buffers).
+// The banned-word matcher and the built-in classifier read the same text one after the other: the
+// last scan is remembered (it stays valid until the next scan reuses the buffers), with the text
+// it was folded from when foldedWords made it.
 let last: Words | null = null
+let lastSource: string | null = null
+let lastOffsetsKept = false
 
 /** The words of a folded text (see Words). */
 export const wordsOfFolded = (folded: string): Words => {
   if (last !== null && last.text === folded) return last
-  last = scan(folded)
+  last = scan(folded, false)!
+  lastSource = null
   return last
+}
+
+/** A text's folded words (Words.text is foldText of the text), and whether offsets survived folding. */
+export interface FoldedWords {
+  readonly words: Words
+  /** Every character folded to one UTF-16 unit: an offset into words.text is the same offset into the text. */
+  readonly offsetsKept: boolean
+}
+
+/**
+ * The words of foldText(text): folding and scanning in one pass over the lower-cased text when
+ * every character folds to one unit (ASCII, accented and full-width letters), else the text is
+ * folded first and then scanned.
+ */
+export const foldedWords = (text: string): FoldedWords => {
+  if (last !== null && lastSource === text) return { words: last, offsetsKept: lastOffsetsKept }
+  const lower = text.toLowerCase()
+  // Lower-casing that changes the length (İ → i̇) moves offsets: folded first then.
+  const inOnePass = lower.length === text.length ? scan(lower, true) : null
+  last = inOnePass ?? scan(foldText(text), false)!
+  lastSource = text
+  lastOffsetsKept = inOnePass !== null
+  return { words: last, offsetsKept: lastOffsetsKept }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { bannedTermMatcher, builtinLexicon, compileLexicon, type Lexicon, wordsOf } from "@herald/core"
 import { foldText, originalOffsets } from "../../src/guardrails/Normalize.js"
+import { foldedWords, type Words, wordsOfFolded } from "../../src/guardrails/Words.js"
 
 // The lexicon reads a text through the banned-term matcher's scan (Words.ts), splitting the few
 // words that hold @, $ or an astral letter, and the matcher maps spans back through a sparse table
@@ -59,6 +60,18 @@ const piece = fc.oneof(
 )
 const text = fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join(""))
 
+// A scan's arrays are shared by every scan: copied out before the next one.
+const copied = (words: Words) => ({
+  text: words.text,
+  words: Array.from({ length: words.count }, (_, at) => ({
+    start: words.starts[at],
+    end: words.ends[at],
+    hash: words.hashes[at],
+    flags: words.flags[at],
+    gap: words.gaps[at]
+  }))
+})
+
 describe("one scan for the banned-term matcher and the lexicon", () => {
   const lexicon = compileLexicon(builtinLexicon)
 
@@ -73,6 +86,16 @@ describe("one scan for the banned-term matcher and the lexicon", () => {
     fc.assert(fc.property(text, fc.boolean(), (sample, matchFirst) => {
       if (matchFirst) matcher.find(sample)
       expect(lexicon.score(sample)).toEqual(referenceScores(builtinLexicon, sample))
+    }), { numRuns: 2000 })
+  })
+
+  it("folds and scans in one pass to the same folded text and words as folding, then scanning", () => {
+    fc.assert(fc.property(text, (sample) => {
+      const { offsetsKept, words } = foldedWords(sample)
+      const inOnePass = copied(words)
+      expect(inOnePass).toEqual(copied(wordsOfFolded(foldText(sample))))
+      // Where it says offsets survived folding, the folded text maps back to the text unit for unit.
+      if (offsetsKept) expect(referenceOffsets(sample)).toEqual(Array.from({ length: sample.length + 1 }, (_, at) => at))
     }), { numRuns: 2000 })
   })
 
