@@ -77,9 +77,12 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
+  // The port is bound before the first start hands out credentials: a start that cannot listen
+  // (the port is taken) leaves no Demo project and no credentials.json behind.
+  const bound = firstStart.pipe(Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })))
   return Layer.mergeAll(http, config.workers ? backgroundWorkers(config) : Layer.empty, listening).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })),
-    Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
+    Layer.provideMerge(bound),
+    Layer.provide(engine)
   )
 }
 
