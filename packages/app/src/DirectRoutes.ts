@@ -23,6 +23,7 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Youtube.youtubeDirectRoute,
   Facebook.facebookDirectRoute,
   Instagram.instagramDirectRoute,
+  Instagram.instagramFacebookLoginDirectRoute,
   Pinterest.pinterestDirectRoute
 ]
 

@@ -4,6 +4,8 @@ import {
   AdminApiLive,
   apiKeyPattern,
   createNodeServer,
+  DashboardAssetsLive,
+  DashboardSessionLive,
   hashApiKey,
   HmacApprovalLinks,
   HttpApiConfig,
@@ -15,6 +17,8 @@ import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
+import { buildDashboardIfStale, dashboardDir } from "./DashboardBuild.js"
+import { PostgresDashboardSessions } from "./DashboardSessionStore.js"
 import { engineLayer, type EngineOptions } from "./Engine.js"
 import { HealthLive } from "./Health.js"
 import { workers } from "./workers/index.js"
@@ -52,7 +56,7 @@ const backgroundWorkers = (config: HeraldConfig) =>
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page, the
- * admin API, the MCP connector, GET /health and, unless HERALD_WORKERS is false, the background workers, over
+ * admin API, the MCP connector, the dashboard (its built page and its sign-in sessions), GET /health and, unless HERALD_WORKERS is false, the background workers, over
  * node:http (provided, to read its address).
  */
 export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pick<EngineOptions, "directRoutes"> = {}) => {
@@ -70,7 +74,11 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
       HttpApiConfig.of({ baseUrl: baseUrlOf(config, server.address), approvalSecret: secrets.approvalSecret }))
   )
   const http = serveApi.pipe(
-    Layer.provide(Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, mcp)),
+    Layer.provide(
+      Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, mcp, DashboardSessionLive, DashboardAssetsLive(dashboardDir)).pipe(
+        Layer.provide(PostgresDashboardSessions)
+      )
+    ),
     Layer.provide(apiConfig)
   )
   const listening = Layer.effectDiscard(
@@ -103,9 +111,10 @@ export const work = Effect.gen(function*() {
   )
 })
 
-/** `herald serve`: reads the configuration, loads (or generates) the secrets and serves until interrupted. */
+/** `herald serve`: reads the configuration, loads (or generates) the secrets, builds the dashboard if stale and serves until interrupted. */
 export const serve = Effect.gen(function*() {
   const config = yield* heraldConfig
   const secrets = yield* loadSecrets(config)
+  yield* buildDashboardIfStale
   return yield* Layer.launch(serverLayer(config, secrets))
 })

@@ -239,10 +239,12 @@ describe("social accounts", () => {
     const direct = await admin(`/projects/${project}/accounts`, { method: "POST", json: { platform: "pinterest", username: "real", route: "direct" } })
     expect(direct.status).toBe(400)
     expect(await json(direct)).toMatchObject({ code: "platform_not_configured" })
-    // Instagram's Facebook Login is a route this build does not have yet.
+    // Instagram's Facebook Login route reads the Facebook app's settings: unset, it names them.
     const secondLogin = await admin(`/projects/${project}/accounts/oauth`, { method: "POST", json: { platform: "instagram", route: "facebook_login" } })
     expect(secondLogin.status).toBe(400)
-    expect(await json(secondLogin)).toMatchObject({ code: "route_not_supported" })
+    const unconfigured = await json(secondLogin)
+    expect(unconfigured).toMatchObject({ code: "platform_not_configured" })
+    expect(JSON.stringify(unconfigured)).toContain("HERALD_FACEBOOK_CLIENT_ID")
 
     const status = await admin(`/projects/${project}/accounts/${account.id}`, { method: "PATCH", json: { status: "needs_reconnect" } })
     expect(await json(status)).toMatchObject({ id: account.id, status: "needs_reconnect" })

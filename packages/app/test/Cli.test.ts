@@ -226,13 +226,13 @@ describe("herald admin against a running server", () => {
   })
 
   it("prints the server's refusal and exits 1; a usage error exits 2", async () => {
-    // A platform whose OAuth client is unset, by name; a route this build lacks, through the consent flow.
+    // A platform whose OAuth client is unset, by name; Instagram's Facebook Login without the Facebook app's settings, through the consent flow.
     const refused = await cli(["admin", "accounts", "connect", "--platform", "pinterest", "--username", "a", "--route", "direct", ...flags()])
     expect(refused.code).toBe(1)
     expect(refused.err).toContain("400: pinterest is not configured on this instance")
     const consent = await cli(["admin", "accounts", "connect", "--platform", "instagram", "--route", "facebook_login", ...flags()])
     expect(consent.code).toBe(1)
-    expect(consent.err).toContain("400: instagram cannot be connected through its facebook_login route yet")
+    expect(consent.err).toContain("400: instagram is not configured on this instance: set HERALD_FACEBOOK_CLIENT_ID")
     const wrongToken = await cli(["admin", "projects", "list", "--token", "hk_admin_" + "B".repeat(43), ...flags()])
     expect(wrongToken.code).toBe(1)
     expect(wrongToken.err).toContain("401")

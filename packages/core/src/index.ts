@@ -54,7 +54,8 @@ export {
   type RouteCapability
 } from "./platforms/PlatformModule.js"
 export * from "./platforms/DeliveryNote.js"
-export { BlueskyConfiguration, graphemeLength } from "./platforms/bluesky.js"
+export { BlueskyConfiguration } from "./platforms/bluesky.js"
+export { captionLength, graphemeLength, utf8Length, xWeightedLength } from "./platforms/CaptionLength.js"
 export * from "./platforms/blueskyOAuthClient.js"
 export { FacebookConfiguration } from "./platforms/facebook.js"
 export { InstagramConfiguration, maxPeopleTags, PeopleTagHandle, PeopleTags } from "./platforms/instagram.js"
@@ -65,7 +66,6 @@ export { TiktokConfiguration, TiktokPrivacyStatus } from "./platforms/tiktok.js"
 export { XConfiguration, XReplySettings } from "./platforms/x.js"
 export {
   isShort,
-  utf8Length,
   YoutubeCategoryId,
   youtubeCategoryName,
   YoutubeConfiguration,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { graphemeLength } from "../src/platforms/bluesky.js"
+import { graphemeLength } from "../src/platforms/CaptionLength.js"
 import { platformRegistry } from "../src/platforms/Registry.js"
 
 describe("Bluesky's caption length", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import twitterText from "twitter-text"
-import { xWeightedLength } from "../src/platforms/x.js"
+import { xWeightedLength } from "../src/platforms/CaptionLength.js"
 
 /** X's own counting library is the oracle: Herald must count every text as X counts it. */
 const xCounts = (text: string) => twitterText.parseTweet(text).weightedLength

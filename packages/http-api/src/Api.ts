@@ -59,6 +59,8 @@ import {
   PlanInactiveError,
   PostNotFoundError,
   PostSupersededError,
+  SessionEndedReply,
+  SessionRefused,
   StateConflictError,
   TakedownFailedError,
   TooManyRequests,
@@ -85,10 +87,13 @@ const request = <S extends Schema.Schema.Any>(schema: S, identifier: string, des
  * counts the request against the key's rate limit and puts X-RateLimit-* on the reply.
  */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
-  failure: Schema.Union(Unauthorized, TooManyRequests),
+  failure: Schema.Union(Unauthorized, SessionEndedReply, SessionRefused, TooManyRequests),
   security: {
     bearer: HttpApiSecurity.bearer.pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "An API key: Authorization: Bearer hk_agent_... or hk_human_...")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "An API key: Authorization: Bearer hk_agent_... or hk_human_... (the dashboard sends its session cookie instead, docs/dashboard.md)"
+      )
     )
   }
 }) {}

@@ -1,8 +1,9 @@
 import { HttpServerRequest } from "@effect/platform"
-import { type ApiKeyRevoked, type ApiKeyUnknown, makeAuthenticator, type RateLimited, type RateLimitVerdict } from "@herald/core"
-import { DateTime, Effect, Layer, Redacted } from "effect"
+import { type ApiKeyHash, type ApiKeyRevoked, type ApiKeyUnknown, makeAuthenticator, type RateLimited, type RateLimitVerdict } from "@herald/core"
+import { DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
 import { Authentication } from "./Api.js"
+import { DashboardSessions, sessionCredential, sessionEndedReply } from "./DashboardSession.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
 import { authenticateAs, replyHeaders } from "./RequestPath.js"
 
@@ -45,20 +46,34 @@ const refused = (failure: ApiKeyUnknown | ApiKeyRevoked | RateLimited): Effect.E
 
 /**
  * The bearer key, checked by core's authenticator (see makeAuthenticator): here only what is HTTP's
- * (the header's shape, the key's format, the 401/429 replies and the X-RateLimit-* headers).
+ * (the header's shape, the key's format, the 401/429 replies and the X-RateLimit-* headers). A
+ * request without an Authorization header may come with a reviewer's dashboard session instead
+ * (DashboardSession.ts, where the server keeps sessions): it runs as the human key the session
+ * was opened with.
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(makeAuthenticator, ({ authenticate }) =>
-    Authentication.of({
+  Effect.gen(function*() {
+    const { authenticate } = yield* makeAuthenticator
+    const sessions = yield* Effect.serviceOption(DashboardSessions)
+    const admit = (hash: ApiKeyHash) =>
+      Effect.matchEffect(authenticate(hash), {
+        onFailure: refused,
+        onSuccess: ({ principal, verdict }) => Effect.zipRight(rateLimitHeaders(verdict), authenticateAs(principal))
+      })
+    return Authentication.of({
       bearer: (presented) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-          const key = presentedKey(request.headers.authorization, presented)
-          if (typeof key !== "string") return Effect.fail(key)
-          return Effect.matchEffect(authenticate(hashApiKey(key)), {
-            onFailure: refused,
-            onSuccess: ({ principal, verdict }) => Effect.zipRight(rateLimitHeaders(verdict), authenticateAs(principal))
-          })
-        })
-    }))
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          sessionCredential(sessions, request, "reviewer").pipe(
+            Effect.catchTag("SessionEnded", (ended) => Effect.fail(sessionEndedReply(ended))),
+            Effect.flatMap(Option.match({
+              onSome: admit,
+              onNone: () => {
+                const key = presentedKey(request.headers.authorization, presented)
+                return typeof key === "string" ? admit(hashApiKey(key)) : Effect.fail(key)
+              }
+            }))
+          ))
+    })
+  })
 )

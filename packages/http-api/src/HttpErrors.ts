@@ -43,6 +43,19 @@ export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
   HttpApiSchema.annotations({ status: 401, description: "Missing, invalid or revoked API key." })
 ) {}
 
+export class SessionEndedReply extends Schema.Class<SessionEndedReply>("SessionEndedReply")(
+  body("session_ended"),
+  HttpApiSchema.annotations({ status: 401, description: "The dashboard session is over (expired, signed out, or its credential revoked): sign in again." })
+) {}
+
+export class SessionRefused extends Schema.Class<SessionRefused>("SessionRefused")(
+  body("csrf_token_invalid", "session_not_allowed"),
+  HttpApiSchema.annotations({
+    status: 403,
+    description: "A dashboard session's change without its X-CSRF-Token header, or a session whose role does not use this API."
+  })
+) {}
+
 export class NotFound extends Schema.Class<NotFound>("NotFound")(
   body("ticket_not_found", "ticket_empty", "ticket_claimed"),
   HttpApiSchema.annotations({ status: 404, description: "The upload ticket cannot be redeemed." })
@@ -186,6 +199,8 @@ export const httpErrorClasses = [
   InvalidCsv,
   MediaRefused,
   Unauthorized,
+  SessionEndedReply,
+  SessionRefused,
   NotFound,
   Conflict,
   PayloadTooLarge,

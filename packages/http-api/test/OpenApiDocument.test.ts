@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { paths } from "./generated/herald-api.js"
 import { type Json, startServer, type TestServer } from "./TestServer.js"
 import { HeraldAdminApi } from "../src/index.js"
+import { adminOperations, publicOperations } from "../src/OperationDocs.js"
 import { OpenApi } from "@effect/platform"
 
 let server: TestServer
@@ -220,6 +221,9 @@ describe("the documents' precision", () => {
         return operation.operationId
       })
       expect(new Set(ids).size, name).toBe(ids.length)
+      // Every entry of the table names an operation that still exists.
+      const table = name === "public" ? publicOperations : adminOperations
+      expect([...ids].sort(), name).toEqual(Object.values(table).map((doc) => doc.id).sort())
     }
   })
 

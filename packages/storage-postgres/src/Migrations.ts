@@ -23,6 +23,7 @@ import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
 import platformQuotas from "./migrations/0031_platform_quotas.js"
 import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
+import dashboardSessions from "./migrations/0046_dashboard_sessions.js"
 
 const run = Migrator.make({})
 
@@ -51,7 +52,8 @@ export const migrate = run({
     "0029_oauth_state_carried": oauthStateCarried,
     "0031_platform_quotas": platformQuotas,
     "0033_pinterest_boards": pinterestBoards,
-    "0035_account_reports": accountReports
+    "0035_account_reports": accountReports,
+    "0046_dashboard_sessions": dashboardSessions
   }),
   table: "herald_migrations"
 })

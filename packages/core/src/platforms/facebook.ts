@@ -1,4 +1,4 @@
-import { textLength } from "../CaptionSignature.js"
+import { captionLength } from "./CaptionLength.js"
 import { configurationSchema, mediaRules, type PlatformModule, text } from "./PlatformModule.js"
 
 const options = {
@@ -16,7 +16,7 @@ export const facebook: PlatformModule = {
   look: { name: "Facebook", color: "#1877f2" },
   // The Page feed `message` limit Facebook engineering set (ZDNet, 2011) and that publishers still
   // document (Ayrshare and Upload-Post "Facebook character limits").
-  caption: { ceiling: 63206, length: textLength, optional: false },
+  caption: { ceiling: 63206, length: captionLength.facebook, optional: false },
   media: mediaRules({
     // Multi-photo Page posts; Herald sends up to 10 attached photos.
     max: 10,

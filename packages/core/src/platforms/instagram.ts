@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { textLength } from "../CaptionSignature.js"
+import { captionLength } from "./CaptionLength.js"
 import {
   type Check,
   configurationSchema,
@@ -86,7 +86,7 @@ const coverRules: Check = (target) => {
 
 export const instagram: PlatformModule = {
   look: { name: "Instagram", color: "#c13584" },
-  caption: { ceiling, length: textLength, optional: true },
+  caption: { ceiling, length: captionLength.instagram, optional: true },
   media: mediaRules({
     // A carousel holds up to 10 images and videos (Content Publishing guide).
     max: 10,

@@ -1,4 +1,4 @@
-import { textLength } from "../CaptionSignature.js"
+import { captionLength } from "./CaptionLength.js"
 import { configurationSchema, everyRoute, mediaRules, type PlatformModule, text } from "./PlatformModule.js"
 
 const options = {
@@ -15,7 +15,7 @@ export const LinkedinConfiguration = configurationSchema(options)
 export const linkedin: PlatformModule = {
   look: { name: "LinkedIn", color: "#0a66c2" },
   // The Posts API commentary limit (LinkedIn Marketing docs, "3000 characters").
-  caption: { ceiling: 3000, length: textLength, optional: true },
+  caption: { ceiling: 3000, length: captionLength.linkedin, optional: true },
   media: mediaRules({
     // A MultiImage post holds up to 20 images (one video or one document alone).
     max: 20,

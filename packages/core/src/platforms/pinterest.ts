@@ -1,8 +1,8 @@
 import { Option, Schema } from "effect"
 import type { SocialAccount } from "../Account.js"
-import { textLength } from "../CaptionSignature.js"
 import type { Violation } from "../Errors.js"
 import type { KnownBoard } from "../ports/PinterestBoards.js"
+import { captionLength } from "./CaptionLength.js"
 import { configurationSchema, everyRoute, list, mediaRules, optionField, type PlatformModule, refuse, text, toggle } from "./PlatformModule.js"
 
 const options = {
@@ -53,7 +53,7 @@ export const boardRefusals = (
 export const pinterest: PlatformModule = {
   look: { name: "Pinterest", color: "#e60023" },
   // The Pin `description` of Pinterest API v5 pins/create (the title is separate).
-  caption: { ceiling: 500, length: textLength, optional: false },
+  caption: { ceiling: 500, length: captionLength.pinterest, optional: false },
   media: mediaRules({
     // A carousel Pin holds 2 to 5 images.
     max: 5,

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
+import { captionLength } from "./CaptionLength.js"
 import type { Violation } from "../Errors.js"
-import { textLength } from "../CaptionSignature.js"
 import {
   configurationSchema,
   everyRoute,
@@ -86,7 +86,7 @@ const pollAndGifRules = (target: Target): ReadonlyArray<Violation> => {
 
 export const threads: PlatformModule = {
   look: { name: "Threads", color: "#101010" },
-  caption: { ceiling, length: textLength, optional: false },
+  caption: { ceiling, length: captionLength.threads, optional: false },
   media: mediaRules({
     // Threads carousel posts take up to 20 images and videos.
     max: 20,

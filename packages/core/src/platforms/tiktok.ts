@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { textLength } from "../CaptionSignature.js"
+import { captionLength } from "./CaptionLength.js"
 import {
   configurationSchema,
   everyRoute,
@@ -46,7 +46,7 @@ export const TiktokConfiguration = configurationSchema(options)
 export const tiktok: PlatformModule = {
   look: { name: "TikTok", color: "#25f4ee" },
   // Content Posting API, Direct Post: post_info.title (the video caption) "max 2200".
-  caption: { ceiling: 2200, length: textLength, optional: false },
+  caption: { ceiling: 2200, length: captionLength.tiktok, optional: false },
   media: mediaRules({
     // Content Posting API photo posts, photo_images up to 35.
     max: 35,

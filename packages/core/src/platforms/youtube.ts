@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { textLength } from "../CaptionSignature.js"
 import type { Media } from "../Media.js"
+import { captionLength } from "./CaptionLength.js"
 import { configurationSchema, everyRoute, mediaRules, optionField, type PlatformModule, refuse, select, toggle } from "./PlatformModule.js"
 
 /** videos resource, status.privacyStatus. */
@@ -58,16 +59,6 @@ export const youtubeText = {
   descriptionBytes: 5000
 } as const
 
-/** How YouTube counts a description: UTF-8 bytes (code points below U+0080 take 1, below U+0800 2, below U+10000 3, others 4). */
-export const utf8Length = (text: string): number => {
-  let bytes = 0
-  for (const character of text) {
-    const point = character.codePointAt(0)!
-    bytes += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4
-  }
-  return bytes
-}
-
 /**
  * A video's title: the first line of what the account prints (the caption, or
  * platform_configurations.youtube.caption), as YouTube takes no separate title through Herald.
@@ -103,7 +94,7 @@ export const youtubeQuota = {
 export const youtube: PlatformModule = {
   look: { name: "YouTube", color: "#ff0000" },
   // The caption is the video's description (its first line also the title).
-  caption: { ceiling: youtubeText.descriptionBytes, length: utf8Length, optional: false, unit: "bytes" },
+  caption: { ceiling: youtubeText.descriptionBytes, length: captionLength.youtube, optional: false, unit: "bytes" },
   media: mediaRules({
     // One video per upload (videos.insert).
     max: 1,

@@ -35,6 +35,8 @@ import {
   AdminNotFound,
   AdminRefused,
   AdminUnauthorized,
+  SessionEndedReply,
+  SessionRefused,
   BadRequest,
   InternalError,
   PayloadTooLarge,
@@ -51,10 +53,13 @@ const request = <S extends Schema.Schema.Any>(schema: S, identifier: string): S 
  * wrong token answers 401.
  */
 export class AdminAuthentication extends HttpApiMiddleware.Tag<AdminAuthentication>()("AdminAuthentication", {
-  failure: AdminUnauthorized,
+  failure: Schema.Union(AdminUnauthorized, SessionEndedReply, SessionRefused),
   security: {
     adminToken: HttpApiSecurity.bearer.pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "The admin token: Authorization: Bearer hk_admin_...")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "The admin token: Authorization: Bearer hk_admin_... (the dashboard sends the operator's session cookie instead, docs/dashboard.md)"
+      )
     )
   }
 }) {}

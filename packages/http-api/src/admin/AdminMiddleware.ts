@@ -1,6 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { hashApiKey } from "../ApiKeys.js"
+import { DashboardSessions, SessionEnded, sessionCredential, sessionEndedReply } from "../DashboardSession.js"
 import { AdminUnauthorized } from "../HttpErrors.js"
 import { guardBodies } from "../RequestBody.js"
 import { guardUrls } from "../RequestUrl.js"
@@ -10,14 +11,27 @@ import { adminTokenPattern, AdminTokens } from "./AdminTokens.js"
 const refuse = (code: "missing_admin_token" | "invalid_admin_token", error: string) =>
   Effect.fail(new AdminUnauthorized({ error, code }))
 
-/** The bearer admin token, looked up by its SHA-256 (nothing secret is compared, so no timing oracle). */
+/**
+ * The bearer admin token, looked up by its SHA-256 (nothing secret is compared, so no timing
+ * oracle); or, without an Authorization header, the operator's dashboard session, which holds as
+ * long as the token it was opened with is known.
+ */
 export const AdminAuthenticationLive = Layer.effect(
   AdminAuthentication,
-  Effect.map(AdminTokens, (tokens) =>
-    AdminAuthentication.of({
+  Effect.gen(function*() {
+    const tokens = yield* AdminTokens
+    const sessions = yield* Effect.serviceOption(DashboardSessions)
+    return AdminAuthentication.of({
       adminToken: (presented) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
+          const session = yield* sessionCredential(sessions, request, "operator").pipe(
+            Effect.catchTag("SessionEnded", (ended) => Effect.fail(sessionEndedReply(ended)))
+          )
+          if (Option.isSome(session)) {
+            if (!(yield* tokens.isKnown(session.value))) return yield* Effect.fail(sessionEndedReply(new SessionEnded()))
+            return
+          }
           const header = request.headers.authorization?.trim() ?? ""
           if (header === "") return yield* refuse("missing_admin_token", "missing admin token: send Authorization: Bearer <admin token>")
           const token = Redacted.value(presented).trim()
@@ -26,7 +40,8 @@ export const AdminAuthenticationLive = Layer.effect(
           }
           if (!(yield* tokens.isKnown(hashApiKey(token)))) return yield* refuse("invalid_admin_token", "invalid admin token")
         })
-    }))
+    })
+  })
 )
 
 /** Admin bodies are small JSON documents. */

@@ -724,11 +724,23 @@ export interface components {
             /** @enum {string} */
             code: "missing_scope";
         };
+        /** @description A dashboard session's change without its X-CSRF-Token header, or a session whose role does not use this API. */
+        SessionRefused: {
+            error: string;
+            /** @enum {string} */
+            code: "csrf_token_invalid" | "session_not_allowed";
+        };
         /** @description Missing, invalid or revoked API key. */
         Unauthorized: {
             error: string;
             /** @enum {string} */
             code: "missing_api_key" | "invalid_api_key" | "revoked_api_key";
+        };
+        /** @description The dashboard session is over (expired, signed out, or its credential revoked): sign in again. */
+        SessionEndedReply: {
+            error: string;
+            /** @enum {string} */
+            code: "session_ended";
         };
         /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
         TooManyRequests: {
@@ -1914,10 +1926,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1926,7 +1938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2031,7 +2043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2043,7 +2055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -2171,10 +2183,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2183,7 +2195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -2279,7 +2291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2291,7 +2303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2397,7 +2409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2409,7 +2421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2551,7 +2563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2563,7 +2575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2683,10 +2695,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2695,7 +2707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -2779,7 +2791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2791,7 +2803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description No delivery with this id in this key's project. */
@@ -2887,7 +2899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
             /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
@@ -2899,7 +2911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description No delivery with this id in this key's project. */
@@ -3004,10 +3016,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3016,7 +3028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3088,10 +3100,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3100,7 +3112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3169,10 +3181,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3181,7 +3193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3259,10 +3271,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3271,7 +3283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description The request body is larger than this endpoint accepts. */
@@ -3364,10 +3376,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3376,7 +3388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3445,10 +3457,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3457,7 +3469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3529,10 +3541,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3541,7 +3553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Not found in this key's project; code says what. */
@@ -3629,10 +3641,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3641,7 +3653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3721,10 +3733,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3733,7 +3745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3811,10 +3823,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3823,7 +3835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3903,10 +3915,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3915,7 +3927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description The upload ticket cannot be redeemed. */
@@ -4056,10 +4068,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Unauthorized"];
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
                 };
             };
-            /** @description The key lacks the scope named in error. */
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4068,7 +4080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MissingScopeError"];
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */

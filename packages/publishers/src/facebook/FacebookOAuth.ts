@@ -5,9 +5,10 @@
  * is never an account: a Facebook profile cannot be posted to through the API.
  */
 import { type GrantedAccount, type OAuthProvider, PlatformCallFailed, type PlatformIdentity, type TokenGrant } from "@herald/core"
-import { Array as Arr, type Context, DateTime, Effect, Schema } from "effect"
+import { Array as Arr, type Context, Effect, Schema } from "effect"
 import { asRead, consentUrl, type PlatformClient } from "../kit/index.js"
-import type { FacebookLogin, ManagedPage, UserToken } from "../meta/FacebookLogin.js"
+import type { FacebookLogin, ManagedPage } from "../meta/FacebookLogin.js"
+import { grantedUser, type KeptUserToken, keptUserFields, pageAgain, userGrant } from "../meta/PageGrants.js"
 import { graph, network, sendJson } from "./FacebookApi.js"
 import { type Needs, type StoredToken, tokenOf } from "./FacebookToken.js"
 
@@ -30,21 +31,13 @@ const postingTask = "CREATE_CONTENT"
 
 const Me = Schema.Struct({ id: Schema.String, name: Schema.String })
 
-const userGrant = (token: UserToken): TokenGrant => ({
-  credentials: { access_token: token.accessToken, ...(token.expiresAt === null ? {} : { expires_at: DateTime.formatIso(token.expiresAt) }) },
-  expiresAt: token.expiresAt
-})
-
 /** A Page's credentials: its token, and the user token it can be asked for again with. */
-const pageCredentials = (page: ManagedPage, user: { readonly access_token: string; readonly expires_at?: string }): StoredToken => ({
+const pageCredentials = (page: ManagedPage, user: KeptUserToken): StoredToken => ({
   access_token: page.accessToken,
   page_id: page.id,
   page_name: page.name,
-  user_token: user.access_token,
-  ...(user.expires_at === undefined ? {} : { user_token_expires_at: user.expires_at })
+  ...keptUserFields(user)
 })
-
-const UserCredentials = Schema.Struct({ access_token: Schema.String, expires_at: Schema.optional(Schema.String) })
 
 export const facebookOAuth = (login: FacebookLogin, api: PlatformClient, context: Context.Context<Needs>): OAuthProvider => {
   const exchange: OAuthProvider["exchange"] = ({ code, redirectUri }) => Effect.map(login.userToken({ code, redirectUri }), userGrant)
@@ -59,8 +52,7 @@ export const facebookOAuth = (login: FacebookLogin, api: PlatformClient, context
 
   const accountsOf: NonNullable<OAuthProvider["accountsOf"]> = (grant) =>
     Effect.gen(function*() {
-      const user = yield* Effect.mapError(Schema.decodeUnknown(UserCredentials)(grant.credentials), () =>
-        new PlatformCallFailed({ error: { category: "auth_expired", code: "credentials_unusable", message: "Facebook's grant carries no user token" }, retryAfterMs: null }))
+      const user = yield* grantedUser(network, grant)
       const pages = (yield* login.pages(user.access_token)).filter((page) => page.tasks.includes(postingTask))
       const accounts = pages.map((page): GrantedAccount => ({
         // Page tokens obtained with a long-lived user token do not expire.
@@ -82,13 +74,7 @@ export const facebookOAuth = (login: FacebookLogin, api: PlatformClient, context
   const refresh: OAuthProvider["refresh"] = (credentials) =>
     Effect.gen(function*() {
       const stored = yield* tokenOf(credentials)
-      const page = yield* login.page(stored.user_token, stored.page_id).pipe(
-        Effect.mapError((failed) =>
-          failed.error.category === "transient" || failed.error.category === "rate_limited"
-            ? failed
-            : new PlatformCallFailed({ error: { ...failed.error, category: "auth_expired", message: `${network} gave no new token for Page ${stored.page_id}: ${failed.error.message}; log in again` }, retryAfterMs: null })
-        )
-      )
+      const page = yield* pageAgain(login, network, stored.user_token, stored.page_id)
       return {
         credentials: pageCredentials(page, { access_token: stored.user_token, ...(stored.user_token_expires_at === undefined ? {} : { expires_at: stored.user_token_expires_at }) }),
         expiresAt: null

@@ -1,17 +1,14 @@
 /** Facebook Pages' direct route: its adapters and its OAuth provider (Facebook Login), over graph.facebook.com and facebook.com. */
 import type { OAuthProvider, RouteAdapters } from "@herald/core"
-import { Config, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { type DirectRoute, platformClient, type PlatformEndpoints } from "../kit/index.js"
-import { facebookLogin, facebookLoginHosts } from "../meta/FacebookLogin.js"
+import { facebookLogin, facebookLoginHosts, loginConfigId } from "../meta/FacebookLogin.js"
 import { network } from "./FacebookApi.js"
 import { facebookMetrics } from "./FacebookMetrics.js"
 import { facebookOAuth } from "./FacebookOAuth.js"
 import { facebookProbe } from "./FacebookProbe.js"
 import { facebookPublisher } from "./FacebookPublisher.js"
 import type { Needs } from "./FacebookToken.js"
-
-/** A Facebook Login for Business configuration id (HERALD_FACEBOOK_LOGIN_CONFIG_ID), naming the permissions in place of a scope list. */
-const loginConfigId = Config.option(Config.string("HERALD_FACEBOOK_LOGIN_CONFIG_ID")).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
 export const facebookRoute = (
   endpoints: PlatformEndpoints,
@@ -37,5 +34,5 @@ export const facebookDirectRoute: DirectRoute = {
   platform: "facebook",
   defaults: facebookLoginHosts,
   build: (endpoints) =>
-    Effect.flatMap(loginConfigId, (configId) => facebookRoute(endpoints, configId))
+    Effect.flatMap(loginConfigId("HERALD_FACEBOOK_LOGIN_CONFIG_ID"), (configId) => facebookRoute(endpoints, configId))
 }

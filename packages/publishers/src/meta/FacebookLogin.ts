@@ -11,13 +11,19 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import { PlatformCallFailed } from "@herald/core"
-import { Array as Arr, Clock, DateTime, Effect, Option, Redacted, Schema } from "effect"
+import { Array as Arr, Clock, Config, DateTime, Effect, Option, Redacted, Schema } from "effect"
 import { asRead, type PlatformClient, type PlatformEndpoints } from "../kit/index.js"
 import { sendGraphJson, tokenCallFailed } from "./GraphCall.js"
 import { graphVersions, versioned } from "./GraphVersions.js"
 
 /** Facebook Login's real hosts: the login dialog, and the Graph API (token endpoint included). */
 export const facebookLoginHosts = { authBaseUrl: "https://www.facebook.com", apiBaseUrl: "https://graph.facebook.com" } as const
+
+/**
+ * A Facebook Login for Business configuration id, read from `variable` (made in the app
+ * dashboard, it names the permissions in place of a scope list); blank is none.
+ */
+export const loginConfigId = (variable: string) => Config.option(Config.string(variable)).pipe(Config.map(Option.filter((value) => value.trim() !== "")))
 
 /** A Facebook user token and when it expires (null: Facebook gave no expiry). */
 export interface UserToken {

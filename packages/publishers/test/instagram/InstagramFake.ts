@@ -2,8 +2,10 @@
  * A fake of Instagram's Graph API on loopback at its documented paths, as either login serves it:
  * Instagram Login (graph.instagram.com: the consent page and code exchange of api.instagram.com,
  * /access_token with ig_exchange_token, /refresh_access_token with ig_refresh_token) or, with
- * `login: "facebook"`, the Instagram calls of graph.facebook.com for tokens another fake issues
- * (FacebookLoginFake). The API under the pinned version: /me, /{ig-user-id} (with Business
+ * `login: "facebook"`, graph.facebook.com: Facebook Login (FacebookLoginFake: the dialog, the
+ * token endpoint, /me/accounts listing a Page linked to the Instagram account with its
+ * instagram_business_account) and the Instagram calls made with that Page's token. The API under
+ * the pinned version: /me, /{ig-user-id} (with Business
  * Discovery), /{ig-user-id}/media (create, list), /{ig-user-id}/stories,
  * /{ig-user-id}/media_publish, /{ig-user-id}/content_publishing_limit, /{container-id}
  * (status_code), /{ig-media-id}, /{ig-media-id}/insights and DELETE /{ig-media-id} (Facebook
@@ -13,6 +15,7 @@
  */
 import { randomBytes } from "node:crypto"
 import type { FakeControls, InjectedReply } from "../kit/publisherContract.js"
+import { FacebookLoginFake, type FakePage } from "../meta/FacebookLoginFake.js"
 import { GraphFakeServer, type GraphReply, type GraphRequest } from "../meta/GraphFakeServer.js"
 
 export interface InstagramFakeOptions {
@@ -29,7 +32,25 @@ export interface InstagramFakeOptions {
   readonly quota?: number
   /** Professional accounts Business Discovery finds, by username (branded content sponsors). */
   readonly brands?: Readonly<Record<string, string>>
+  /**
+   * Facebook Login only: the Pages the user manages besides the one linked to the Instagram
+   * account (default: none), and whether the listing names the linked account's username.
+   */
+  readonly otherPages?: ReadonlyArray<FakePage>
+  readonly listsUsername?: boolean
 }
+
+/** Instagram's permissions through Facebook Login (with the Pages permissions the login needs). */
+export const facebookLoginPermissions = [
+  "instagram_basic",
+  "instagram_content_publish",
+  "instagram_manage_insights",
+  "instagram_manage_contents",
+  "instagram_manage_comments",
+  "pages_show_list",
+  "pages_read_engagement",
+  "business_management"
+]
 
 export type ContainerStatus = "IN_PROGRESS" | "FINISHED" | "PUBLISHED" | "ERROR" | "EXPIRED"
 
@@ -106,16 +127,49 @@ export class InstagramFake {
   private readonly codes = new Map<string, { redirectUri: string; scopes: Set<string> }>()
   private hangPublish = false
   private quotaTotal: number | undefined
-  /** How a token is read when another fake issued it (Facebook Login). */
-  resolveToken: (token: string) => InstagramTokenRecord | undefined = (token) => this.tokens.get(token)
+  /** Facebook Login, when the fake is graph.facebook.com: it issues the user and Page tokens. */
+  readonly facebook: FacebookLoginFake | undefined
 
   constructor(readonly options: InstagramFakeOptions) {
     this.user = options.user ?? { id: "17841400000000042", username: "grace.hopper" }
     this.version = options.version ?? "v26.0"
-    this.server = new GraphFakeServer(
-      (request, reply) => this.handle(request, reply),
-      (request) => request.version === null && ["/oauth/authorize", "/oauth/access_token", "/access_token", "/refresh_access_token"].includes(request.path)
-    )
+    const facebook = options.login === "facebook"
+      ? new FacebookLoginFake({
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        version: this.version,
+        permissions: facebookLoginPermissions,
+        pages: [
+          {
+            id: "104000000000077",
+            name: "Grace's Page",
+            tasks: ["ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MESSAGING", "MODERATE", "MANAGE"],
+            instagram: this.user,
+            ...(options.listsUsername === false ? { listsUsername: false } : {})
+          },
+          ...(options.otherPages ?? [])
+        ]
+      })
+      : undefined
+    this.facebook = facebook
+    this.server = facebook === undefined
+      ? new GraphFakeServer(
+        (request, reply) => this.handle(request, reply),
+        (request) => request.version === null && ["/oauth/authorize", "/oauth/access_token", "/access_token", "/refresh_access_token"].includes(request.path)
+      )
+      : new GraphFakeServer(
+        (request, reply) => facebook.handles(request) ? facebook.handle(request, reply) : this.handle(request, reply),
+        (request) => facebook.exempt(request)
+      )
+  }
+
+  /** The token as the API reads it: Instagram Login's own, or a Page token Facebook Login issued (posting as the Page's Instagram account). */
+  private resolveToken(token: string): InstagramTokenRecord | undefined {
+    if (this.facebook === undefined) return this.tokens.get(token)
+    const page = this.facebook.pageToken(token)
+    const linked = page === undefined ? undefined : this.facebook.pages.find((candidate) => candidate.id === page.pageId)?.instagram
+    if (page === undefined || linked === undefined) return undefined
+    return { userId: linked.id, kind: "long", scopes: page.user.scopes, expired: !page.valid || !page.user.valid, lapsed: false }
   }
 
   get url(): string {
@@ -149,8 +203,12 @@ export class InstagramFake {
     this.hangPublish = true
   }
 
-  /** Every Instagram Login token is refused on API calls (190/463); refresh_access_token still takes them. */
+  /**
+   * Every Instagram Login token is refused on API calls (190/463); refresh_access_token still
+   * takes them. Through Facebook Login: the Page tokens die, the user token still gets new ones.
+   */
   expireToken(): void {
+    this.facebook?.invalidatePageTokens()
     for (const token of this.tokens.values()) token.expired = true
   }
 
@@ -164,10 +222,12 @@ export class InstagramFake {
 
   /** The user removed the app: every token dead, refresh included. */
   revokeGrant(): void {
+    this.facebook?.revokeGrant()
     this.tokens.clear()
   }
 
   revokeScope(scope: string): void {
+    this.facebook?.revokePermission(scope)
     for (const token of this.tokens.values()) token.scopes.delete(scope)
   }
 
@@ -195,12 +255,14 @@ export class InstagramFake {
           text: post.container.fields["caption"] ?? null,
           media: post.children.length > 0 ? post.children.length : 1
         })),
-      refreshes: () => this.tokenCalls.filter((grant) => grant === "ig_refresh_token").length
+      // Through Facebook Login a refresh is the Page's token asked for again.
+      refreshes: () => this.facebook?.tokenCalls.filter((call) => call === "page_token").length ?? this.tokenCalls.filter((grant) => grant === "ig_refresh_token").length
     }
   }
 
-  /** Follows a consent URL as the user would, approving it; answers where Instagram redirects. */
+  /** Follows a consent URL as the user would, approving it; answers where Instagram (or Facebook) redirects. */
   async consent(authorizeUrl: string): Promise<URL> {
+    if (this.facebook !== undefined) return this.facebook.consent(authorizeUrl)
     const response = await fetch(authorizeUrl, { redirect: "manual" })
     const location = response.headers.get("location")
     if (response.status !== 302 || location === null) throw new Error(`consent answered ${response.status}: ${await response.text()}`)

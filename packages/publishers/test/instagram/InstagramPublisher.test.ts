@@ -1,27 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type InstagramConfiguration, Media, type PublishRequest, type SocialAccount } from "@herald/core"
+import { Media, type SocialAccount } from "@herald/core"
 import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
-import { randomUUID } from "node:crypto"
-import { jpeg, makeHarness, mediaItem, mp4 } from "./harness.js"
+import { jpeg, makeHarness, mediaItem, mp4, publishRequest as request, withHarness as withPatientHarness } from "./harness.js"
+import type { InstagramFakeOptions } from "./InstagramFake.js"
 
 /** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
 const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 
-const withHarness = <A, E>(options: Parameters<typeof makeHarness>[0], body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>) =>
-  Effect.scoped(Effect.gen(function*() {
-    const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, patient)), (opened) => Effect.promise(() => opened.stop()))
-    const account = yield* Effect.promise(() => harness.connect())
-    return yield* body(harness, account)
-  }))
-
-const request = (
-  account: SocialAccount,
-  text: string | null,
-  media: PublishRequest["media"],
-  configuration: typeof InstagramConfiguration.Type | undefined = undefined
-): PublishRequest => ({ account, text, media, configuration, marker: randomUUID() })
+const withHarness = <A, E>(options: Partial<InstagramFakeOptions>, body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>) =>
+  withPatientHarness(options, body, patient)
 
 /**
  * Runs `effect` to its end while moving the TestClock a second at a time (the container waits

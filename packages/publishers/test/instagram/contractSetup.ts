@@ -1,8 +1,8 @@
 /**
- * Instagram Login's setup for the kit's publisherContract: the route over the fake, an account
+ * Instagram's setup for the kit's publisherContract, per login: the route over the fake, an account
  * connected through Herald's connection flow, one stored item per media kind (an image carries
- * every other post: Instagram publishes nothing without media), and each Instagram option this
- * login carries. Containers are FINISHED at their first status read (the suite runs on the
+ * every other post: Instagram publishes nothing without media), and each Instagram option the
+ * login carries (Facebook Login adds the branded content labels). Containers are FINISHED at their first status read (the suite runs on the
  * TestClock); InstagramPublisher.test.ts covers the waits.
  */
 import { Effect } from "effect"
@@ -26,8 +26,20 @@ export const instagramLoginOptions = (fake: InstagramFake): ReadonlyArray<Option
   { name: "collaborators", configuration: { collaborators: ["@ada.lovelace", "alan.turing"] }, check: expectField(fake, "collaborators", JSON.stringify(["ada.lovelace", "alan.turing"])) }
 ]
 
-export const instagramContractSetup: ContractSetupEffect = Effect.gen(function*() {
-  const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
+const brands = { "acme.brand": "17841400000000099" }
+
+export const facebookLoginOptions = (fake: InstagramFake): ReadonlyArray<OptionCase> => [
+  ...instagramLoginOptions(fake),
+  { name: "is_paid_partnership", configuration: { is_paid_partnership: true }, check: expectField(fake, "is_paid_partnership", "true") },
+  {
+    name: "branded_content_sponsors",
+    configuration: { branded_content_sponsors: ["@acme.brand"] },
+    check: expectField(fake, "branded_content_sponsor_ids", JSON.stringify(["17841400000000099"]))
+  }
+]
+
+export const instagramContractSetup = (login: "instagram" | "facebook"): ContractSetupEffect => Effect.gen(function*() {
+  const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness({ login, brands })), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
   const image = harness.withBytes(mediaItem("image", { altText: "a red kite" }), jpeg)
   return {
@@ -36,7 +48,7 @@ export const instagramContractSetup: ContractSetupEffect = Effect.gen(function*(
     fake: harness.fake.controls(),
     media: { image, video: harness.withBytes(mediaItem("video"), mp4) },
     carrier: image,
-    options: instagramLoginOptions(harness.fake),
+    options: login === "facebook" ? facebookLoginOptions(harness.fake) : instagramLoginOptions(harness.fake),
     reload: Effect.sync(() => harness.data.accounts.get(account.id) ?? account)
   }
 })

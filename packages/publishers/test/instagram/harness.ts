@@ -1,11 +1,15 @@
 /**
- * What the Instagram tests run on: the fake on loopback, Instagram Login's route built against it
+ * What the Instagram tests run on: the fake on loopback, Instagram Login's route (or, with
+ * `login: "facebook"`, the Facebook Login route over the fake's graph.facebook.com) built against it
  * through the production HTTP client over the outbound guard, accounts connected through
  * Herald's connection flow on the fake's consent page (tokens kept and refreshed by Herald's
  * AccountTokens) over the in-memory stores, and media served to the fake at public URLs by a
  * small loopback host (Instagram downloads media; it takes no bytes).
  */
-import type { Media } from "@herald/core"
+import type { InstagramConfiguration, Media, PublishRequest, SocialAccount } from "@herald/core"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { instagramFacebookLoginRoute } from "../../src/instagram/InstagramFacebookLoginRoute.js"
 import { instagramLoginRoute } from "../../src/instagram/InstagramLoginRoute.js"
 import { directHarness } from "../kit/DirectHarness.js"
 import { shortDeadlines, startMediaHost } from "../threads/harness.js"
@@ -28,7 +32,7 @@ export const makeHarness = async (fakeOptions: Partial<InstagramFakeOptions> = {
     platform: "instagram",
     fake,
     client: { id: clientId, secret: clientSecret },
-    build: instagramLoginRoute,
+    build: fakeOptions.login === "facebook" ? (endpoints) => instagramFacebookLoginRoute(endpoints) : instagramLoginRoute,
     deadlines,
     // What a bucket's presigned GET is in production: a URL Instagram downloads the bytes from.
     publicUrl: (key) => `${host.url}/media/${key}`,
@@ -46,3 +50,25 @@ export const makeHarness = async (fakeOptions: Partial<InstagramFakeOptions> = {
 
   return { fake, route: harness.route, data: harness.data, runtime: harness.runtime, connect: harness.connect, withBytes: harness.withBytes, publicUrlOf, stop }
 }
+
+type Harness = Awaited<ReturnType<typeof makeHarness>>
+
+/** Runs `body` on a harness with an account connected, stopped at the end. */
+export const withHarness = <A, E>(
+  options: Partial<InstagramFakeOptions>,
+  body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>,
+  deadlines: typeof shortDeadlines = shortDeadlines
+) =>
+  Effect.scoped(Effect.gen(function*() {
+    const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, deadlines)), (opened) => Effect.promise(() => opened.stop()))
+    const account = yield* Effect.promise(() => harness.connect())
+    return yield* body(harness, account)
+  }))
+
+/** A delivery to the account, under a fresh marker. */
+export const publishRequest = (
+  account: SocialAccount,
+  text: string | null,
+  media: PublishRequest["media"],
+  configuration: typeof InstagramConfiguration.Type | undefined = undefined
+): PublishRequest => ({ account, text, media, configuration, marker: randomUUID() })

@@ -92,7 +92,8 @@ export const directHarness = async <Route extends { readonly oauth: OAuthProvide
   /** Herald's connection flow: started, the consent URL approved on the fake, its answer completed. */
   const connect = async (): Promise<SocialAccount> => {
     const started = await runtime.runPromise(
-      Effect.provide(startConnection(project.id, platform, { caller: "test", publicUrl: "https://herald.example" }), connections)
+      // On the route the provider connects (Instagram's facebook_login, else direct).
+      Effect.provide(startConnection(project.id, platform, { caller: "test", publicUrl: "https://herald.example" }, route.oauth.route), connections)
     )
     const callback = await fake.consent(started.authorizeUrl)
     return runtime.runPromise(Effect.provide(

@@ -16,6 +16,8 @@ export interface FakePage {
   readonly name: string
   readonly tasks: ReadonlyArray<string>
   readonly instagram?: { readonly id: string; readonly username: string }
+  /** false: the listing's instagram_business_account carries its id alone (the username is read from Instagram). */
+  readonly listsUsername?: boolean
 }
 
 export interface FacebookLoginFakeOptions {
@@ -193,7 +195,9 @@ export class FacebookLoginFake {
       ...(wanted.has("name") ? { name: page.name } : {}),
       ...(wanted.has("access_token") && !withheld ? { access_token: this.mintPage(page.id, user) } : {}),
       ...(wanted.has("tasks") ? { tasks: page.tasks } : {}),
-      ...(wanted.has("instagram_business_account") && page.instagram !== undefined ? { instagram_business_account: page.instagram } : {})
+      ...(wanted.has("instagram_business_account") && page.instagram !== undefined
+        ? { instagram_business_account: page.listsUsername === false ? { id: page.instagram.id } : page.instagram }
+        : {})
     }
   }
 

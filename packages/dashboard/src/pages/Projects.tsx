@@ -1,0 +1,38 @@
+import { get } from "../api.js"
+import type { PageProps } from "../routes.js"
+import { Empty, ErrorNote, Loading, useLoad } from "../ui.js"
+
+interface AdminProject {
+  readonly id: string
+  readonly name: string
+  readonly timezone: string
+  readonly approval: string
+  readonly signature: string
+}
+
+/** The operator's view: every project of the instance (GET /admin/v1/projects). */
+export const Projects = (_: PageProps) => {
+  const list = useLoad(() => get<{ data: ReadonlyArray<AdminProject> }>("/admin/v1/projects"), [])
+  if (list.value === undefined) return list.error === undefined ? <Loading /> : <ErrorNote error={list.error} onRetry={list.reload} />
+  if (list.value.data.length === 0) return <Empty>No project yet: create one with the admin API or `herald admin projects create`.</Empty>
+  return (
+    <>
+      <p class="help">
+        Posts are read and decided with a project's human key: sign in with one to use the approval queue, the posts and the composer.
+      </p>
+      <table>
+        <thead><tr><th scope="col">Project</th><th scope="col">Approval</th><th scope="col">Time zone</th><th scope="col">Signature</th></tr></thead>
+        <tbody>
+          {list.value.data.map((project) => (
+            <tr key={project.id}>
+              <th scope="row">{project.name}<br /><code>{project.id}</code></th>
+              <td>{project.approval}</td>
+              <td>{project.timezone}</td>
+              <td>{project.signature}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  )
+}

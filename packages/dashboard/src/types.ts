@@ -1,0 +1,94 @@
+/** The REST API's replies as the pages read them (docs/api.md and the OpenAPI document have them in full). */
+
+export type PostStatus = "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft"
+export const postStatuses: ReadonlyArray<PostStatus> = ["pending_approval", "scheduled", "processing", "posted", "partial", "failed", "rejected", "draft"]
+
+export type Platform = "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky"
+
+export interface Target {
+  readonly account_id: string
+  readonly platform: Platform
+  readonly username: string
+  readonly delivery_id: string
+  readonly delivery_status: string
+}
+
+export interface Post {
+  readonly id: string
+  readonly status: PostStatus
+  readonly scheduledAt: string | null
+  readonly rejectionReason?: string | null
+  readonly caption: string | null
+  readonly signature: string
+  readonly targets: ReadonlyArray<Target>
+  readonly media_ids: ReadonlyArray<string>
+  readonly platform_configurations: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>
+  readonly created_by: "agent" | "human"
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface PostList {
+  readonly data: ReadonlyArray<Post>
+}
+
+export interface ReceiptEntry {
+  readonly id: string
+  readonly platform: Platform
+  readonly account_id: string
+  readonly username: string
+  readonly status: string
+  readonly retries: number
+  readonly url: string | null
+  readonly error: { readonly code?: string; readonly message?: string } | string | null
+  readonly error_category: string | null
+  readonly note: string | null
+  readonly taken_down_at: string | null
+}
+
+export interface Receipt {
+  readonly post_id: string
+  readonly post_status: PostStatus
+  readonly data: ReadonlyArray<ReceiptEntry>
+}
+
+export interface GuardrailViolation {
+  readonly rule: string
+  readonly detail: string
+  readonly field?: string
+}
+
+export interface GuardrailVerdict {
+  readonly allowed: boolean
+  readonly violations: ReadonlyArray<GuardrailViolation>
+  readonly rules_checked: ReadonlyArray<string>
+}
+
+export interface PostingOption {
+  readonly key: string
+  readonly kind: string
+  readonly values: ReadonlyArray<string> | null
+  readonly default: string | boolean | null
+  readonly max_length: number | null
+  readonly note: string
+}
+
+export interface AccountRules {
+  readonly account_id: string
+  readonly ref: string
+  readonly platform: Platform
+  readonly limits: {
+    readonly caption_chars: number
+    readonly caption_chars_available: number
+    readonly max_media: number
+    readonly media_required: boolean
+  }
+  readonly options: ReadonlyArray<PostingOption>
+}
+
+export interface Project {
+  readonly id: string
+  readonly name: string
+  readonly timezone: string
+  readonly signature: string
+}
