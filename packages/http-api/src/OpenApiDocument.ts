@@ -12,7 +12,7 @@
  */
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-import { adminOperations, publicOperations } from "./OperationDocs.js"
+import { adminOperations, adminTags, publicOperations } from "./OperationDocs.js"
 import { precise, schemaClosure, schemaRefs } from "./OpenApiPrecision.js"
 import { webhooksSection } from "./WebhooksDocument.js"
 
@@ -131,4 +131,7 @@ export const finishDocument = (generated: Json): Json => {
 }
 
 /** The admin API's document: operation ids, descriptions, examples, shared enums and open replies (OpenApiPrecision.ts). */
-export const finishAdminDocument = (generated: Json): Json => precise(generated, adminOperations)
+export const finishAdminDocument = (generated: Json): Json => ({
+  ...precise(generated, adminOperations),
+  tags: (generated.tags as Array<Json>).map((tag) => ({ ...tag, description: tag.description ?? adminTags[tag.name] }))
+})

@@ -213,3 +213,14 @@ export const adminOperations: Readonly<Record<string, OperationDoc>> = {
   "publishing.resumeProject": { id: "resumeProjectPublishing", description: "Lifts the project's stop; what fell due meanwhile publishes in due order." },
   "adminSpec.openapi": { id: "getAdminOpenApiDocument", description: "This OpenAPI 3.1 document. Public: no token needed." }
 }
+
+/** The admin document's tags (its groups carry no description of their own). */
+export const adminTags: Readonly<Record<string, string>> = {
+  projects: "Projects: each has its own keys, accounts, guardrails and webhooks.",
+  keys: "API keys: agent or human, with scopes, a rate limit and an optional daily cap.",
+  accounts: "Social accounts: connecting them, their status, retrying after a reconnect.",
+  webhooks: "Webhook endpoints.",
+  webhookDeliveries: "Each webhook endpoint's delivery log and the resend of a given-up event.",
+  publishing: "The emergency stop, for a project or the whole instance.",
+  adminSpec: "This document."
+}
