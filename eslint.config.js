@@ -2,7 +2,7 @@ import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/build/**", "packages/dashboard/dist/**", "**/.herald*/**", "**/generated/**"] },
+  { ignores: ["**/node_modules/**", "**/build/**", "**/dist/**", "**/.herald*/**", "**/generated/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config"
+import { sourceFirst } from "./vitest.shared.ts"
 import projects from "./vitest.workspace.ts"
 
 export default defineConfig({
+  ...sourceFirst,
   test: {
     projects,
     // One worker per core (vitest's default leaves one core idle, so a 2-core machine ran one file

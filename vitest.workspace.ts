@@ -10,7 +10,8 @@ export const packages = [
   "classifiers",
   "http-api",
   "mcp",
-  "app"
+  "app",
+  "dashboard"
 ] as const
 
 export default packages.map((name) => ({

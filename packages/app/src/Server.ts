@@ -17,7 +17,7 @@ import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
-import { buildDashboardIfStale, dashboardDir } from "./DashboardBuild.js"
+import { dashboardDir } from "./DashboardBuild.js"
 import { PostgresDashboardSessions } from "./DashboardSessionStore.js"
 import { engineLayer, type EngineOptions } from "./Engine.js"
 import { HealthLive } from "./Health.js"
@@ -111,10 +111,9 @@ export const work = Effect.gen(function*() {
   )
 })
 
-/** `herald serve`: reads the configuration, loads (or generates) the secrets, builds the dashboard if stale and serves until interrupted. */
+/** `herald serve`: reads the configuration, loads (or generates) the secrets and serves until interrupted. */
 export const serve = Effect.gen(function*() {
   const config = yield* heraldConfig
   const secrets = yield* loadSecrets(config)
-  yield* buildDashboardIfStale
   return yield* Layer.launch(serverLayer(config, secrets))
 })

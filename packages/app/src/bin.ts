@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { HttpMiddleware } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"

@@ -115,13 +115,34 @@ describe("dashboard sessions", () => {
     expect((await herald.call("/dashboard/session", { token: null, headers: { cookie } })).status).toBe(401)
   })
 
-  it("takes the Authorization header over a cookie, and ends a session whose key is revoked", async () => {
-    const reply = await signIn(herald.credentials.human_key)
-    const cookie = cookieOf(reply)
+  it("takes the Authorization header over a cookie, and refuses a cookie that names no session", async () => {
+    const cookie = cookieOf(await signIn(herald.credentials.human_key))
     const withBearer = await herald.call("/api/v1/posts", { token: herald.credentials.agent_key, headers: { cookie } })
     expect(withBearer.status).toBe(200)
     const garbage = await herald.call("/api/v1/posts", { token: null, headers: { cookie: "herald_session=hs_nonsense" } })
     expect(garbage.status).toBe(401)
     expect((await json(garbage)).code).toBe("session_ended")
+  })
+
+  it("ends a reviewer's session when its key is revoked", async () => {
+    const created = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}/keys`, {
+      method: "POST",
+      token: herald.credentials.admin_token,
+      json: { name: "short-lived", kind: "human", scopes: ["posts:read"] }
+    })
+    const key = await json(created)
+    const cookie = cookieOf(await signIn(key.key))
+    expect((await herald.call("/api/v1/posts", { token: null, headers: { cookie } })).status).toBe(200)
+    const revoked = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}/keys/${key.id}/revoke`, {
+      method: "POST",
+      token: herald.credentials.admin_token
+    })
+    expect(revoked.status).toBeLessThan(300)
+    const after = await herald.call("/api/v1/posts", { token: null, headers: { cookie } })
+    expect(after.status).toBe(401)
+    expect((await json(after)).code).toBe("revoked_api_key")
+    const who = await herald.call("/dashboard/session", { token: null, headers: { cookie } })
+    expect(who.status).toBe(401)
+    expect((await json(who)).code).toBe("session_ended")
   })
 })

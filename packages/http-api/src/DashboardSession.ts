@@ -137,10 +137,11 @@ export const DashboardSessionLive = HttpApiBuilder.Router.use((router) =>
       }
       const hash = hashApiKey(credential)
       let role: SessionRole
+      let principal = Option.none<Principal>()
       if (adminTokenPattern.test(credential) && (yield* admins.isKnown(hash))) {
         role = "operator"
       } else if (apiKeyPattern.test(credential)) {
-        const principal = yield* Effect.option(identify(hash))
+        principal = yield* Effect.option(identify(hash))
         if (Option.isNone(principal)) return yield* failure(new Unauthorized({ code: "invalid_api_key", error: "unknown or revoked credential" }))
         if (principal.value.kind === "agent") {
           return yield* failure(new SessionRefused({ code: "session_not_allowed", error: "agent keys cannot sign in to the dashboard: a person signs in with a human key or the admin token" }))
@@ -153,7 +154,6 @@ export const DashboardSessionLive = HttpApiBuilder.Router.use((router) =>
       const now = yield* DateTime.now
       const expiresAt = DateTime.addDuration(now, sessionLifetime)
       yield* sessions.open(tokenHash(token), { role, credentialHash: hash, expiresAt }, now)
-      const principal = role === "operator" ? Option.none<Principal>() : Option.some(yield* Effect.orDie(identify(hash)))
       const secure = baseUrl.startsWith("https:") || request.headers["x-forwarded-proto"] === "https"
       return HttpServerResponse.unsafeJson(sessionReply(token, role, expiresAt, principal), { status: 201, headers: { "cache-control": "no-store" } }).pipe(
         HttpServerResponse.unsafeSetCookie(sessionCookie, token, {

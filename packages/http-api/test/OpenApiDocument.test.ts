@@ -115,10 +115,12 @@ describe("the served OpenAPI document", () => {
       expect(codes(method, "/api/v1/posts/{id}", "404")).toEqual(["post_not_found", "post_superseded"])
     }
     expect(codes("post", "/api/v1/post-results/{id}/retry", "404")).toEqual(["delivery_not_found"])
-    expect(codes("post", "/api/v1/posts", "403")).toEqual(["missing_scope", "no_active_plan"])
+    // Every authenticated endpoint may refuse a dashboard session too (docs/dashboard.md).
+    const session = ["csrf_token_invalid", "session_not_allowed"]
+    expect(codes("post", "/api/v1/posts", "403")).toEqual([...session, "missing_scope", "no_active_plan"].sort())
     expect(codes("post", "/api/v1/posts", "429")).toEqual(["daily_cap_reached", "rate_limited"])
     expect(codes("post", "/api/v1/post-results/{id}/takedown", "502")).toEqual(["takedown_failed"])
-    expect(codes("get", "/api/v1/posts", "403")).toEqual(["missing_scope"])
+    expect(codes("get", "/api/v1/posts", "403")).toEqual([...session, "missing_scope"].sort())
     expect(codes("post", "/api/v1/posts/{id}/approve", "409")).toEqual(expect.arrayContaining(["post_not_pending_approval", "concurrent_update"]))
   })
 

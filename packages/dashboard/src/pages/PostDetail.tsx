@@ -1,10 +1,13 @@
-import { useState } from "preact/hooks"
+import { useEffect, useState } from "preact/hooks"
 import { type ApiError, del, get, patch, post } from "../api.js"
 import { PostPreview, platformName } from "../PostPreview.js"
 import { href, navigate } from "../router.js"
 import type { PageProps } from "../routes.js"
 import type { Post, PostList, Receipt, ReceiptEntry } from "../types.js"
 import { asApiError, Empty, ErrorNote, Loading, Notice, StatusBadge, useLoad, When } from "../ui.js"
+
+/** How often a post that is going out is read again, so its receipt fills in as the deliveries finish. */
+const followMillis = 2000
 
 /** What can still be edited: a post that has not gone out (the API's PATCH rule). */
 const editable = (status: Post["status"]) => status === "pending_approval" || status === "draft" || status === "scheduled"
@@ -91,6 +94,12 @@ export const PostDetail = ({ params }: PageProps) => {
     const list = await get<PostList>(`/api/v1/posts?limit=100&status=${receipt.post_status}`)
     return { receipt, post: list.data.find((candidate) => candidate.id === id) ?? null }
   }, [id])
+  const goingOut = loaded.value?.receipt.post_status === "processing"
+  useEffect(() => {
+    if (!goingOut) return
+    const timer = setTimeout(() => void loaded.reload(), followMillis)
+    return () => clearTimeout(timer)
+  }, [loaded.value])
   if (loaded.value === undefined) return loaded.error === undefined ? <Loading /> : <ErrorNote error={loaded.error} onRetry={loaded.reload} />
   const { receipt, post: current } = loaded.value
   const remove = async () => {
