@@ -4,6 +4,7 @@
 // dist/ directory (set after each build: tsc leaves dist/ alone when only package.json changed). When
 // nothing changed this only reads file times, so `npm start` stays fast. Concurrent builds (a test
 // packing the packages while another starts Herald) wait for each other on a lock directory.
+// `node scripts/build.mjs <package name>...` builds only those (the dashboard's browser tests).
 import { spawnSync } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -79,7 +80,8 @@ const acquire = async () => {
   }
 }
 
-const pending = workspaces().filter(stale)
+const named = process.argv.slice(2)
+const pending = workspaces().filter((workspace) => named.length === 0 || named.includes(workspace.pkg.name)).filter(stale)
 if (pending.length > 0) {
   await acquire()
   try {

@@ -1,6 +1,6 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
-import { type CliFailure, countOption, countOrNoneOption, listOption, presentFields, textOption, usageError } from "./CliArgs.js"
+import { type CliFailure, countOption, list, countOrNoneOption, listOption, presentFields, textOption, usageError } from "./CliArgs.js"
 import { group } from "./CommandTree.js"
 import { connect, connectionOptions, projectOption, refusal, replyBody, tokenOption } from "./CliConnection.js"
 
@@ -86,6 +86,13 @@ const projects = group("projects", "Projects: each has its own keys, accounts, g
       "Change a project's settings; guardrail rules not named keep their value.",
       { project: projectOptions, guardrails: guardrailOptions },
       (input, project) => inProject(project, (p) => `/projects/${p}`, "PATCH", projectBody(input))
+    ),
+    adminCommand(
+      "check-guardrails",
+      "A dry run of the guardrails on a caption; the rule options try rules before saving them.",
+      { caption: Options.text("caption").pipe(Options.withDescription("the text to check")), guardrails: guardrailOptions },
+      ({ caption, guardrails }, project) =>
+        inProject(project, (p) => `/projects/${p}/guardrails/check`, "POST", projectBody({ project: { caption: Option.some(caption) }, guardrails }))
     )
 ])
 
@@ -214,6 +221,18 @@ const webhooks = group("webhooks", "Webhook endpoints: add, enable, disable, del
       ({ webhook }, project) => inProject(project, (p) => webhookPath(p, webhook), "PATCH", { enabled: false })
     ),
     adminCommand(
+      "kinds",
+      "Change the event kinds an endpoint receives.",
+      { webhook: webhookId, kinds: Options.text("kinds").pipe(Options.withDescription("comma-separated event kinds: post.published,post.failed,...")) },
+      ({ kinds, webhook }, project) => inProject(project, (p) => webhookPath(p, webhook), "PATCH", { kinds: list(kinds) })
+    ),
+    adminCommand(
+      "test",
+      "Send the endpoint a signed test event now.",
+      { webhook: webhookId },
+      ({ webhook }, project) => inProject(project, (p) => `${webhookPath(p, webhook)}/test`, "POST")
+    ),
+    adminCommand(
       "delete",
       "Delete an endpoint.",
       { webhook: webhookId },
@@ -239,6 +258,35 @@ const webhooks = group("webhooks", "Webhook endpoints: add, enable, disable, del
 ])
 
 // ---------------------------------------------------------------------------------------------
+// approval channels
+// ---------------------------------------------------------------------------------------------
+
+const approvalChannels = group("approval-channels", "Where held posts' approval links are sent: e-mail or a chat incoming webhook (docs/approval-channels.md).", [
+  adminCommand("list", "List a project's approval channels.", {}, (_, project) => inProject(project, (p) => `/projects/${p}/approval-channels`)),
+  adminCommand(
+    "add-email",
+    "Send approval links to an e-mail address.",
+    { address: Options.text("address").pipe(Options.withDescription("the reviewer's address")) },
+    ({ address }, project) => inProject(project, (p) => `/projects/${p}/approval-channels`, "POST", { kind: "email", address })
+  ),
+  adminCommand(
+    "add-chat",
+    "Send approval links to a chat incoming webhook.",
+    {
+      url: Options.text("url").pipe(Options.withDescription("the incoming-webhook URL")),
+      label: Options.text("label").pipe(Options.withDescription("the channel's label, e.g. #approvals"))
+    },
+    ({ label, url }, project) => inProject(project, (p) => `/projects/${p}/approval-channels`, "POST", { kind: "chat", url, label })
+  ),
+  adminCommand(
+    "remove",
+    "Remove an approval channel.",
+    { channel: Args.text({ name: "channel id" }).pipe(Args.withDescription("the channel's id (list shows it)")) },
+    ({ channel }, project) => inProject(project, (p) => `/projects/${p}/approval-channels/${segment(channel)}`, "DELETE")
+  )
+])
+
+// ---------------------------------------------------------------------------------------------
 // publishing (the emergency stop)
 // ---------------------------------------------------------------------------------------------
 
@@ -255,4 +303,4 @@ const publishing = group("publishing", "The emergency stop: pause and resume pub
 ])
 
 export const adminCli = group("admin", "Manage projects, API keys, social accounts, webhooks and the emergency stop through the admin API of a running server. " +
-      "Every admin command takes --server, --token, --project and --data-dir; the token and project default to the data directory's credentials.json.", [projects, keys, accounts, webhooks, publishing])
+      "Every admin command takes --server, --token, --project and --data-dir; the token and project default to the data directory's credentials.json.", [projects, keys, accounts, webhooks, approvalChannels, publishing])

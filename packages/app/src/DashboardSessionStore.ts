@@ -9,7 +9,7 @@ interface SessionRow {
   readonly expires_at: Date
 }
 
-/** Dashboard sessions in PostgreSQL (hashes only), in the table of migration 0046_dashboard_sessions. */
+/** Dashboard sessions in PostgreSQL (hashes only), in the table of migration 0039_dashboard_sessions. */
 export const PostgresDashboardSessions = Layer.effect(
   DashboardSessions,
   Effect.gen(function*() {

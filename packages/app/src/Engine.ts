@@ -5,7 +5,8 @@ import { type MediaConfig, MediaLive } from "@herald/media"
 import { OutboundGuard } from "@herald/outbound"
 import { Kit, Simulator, SimulatorPublishers } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
-import { WebhookDestinationsLive } from "@herald/webhooks"
+import { WebhookDestinationsLive, WebhookTestEventsLive } from "@herald/webhooks"
+import { approvalMessengersFromEnv } from "./approvalChannels/ApprovalMessengersLive.js"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { PostgresAdminTokens } from "./AdminTokenStore.js"
 import { classifierFromEnv } from "./ClassifierConfig.js"
@@ -73,6 +74,8 @@ export const engineLayer = (options: EngineOptions) => {
     RandomIds,
     NodeSecretMint,
     WebhookDestinationsLive,
+    WebhookTestEventsLive,
+    approvalMessengersFromEnv,
     PeopleTagCheck.throughPublishers,
     ConnectionCheckRuns.layer(workerName(), { ...defaultConnectionCheckPolicy, ...options.connectionChecks })
   ).pipe(

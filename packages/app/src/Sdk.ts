@@ -40,6 +40,21 @@ import {
   toPauseView,
   retryAuthFailures,
   updateApiKeyLimits,
+  updateWebhookEndpoint,
+  sendWebhookTestEvent,
+  addApprovalChannel,
+  dryRunGuardrails,
+  GuardrailSettings,
+  type GuardrailVerdict,
+  type ApprovalChannel,
+  ApprovalChannelId,
+  listApprovalChannels,
+  NewApprovalChannel,
+  removeApprovalChannel,
+  type WebhookEndpoint,
+  WebhookEndpointChange,
+  WebhookEndpointId,
+  type WebhookTestResult,
   type SocialAccount,
   startConnection,
   topPosts,
@@ -52,7 +67,7 @@ import { Cause, DateTime, Effect, Exit, Layer, ManagedRuntime, Option, Redacted,
 import { bootstrapDemo, type DemoCredentials } from "./Bootstrap.js"
 import { engineLayer, httpApiConfig } from "./Engine.js"
 import { HealthLive } from "./Health.js"
-import { Workers } from "./workers/index.js"
+import { approvalNotifier, Workers } from "./workers/index.js"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { loadSecrets } from "./Secrets.js"
 
@@ -177,6 +192,29 @@ export interface Herald {
      * decoding error naming a bad value, ProjectNotFound or ApiKeyNotFound.
      */
     readonly updateKeyLimits: (projectId: string, keyId: string, limits: ApiKeyLimits) => Promise<ApiKeySummary>
+    /**
+     * Turns a webhook endpoint on or off (on again, also after failures disabled it, clears its
+     * failure streak) and replaces its event kinds, as PATCH /admin/v1/projects/{id}/webhooks/{webhook_id}.
+     * Rejects with the decoding error, ProjectNotFound or WebhookEndpointNotFound.
+     */
+    readonly updateWebhook: (projectId: string, webhookId: string, change: WebhookEndpointChange) => Promise<WebhookEndpoint>
+    /** Sends one signed webhook.test event to the endpoint now and answers its reply (not retried, not logged). */
+    readonly testWebhook: (projectId: string, webhookId: string) => Promise<WebhookTestResult>
+    /**
+     * A guardrail dry run: the verdict `caption` would get under the project's guardrails with
+     * `guardrails` (not saved) applied over them, as POST /admin/v1/projects/{id}/guardrails/check.
+     */
+    readonly checkGuardrails: (projectId: string, caption: string, guardrails?: Partial<GuardrailSettings>) => Promise<GuardrailVerdict>
+    /** The project's approval channels (docs/approval-channels.md); a chat URL is never shown. */
+    readonly approvalChannels: (projectId: string) => Promise<ReadonlyArray<ApprovalChannel>>
+    /**
+     * Adds a reviewer's address ({ kind: "email", address }) or a chat incoming webhook
+     * ({ kind: "chat", url, label }); posts held from then on are announced there. Rejects with the
+     * decoding error, ProjectNotFound, WebhookDestinationRefused (the chat URL) or EmailNotConfigured.
+     */
+    readonly addApprovalChannel: (projectId: string, channel: NewApprovalChannel) => Promise<ApprovalChannel>
+    /** Removes a channel; links already sent keep working. Rejects with ProjectNotFound or ApprovalChannelNotFound. */
+    readonly removeApprovalChannel: (projectId: string, channelId: string) => Promise<void>
   }
   /** The demo's credentials when `demo` created them on this start; null otherwise. */
   readonly demoCredentials: DemoCredentials | null
@@ -234,7 +272,7 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
   })
   const apiConfig = httpApiConfig(options.publicUrl, secrets.approvalSecret)
   const services = Layer.mergeAll(engine, HmacApprovalLinks.pipe(Layer.provide(apiConfig)))
-  const workers = Layer.mergeAll(Workers, WebhookDispatcher.layer()).pipe(Layer.provide(services))
+  const workers = Layer.mergeAll(Workers, WebhookDispatcher.layer(), approvalNotifier()).pipe(Layer.provide(services))
   const runtime = ManagedRuntime.make(Layer.mergeAll(services, workers))
   const demo = await runtime.runPromise(options.demo === true ? bootstrapDemo : Effect.succeed(Option.none()))
   const web = HttpApiBuilder.toWebHandler(
@@ -342,6 +380,42 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
             yield* decode(ProjectId, projectId, ["project_id"]),
             yield* decode(ApiKeyId, keyId, ["key_id"]),
             yield* decode(ApiKeyLimits, limits)
+          )
+        })),
+      updateWebhook: (projectId, webhookId, change) =>
+        run(Effect.gen(function*() {
+          return yield* updateWebhookEndpoint(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(WebhookEndpointId, webhookId, ["webhook_id"]),
+            yield* decode(WebhookEndpointChange, change)
+          )
+        })),
+      checkGuardrails: (projectId, caption, guardrails = {}) =>
+        run(Effect.gen(function*() {
+          return yield* dryRunGuardrails(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)), caption, ["caption"]),
+            yield* decode(Schema.partial(GuardrailSettings), guardrails, ["guardrails"])
+          )
+        })),
+      approvalChannels: (projectId) =>
+        run(Effect.flatMap(decode(ProjectId, projectId, ["project_id"]), listApprovalChannels)),
+      addApprovalChannel: (projectId, channel) =>
+        run(Effect.gen(function*() {
+          return yield* addApprovalChannel(yield* decode(ProjectId, projectId, ["project_id"]), yield* decode(NewApprovalChannel, channel))
+        })),
+      removeApprovalChannel: (projectId, channelId) =>
+        run(Effect.gen(function*() {
+          return yield* removeApprovalChannel(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(ApprovalChannelId, channelId, ["channel_id"])
+          )
+        })),
+      testWebhook: (projectId, webhookId) =>
+        run(Effect.gen(function*() {
+          return yield* sendWebhookTestEvent(
+            yield* decode(ProjectId, projectId, ["project_id"]),
+            yield* decode(WebhookEndpointId, webhookId, ["webhook_id"])
           )
         }))
     },

@@ -2,6 +2,7 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   AdminApiLive,
+  ApiReferenceLive,
   apiKeyPattern,
   createNodeServer,
   DashboardAssetsLive,
@@ -14,14 +15,17 @@ import {
 } from "@herald/http-api"
 import { McpLive } from "@herald/mcp"
 import { WebhookDispatcher } from "@herald/webhooks"
-import { Console, Effect, Layer, Option } from "effect"
+import { Console, Duration, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { dashboardDir } from "./DashboardBuild.js"
 import { PostgresDashboardSessions } from "./DashboardSessionStore.js"
-import { engineLayer, type EngineOptions } from "./Engine.js"
-import { HealthLive } from "./Health.js"
-import { workers } from "./workers/index.js"
+import { engineLayer, type EngineOptions, httpApiConfig } from "./Engine.js"
+import { drainDelay, DrainingLive, drainOnStop, healthRoutes } from "./Health.js"
+import { loggingLayer, logSettings } from "./Logging.js"
+import { PrometheusPageLive } from "./PrometheusPage.js"
+import { telemetryLayer, telemetrySettings } from "./Telemetry.js"
+import { approvalNotifier, workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
 
 /** Where the server is reached from outside: HERALD_PUBLIC_URL, or the address it bound. */
@@ -50,16 +54,25 @@ const mcp = McpLive({
   version: "1.0"
 }).pipe(Layer.provide(HmacApprovalLinks))
 
-/** The background workers: publishing what is due, syncing metrics, and sending webhooks. */
-const backgroundWorkers = (config: HeraldConfig) =>
-  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer())
+/**
+ * The background workers: publishing what is due, syncing metrics, sending webhooks and approval
+ * channel messages (whose links start with the configured base URL).
+ */
+const backgroundWorkers = <R>(config: HeraldConfig, apiConfig: Layer.Layer<HttpApiConfig, never, R>) =>
+  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer(), approvalNotifier().pipe(Layer.provide(HmacApprovalLinks), Layer.provide(apiConfig)))
 
 /**
- * The reference server: storage, the first-start demo, the REST API with its approval page, the
- * admin API, the MCP connector, the dashboard (its built page and its sign-in sessions), GET /health and, unless HERALD_WORKERS is false, the background workers, over
- * node:http (provided, to read its address).
+ * The reference server: storage, the first-start demo, the REST API with its approval page and
+ * reference page (/docs), the admin API, the MCP connector, the dashboard (its built page and its
+ * sign-in sessions), the health checks, the Prometheus page and, unless HERALD_WORKERS is false,
+ * the background workers, over node:http (provided, to read its address). `drainDelay`: how long
+ * it reports not ready once stopping, before it closes.
  */
-export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pick<EngineOptions, "directRoutes"> = {}) => {
+export const serverLayer = (
+  config: HeraldConfig,
+  secrets: Secrets,
+  options: Pick<EngineOptions, "directRoutes"> & { readonly drainDelay?: Duration.Duration } = {}
+) => {
   const engine = engineLayer({ ...config, ...options, credentialsKey: secrets.credentialsKey })
   const firstStart = Layer.effectDiscard(
     Effect.flatMap(bootstrapDemo, Option.match({
@@ -75,9 +88,16 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
   )
   const http = serveApi.pipe(
     Layer.provide(
-      Layer.mergeAll(HttpApiLive, AdminApiLive, HealthLive, mcp, DashboardSessionLive, DashboardAssetsLive(dashboardDir)).pipe(
-        Layer.provide(PostgresDashboardSessions)
-      )
+      Layer.mergeAll(
+        HttpApiLive,
+        AdminApiLive,
+        healthRoutes,
+        mcp,
+        DashboardSessionLive,
+        DashboardAssetsLive(dashboardDir),
+        ApiReferenceLive,
+        PrometheusPageLive
+      ).pipe(Layer.provide(PostgresDashboardSessions))
     ),
     Layer.provide(apiConfig)
   )
@@ -88,11 +108,18 @@ export const serverLayer = (config: HeraldConfig, secrets: Secrets, options: Pic
   // The port is bound before the first start hands out credentials: a start that cannot listen
   // (the port is taken) leaves no Demo project and no credentials.json behind.
   const bound = firstStart.pipe(Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })))
-  return Layer.mergeAll(http, config.workers ? backgroundWorkers(config) : Layer.empty, listening).pipe(
+  const serving = drainOnStop(options.drainDelay ?? Duration.zero).pipe(Layer.provide(http), Layer.provide(DrainingLive))
+  return Layer.mergeAll(serving, config.workers ? backgroundWorkers(config, apiConfig) : Layer.empty, listening).pipe(
     Layer.provideMerge(bound),
     Layer.provide(engine)
   )
 }
+
+/** The logger and the OTLP exporters, as the environment sets them (docs/operations.md). */
+const observability = Effect.map(
+  Effect.all([logSettings, telemetrySettings]),
+  ([logs, telemetry]) => Layer.merge(loggingLayer(logs), telemetryLayer(telemetry))
+)
 
 /**
  * `herald work`: the background workers alone, no HTTP, on the same database as the API processes
@@ -105,9 +132,12 @@ export const work = Effect.gen(function*() {
     return yield* Effect.fail(new Error("herald work runs beside API processes on a shared PostgreSQL: set DATABASE_URL"))
   }
   const secrets = yield* loadSecrets(config)
-  yield* Console.log("Herald workers are running (publishing, metrics, webhooks)")
+  yield* Console.log("Herald workers are running (publishing, metrics, webhooks, approval channels)")
   return yield* Layer.launch(
-    backgroundWorkers(config).pipe(Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })))
+    backgroundWorkers(config, httpApiConfig(Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`), secrets.approvalSecret)).pipe(
+      Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })),
+      Layer.provide(yield* observability)
+    )
   )
 })
 
@@ -115,5 +145,7 @@ export const work = Effect.gen(function*() {
 export const serve = Effect.gen(function*() {
   const config = yield* heraldConfig
   const secrets = yield* loadSecrets(config)
-  return yield* Layer.launch(serverLayer(config, secrets))
+  return yield* Layer.launch(
+    serverLayer(config, secrets, { drainDelay: yield* drainDelay }).pipe(Layer.provide(yield* observability))
+  )
 })

@@ -70,6 +70,27 @@ describe("argument parsing", () => {
     expect((await request("publishing pause-all", [])).call).toMatchObject({ method: "POST", path: "/admin/v1/publishing/pause", body: {} })
     expect((await request("publishing resume-all", [])).call).toMatchObject({ method: "POST", path: "/admin/v1/publishing/resume" })
     expect((await request("publishing list", [])).call).toMatchObject({ method: "GET", path: "/admin/v1/publishing" })
+    expect((await request("webhooks kinds w1 --kinds post.failed,post.rejected")).call).toEqual({
+      method: "PATCH",
+      path: "/admin/v1/projects/p1/webhooks/w1",
+      body: { kinds: ["post.failed", "post.rejected"] }
+    })
+    expect((await request("projects check-guardrails --caption hello --banned-words a,b")).call).toEqual({
+      method: "POST",
+      path: "/admin/v1/projects/p1/guardrails/check",
+      body: { caption: "hello", guardrails: { banned_words: ["a", "b"] } }
+    })
+    expect((await request("webhooks test w1")).call).toMatchObject({ method: "POST", path: "/admin/v1/projects/p1/webhooks/w1/test" })
+    expect((await request("approval-channels add-email --address dana@example.com")).call).toEqual({
+      method: "POST",
+      path: "/admin/v1/projects/p1/approval-channels",
+      body: { kind: "email", address: "dana@example.com" }
+    })
+    expect((await request("approval-channels add-chat --url https://hooks.example.com/T/B/x --label #approvals")).call).toMatchObject({
+      body: { kind: "chat", url: "https://hooks.example.com/T/B/x", label: "#approvals" }
+    })
+    expect((await request("approval-channels remove c1")).call).toMatchObject({ method: "DELETE", path: "/admin/v1/projects/p1/approval-channels/c1" })
+    expect((await request("approval-channels list")).call).toMatchObject({ method: "GET", path: "/admin/v1/projects/p1/approval-channels" })
   })
 
   it("takes --flag value and --flag=value alike, and a value that starts with dashes", async () => {
@@ -91,7 +112,7 @@ describe("argument parsing", () => {
       return result.err
     }
     expect(await refused("keys frobnicate")).toContain("unknown command \"frobnicate\" for herald admin keys; one of: list, create, update, revoke")
-    expect(await refused("kes list")).toContain("unknown command \"kes\" for herald admin; one of: projects, keys, accounts, webhooks, publishing")
+    expect(await refused("kes list")).toContain("unknown command \"kes\" for herald admin; one of: projects, keys, accounts, webhooks, approval-channels, publishing")
     expect(await refused("keys list --colour red")).toContain("--colour")
     expect(await refused("keys revoke")).toContain("<key id>")
     expect(await refused("keys create --kind agent --scopes posts:read --rate-limit fast")).toContain("--rate-limit must be a whole number, got \"fast\"")
@@ -109,8 +130,8 @@ const recordOnly: HeraldHttp["Type"] = (_server, _token, call) =>
 describe("help and version", () => {
   it("--help on every command and sub-command exits 0 and describes it", async () => {
     const paths = commandPaths(heraldCommand)
-    // herald, serve, work, migrate, admin (5 groups, 25 commands), import.
-    expect(paths.length).toBe(36)
+    // herald, serve, work, migrate, admin (6 groups, 32 commands), import.
+    expect(paths.length).toBe(44)
     for (const path of paths) {
       const help = await cli([...path, "--help"])
       expect(help.code, path.join(" ")).toBe(0)

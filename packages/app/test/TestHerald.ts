@@ -5,7 +5,7 @@ import { HttpServer } from "@effect/platform"
 import { defaultConnectionCheckPolicy } from "@herald/core"
 import { Kit } from "@herald/publishers"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
-import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { type Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
 import { type DemoCredentials, readCredentials } from "../src/Bootstrap.js"
 import type { HeraldConfig } from "../src/Config.js"
@@ -37,6 +37,12 @@ export const startHerald = async (
     readonly metrics?: Pick<HeraldConfig, "metricsSchedule" | "metricsPollInterval">
     /** Each direct-route call's deadline by kind (a fake that never answers a test's call). */
     readonly callDeadlines?: Kit.Deadlines
+    /** Lets the guard reach the test's own http loopback servers (implied by directRoutes). */
+    readonly outboundAllowLoopback?: boolean
+    /** Provided to the server: a logger or tracer of the test's own. */
+    readonly observability?: Layer.Layer<never>
+    /** How long the server reports not ready once closing, before it closes. */
+    readonly drainDelay?: Duration.Duration
   } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
@@ -50,7 +56,7 @@ export const startHerald = async (
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
     simulatorUrl: Option.fromNullable(options.simulatorUrl),
-    outboundAllowLoopback: options.directRoutes !== undefined,
+    outboundAllowLoopback: options.outboundAllowLoopback ?? options.directRoutes !== undefined,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
     deliveryTimeout: defaultPublishingDispatcherOptions().publishTimeout,
@@ -66,7 +72,10 @@ export const startHerald = async (
   }
   const secrets = await Effect.runPromise(loadSecrets(config))
   const runtime = ManagedRuntime.make(
-    serverLayer(config, secrets, options.directRoutes === undefined ? {} : { directRoutes: options.directRoutes })
+    serverLayer(config, secrets, {
+      ...(options.directRoutes === undefined ? {} : { directRoutes: options.directRoutes }),
+      ...(options.drainDelay === undefined ? {} : { drainDelay: options.drainDelay })
+    }).pipe(Layer.provide(options.observability ?? Layer.empty))
   )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
@@ -86,6 +95,7 @@ export const startHerald = async (
     origin,
     dataDir,
     credentials,
+    secrets,
     call,
     close: async () => {
       await runtime.dispose()

@@ -30,7 +30,7 @@ export const defaultRetryPolicy: RetryPolicy = {
  * random is in [0, 1).
  */
 export const retryDelay = (
-  policy: RetryPolicy,
+  policy: Pick<RetryPolicy, "backoffBase" | "backoffCap">,
   attempt: number,
   retryAfterMillis: number | null,
   random: number

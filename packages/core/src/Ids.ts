@@ -24,6 +24,12 @@ export type EventId = typeof EventId.Type
 export const WebhookEndpointId = Schema.UUID.pipe(Schema.brand("WebhookEndpointId"))
 export type WebhookEndpointId = typeof WebhookEndpointId.Type
 
+export const ApprovalChannelId = Schema.UUID.pipe(Schema.brand("ApprovalChannelId"))
+export type ApprovalChannelId = typeof ApprovalChannelId.Type
+
+export const ApprovalMessageId = Schema.UUID.pipe(Schema.brand("ApprovalMessageId"))
+export type ApprovalMessageId = typeof ApprovalMessageId.Type
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export const isUuid = (value: string): boolean => uuidPattern.test(value)

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { ChannelRecipient } from "./ApprovalChannel.js"
 import { AccountId, ApiKeyId, MediaId, PostId, ProjectId } from "./Ids.js"
 import { PlatformConfigurations } from "./platforms/Registry.js"
 import { ActorKind, type Principal, Surface } from "./Principal.js"
@@ -111,7 +112,9 @@ export const Decision = Schema.Struct({
   byName: unknownYet(Schema.String),
   surface: unknownYet(Surface),
   at: Schema.DateTimeUtc,
-  reason: Schema.NullOr(Schema.String)
+  reason: Schema.NullOr(Schema.String),
+  /** The approval channel message whose link decided (null: the post's own link, a key, or recorded before channels). */
+  channel: unknownYet(ChannelRecipient)
 })
 export type Decision = typeof Decision.Type
 

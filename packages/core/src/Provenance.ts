@@ -1,5 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { Timestamp } from "./Timestamp.js"
+import { ChannelRecipient } from "./ApprovalChannel.js"
 import type { Takedown } from "./Delivery.js"
 import type { Actor, Post } from "./Post.js"
 import { ActorKind, Surface } from "./Principal.js"
@@ -34,6 +35,10 @@ export const Provenance = Schema.Struct({
     key_id: Schema.NullOr(Schema.UUID),
     key_name: Schema.NullOr(Schema.String),
     surface: Schema.NullOr(Surface),
+    channel: Schema.NullOr(ChannelRecipient).annotations({
+      description: "When the approval link came in an approval channel message: the channel (email, chat) and its recipient " +
+        "(the address, or the chat channel's label); null otherwise."
+    }),
     at: Timestamp
   })).annotations({ description: "The person's decision on a held post; null while none was made." })
 }).annotations({ identifier: "Provenance" })
@@ -57,6 +62,7 @@ export const provenanceOf = (post: Post): Provenance => ({
       key_id: post.decision.by,
       key_name: post.decision.byName,
       surface: post.decision.surface,
+      channel: post.decision.channel,
       at: DateTime.formatIso(post.decision.at)
     }
 })

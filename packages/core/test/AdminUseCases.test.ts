@@ -19,7 +19,7 @@ import {
   removeWebhookEndpoint,
   revokeApiKey,
   setAccountStatus,
-  setWebhookEndpointEnabled,
+  updateWebhookEndpoint,
   updateProject,
   WebhookEndpointId
 } from "@herald/core"
@@ -78,7 +78,7 @@ describe("admin use cases: projects", () => {
         Effect.flip(connectAccount(unknownProject, { platform: "x", username: "a", route: "simulator" })),
         Effect.flip(listWebhookEndpoints(unknownProject)),
         Effect.flip(createWebhookEndpoint(unknownProject, { url: "https://example.com/h", kinds: ["post.published"] })),
-        Effect.flip(setWebhookEndpointEnabled(unknownProject, WebhookEndpointId.make("00000000-0000-4000-8000-000000000001"), true)),
+        Effect.flip(updateWebhookEndpoint(unknownProject, WebhookEndpointId.make("00000000-0000-4000-8000-000000000001"), { enabled: true })),
         Effect.flip(removeWebhookEndpoint(unknownProject, WebhookEndpointId.make("00000000-0000-4000-8000-000000000001")))
       ])
       for (const failure of failures) expect(failure).toMatchObject({ _tag: "ProjectNotFound", projectId: unknownProject })
@@ -153,12 +153,15 @@ describe("admin use cases: webhook endpoints", () => {
       })
       expect(endpoint).toMatchObject({ enabled: true, consecutiveFailures: 0, kinds: ["post.published", "post.failed"] })
       expect(Redacted.value(secret)).toMatch(/^whsec_/)
-      expect(yield* setWebhookEndpointEnabled(project.id, endpoint.id, false)).toMatchObject({ id: endpoint.id, enabled: false })
+      expect(yield* updateWebhookEndpoint(project.id, endpoint.id, { enabled: false })).toMatchObject({ id: endpoint.id, enabled: false })
+      expect(yield* updateWebhookEndpoint(project.id, endpoint.id, { kinds: ["post.rejected", "post.rejected", "post.approved"] }))
+        .toMatchObject({ enabled: false, kinds: ["post.rejected", "post.approved"] })
+      expect(yield* updateWebhookEndpoint(project.id, endpoint.id, { enabled: true })).toMatchObject({ enabled: true, kinds: ["post.rejected", "post.approved"] })
       yield* removeWebhookEndpoint(project.id, endpoint.id)
       expect(yield* listWebhookEndpoints(project.id)).toEqual([])
       expect(yield* Effect.flip(removeWebhookEndpoint(project.id, endpoint.id)))
         .toMatchObject({ _tag: "WebhookEndpointNotFound", endpointId: endpoint.id })
-      expect(yield* Effect.flip(setWebhookEndpointEnabled(project.id, endpoint.id, true)))
+      expect(yield* Effect.flip(updateWebhookEndpoint(project.id, endpoint.id, { kinds: ["post.failed"] })))
         .toMatchObject({ _tag: "WebhookEndpointNotFound" })
     }).pipe(Effect.provide(admin())))
 

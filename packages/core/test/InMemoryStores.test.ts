@@ -1,8 +1,16 @@
 import { layer } from "@effect/vitest"
-import { InMemoryApiKeys, InMemoryData, inMemoryRateLimits, makeInMemoryAdmin, makeInMemoryStores } from "@herald/core/memory"
+import {
+  InMemoryApiKeys,
+  InMemoryData,
+  inMemoryRateLimits,
+  makeInMemoryAdmin,
+  makeInMemoryApprovalChannels,
+  makeInMemoryStores
+} from "@herald/core/memory"
 import { Effect, Layer } from "effect"
 import {
   accountCases,
+  approvalChannelCases,
   apiKeyCases,
   connectionCases,
   connectionCheckCases,
@@ -64,4 +72,8 @@ layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRo
   connectionCases(it)
   connectionCheckCases(it)
   pinterestBoardCases(it)
+})
+
+layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryApprovalChannels(data)))("in-memory approval channels", (it) => {
+  approvalChannelCases(it)
 })

@@ -1,9 +1,12 @@
 import type { FunctionComponent } from "preact"
+import { Accounts } from "./pages/Accounts.js"
 import { Composer } from "./pages/Composer.js"
+import { Insights } from "./pages/Insights.js"
 import { PostDetail } from "./pages/PostDetail.js"
 import { Posts } from "./pages/Posts.js"
 import { Projects } from "./pages/Projects.js"
 import { Queue } from "./pages/Queue.js"
+import { Settings } from "./pages/Settings.js"
 import type { Session } from "./session.js"
 
 export interface PageProps {
@@ -29,7 +32,10 @@ export const routes: ReadonlyArray<Route> = [
   { page: "posts", title: "Posts", role: "reviewer", nav: true, component: Posts },
   { page: "post", title: "Post", role: "reviewer", nav: false, component: PostDetail },
   { page: "compose", title: "Composer", role: "reviewer", nav: true, component: Composer },
-  { page: "projects", title: "Projects", role: "operator", nav: true, component: Projects }
+  { page: "accounts", title: "Accounts", role: "reviewer", nav: true, component: Accounts },
+  { page: "insights", title: "Insights", role: "reviewer", nav: true, component: Insights },
+  { page: "projects", title: "Projects", role: "operator", nav: true, component: Projects },
+  { page: "settings", title: "Settings", role: "operator", nav: false, component: Settings }
 ]
 
 export const routesFor = (session: Session) => routes.filter((route) => route.role === session.role)

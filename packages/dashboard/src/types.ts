@@ -92,3 +92,13 @@ export interface Project {
   readonly timezone: string
   readonly signature: string
 }
+
+/** A project as the admin API answers it (the operator's pages). */
+export interface AdminProject {
+  readonly id: string
+  readonly name: string
+  readonly timezone: string
+  readonly approval: string
+  readonly signature: string
+  readonly guardrails: { readonly banned_words: ReadonlyArray<string>; readonly banned_topics: ReadonlyArray<string>; readonly daily_post_cap: number | null }
+}

@@ -1,11 +1,13 @@
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import {
   AccountStore,
+  ApprovalChannels,
   checkStoredText,
   DecisionBody,
   decidePostByLink,
   type Media,
   MediaLibrary,
+  MediaStorage,
   platformRegistry,
   type Post,
   PostStore,
@@ -111,6 +113,28 @@ const show = Effect.gen(function*() {
   return page("Approve post", yield* renderPost(token, found.value.post, found.value.decidable, null))
 })
 
+/**
+ * The post's first image, for the approval channels' messages (a chat service fetches it by URL).
+ * Any valid link of the post shows it, decided or not: it is what the link's holder was sent.
+ */
+const picture = Effect.gen(function*() {
+  const { token } = yield* tokenParam
+  const found = yield* lookup(token)
+  if (Option.isNone(found)) return invalidLink
+  const { post } = found.value
+  const media = yield* MediaLibrary.pipe(Effect.flatMap((library) => library.getMany(post.projectId, post.mediaIds)))
+  const image = post.mediaIds.flatMap((id) => media.filter((item) => item.id === id && item.kind === "image"))[0]
+  const bytes = image === undefined
+    ? Option.none()
+    : yield* MediaStorage.pipe(Effect.flatMap((storage) => storage.read(image.storageKey)))
+  return image === undefined || Option.isNone(bytes)
+    ? message("No picture", "This post has no picture.", 404)
+    : HttpServerResponse.uint8Array(bytes.value, {
+      contentType: image.mime,
+      headers: { "cache-control": "private, max-age=3600", "x-content-type-options": "nosniff" }
+    })
+})
+
 /** The form has a decision and a reason of at most 2000 characters: 16 KiB leaves room for any encoding of them. */
 const formLimit = 16 * 1024
 
@@ -139,7 +163,11 @@ const decide = Effect.gen(function*() {
       ...(fields.reason === undefined || fields.reason.trim() === "" ? {} : { reason: fields.reason.trim() })
     }))
   if (Option.isNone(body)) return message("Not decided", "Choose Approve or Reject (a reason is at most 2000 characters).", 400)
-  return yield* decidePostByLink(grant, body.value).pipe(
+  // A channel link's decision names its channel and recipient, as the message recorded them.
+  const channel = grant.message === undefined
+    ? Option.none()
+    : yield* ApprovalChannels.pipe(Effect.flatMap((channels) => channels.recipientOf(grant.projectId, grant.message!)))
+  return yield* decidePostByLink(grant, body.value, Option.getOrNull(channel)).pipe(
     Effect.flatMap((record) =>
       Effect.map(renderPost(token, record.post, false, null), (html) => page("Decided", html))
     ),
@@ -156,9 +184,10 @@ const decide = Effect.gen(function*() {
 /**
  * GET /approve/{token}: the post as each target would render it, with Approve and Reject.
  * POST /approve/{token}: the buttons; the signed token is the person's credential.
+ * GET /approve/{token}/picture: the post's first image, which channel messages show.
  */
 type PageServices = Exclude<
-  Effect.Effect.Context<typeof show> | Effect.Effect.Context<typeof decide>,
+  Effect.Effect.Context<typeof show> | Effect.Effect.Context<typeof decide> | Effect.Effect.Context<typeof picture>,
   HttpRouter.RouteContext | HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams
 >
 
@@ -177,6 +206,7 @@ export const ApprovalPageLive = HttpApiBuilder.Router.use((router) =>
         Effect.provide(context)
       )
     yield* router.get(`${approvalPath}/:token`, serve(show))
+    yield* router.get(`${approvalPath}/:token/picture`, serve(picture))
     yield* router.post(`${approvalPath}/:token`, serve(decide))
   })
 )

@@ -1,4 +1,4 @@
-import { Etag, FileSystem, HttpApiBuilder, HttpPlatform, HttpServer, Path } from "@effect/platform"
+import { Etag, FileSystem, HttpApiBuilder, HttpMiddleware, HttpPlatform, HttpServer, Path } from "@effect/platform"
 import { Effect, Layer, Scope } from "effect"
 import { HeraldApi } from "./Api.js"
 import { HmacApprovalLinks } from "./ApprovalLinks.js"
@@ -8,6 +8,7 @@ import { FailuresLive } from "./Failures.js"
 import { AccountsLive, AnalyticsLive, DeliveriesLive, PostsLive, SpecLive } from "./Handlers.js"
 import { MediaAttachHttpLive, MediaHttpLive } from "./media/MediaHttp.js"
 import { RequestBodyGuardLive } from "./RequestBody.js"
+import { observeRequests } from "./RequestObservation.js"
 import { RequestUrlGuardLive } from "./RequestUrl.js"
 import { withOnly } from "./RequestPath.js"
 
@@ -29,12 +30,15 @@ export const HttpApiLive = Layer.mergeAll(
  * HttpApiBuilder.serve, with each request starting from only what serving may read at request time
  * (`withOnly`): the server's scope and the router's default services, which is all its type lets a
  * route need (handlers and middleware hold their services from when they were built). Serves the
- * API layers provided to it on whatever HttpServer is provided.
+ * API layers provided to it on whatever HttpServer is provided, each request observed
+ * (`observeRequests`: request id, span, metrics, access log) in place of the platform's own span.
  */
 export const serveApi = Layer.scopedDiscard(Effect.gen(function*() {
   const app = yield* HttpApiBuilder.httpApp
   const server = yield* HttpServer.HttpServer
-  yield* withOnly(Scope.Scope, HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path)(server.serve(app))
+  yield* withOnly(Scope.Scope, HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path)(
+    server.serve(app, observeRequests)
+  ).pipe(HttpMiddleware.withTracerDisabledWhenEffect(() => true))
 })).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
 /** Serves HttpApiLive on whatever HttpServer is provided (NodeHttpServer.layer in the app and tests). */

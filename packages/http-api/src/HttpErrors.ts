@@ -170,12 +170,21 @@ export const domainReplies = {
 // The admin API's own replies: its codes appear in its document only.
 
 export class AdminRefused extends Schema.Class<AdminRefused>("AdminRefused")({
-  ...body("webhook_url_refused", "route_not_supported", "platform_not_configured", "connection_method_mismatch", "connection_refused"),
+  ...body(
+    "webhook_url_refused",
+    "route_not_supported",
+    "platform_not_configured",
+    "connection_method_mismatch",
+    "connection_refused",
+    "chat_url_refused",
+    "email_not_configured"
+  ),
   violations: Schema.Array(Violation)
 }, HttpApiSchema.annotations({
   status: 400,
-  description: "A webhook URL that is not public https, an account route without a publisher, a platform whose OAuth client is " +
-    "not configured, a direct account connected the wrong way, or a login the platform refused."
+  description: "A webhook or chat URL that is not public https, an account route without a publisher, a platform whose OAuth client is " +
+    "not configured, a direct account connected the wrong way, a login the platform refused, or an e-mail approval channel " +
+    "on an instance without SMTP."
 })) {}
 
 export class AdminUnauthorized extends Schema.Class<AdminUnauthorized>("AdminUnauthorized")(
@@ -184,7 +193,14 @@ export class AdminUnauthorized extends Schema.Class<AdminUnauthorized>("AdminUna
 ) {}
 
 export class AdminNotFound extends Schema.Class<AdminNotFound>("AdminNotFound")(
-  body("project_not_found", "api_key_not_found", "account_not_found", "webhook_endpoint_not_found", "webhook_send_not_found"),
+  body(
+    "project_not_found",
+    "api_key_not_found",
+    "account_not_found",
+    "webhook_endpoint_not_found",
+    "webhook_send_not_found",
+    "approval_channel_not_found"
+  ),
   HttpApiSchema.annotations({ status: 404, description: "Not found; code says what." })
 ) {}
 

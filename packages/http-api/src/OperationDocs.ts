@@ -147,6 +147,11 @@ export const adminOperations: Readonly<Record<string, OperationDoc>> = {
     description: "Changes a project's settings; omitted fields and guardrail rules keep their value.",
     examples: json({ signature: "-- Sent via Acme", guardrails: { daily_post_cap: 20 } })
   },
+  "projects.checkGuardrails": {
+    id: "checkProjectGuardrails",
+    description: "A dry run: the verdict a caption would get under the project's guardrails, or under the rules given beside it.",
+    examples: json({ caption: "Guaranteed results in a week!", guardrails: { banned_words: ["guaranteed"] } })
+  },
   "keys.list": { id: "listApiKeys", description: "A project's API keys, never their secrets." },
   "keys.create": {
     id: "createApiKey",
@@ -190,14 +195,28 @@ export const adminOperations: Readonly<Record<string, OperationDoc>> = {
     description: "Adds a webhook endpoint for the given event kinds. The reply carries its signing secret, shown this once.",
     examples: json({ url: "https://hooks.example.com/herald", kinds: ["post.published", "post.failed"] })
   },
-  "webhooks.setEnabled": {
-    id: "setWebhookEndpointEnabled",
-    description: "Turns an endpoint on or off; turning it on clears its failure streak.",
+  "webhooks.update": {
+    id: "updateWebhookEndpoint",
+    description: "Turns an endpoint on or off (on again clears its failure streak) and changes the event kinds it receives.",
     examples: json({ enabled: true })
+  },
+  "webhooks.test": {
+    id: "testWebhookEndpoint",
+    description: "Sends the endpoint one signed webhook.test event now and answers what it replied."
   },
   "webhooks.remove": { id: "deleteWebhookEndpoint", description: "Deletes a webhook endpoint; its pending events are dropped." },
   "webhookDeliveries.list": { id: "listWebhookDeliveries", description: "An endpoint's delivery attempts, newest first." },
   "webhookDeliveries.resend": { id: "resendWebhookEvent", description: "Queues a given-up event again with its delivery id." },
+  "approvalChannels.list": { id: "listApprovalChannels", description: "A project's approval channels." },
+  "approvalChannels.create": {
+    id: "createApprovalChannel",
+    description: "Adds a channel that receives the approval links of held posts: a reviewer's e-mail address or a chat incoming webhook.",
+    examples: json({ kind: "email", address: "dana@example.com" })
+  },
+  "approvalChannels.remove": {
+    id: "deleteApprovalChannel",
+    description: "Removes an approval channel; messages not yet sent to it are dropped."
+  },
   "publishing.list": { id: "listPublishingPauses", description: "The emergency stops in force, the instance's and each project's." },
   "publishing.pauseInstance": {
     id: "pauseInstancePublishing",
@@ -221,6 +240,7 @@ export const adminTags: Readonly<Record<string, string>> = {
   accounts: "Social accounts: connecting them, their status, retrying after a reconnect.",
   webhooks: "Webhook endpoints.",
   webhookDeliveries: "Each webhook endpoint's delivery log and the resend of a given-up event.",
+  approvalChannels: "Where held posts' approval links are sent: e-mail or a chat incoming webhook.",
   publishing: "The emergency stop, for a project or the whole instance.",
   adminSpec: "This document."
 }

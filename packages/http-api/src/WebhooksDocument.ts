@@ -1,5 +1,6 @@
 import {
   AccountStatus,
+  ApprovalChannelKind,
   ActorKind,
   ConnectionIssueKind,
   DeliveryErrorCategory,
@@ -49,6 +50,10 @@ const provenance = object({
     key_id: nullable({ type: "string", format: "uuid" }),
     key_name: nullable({ type: "string" }),
     surface,
+    channel: nullable(object({
+      kind: oneOf(ApprovalChannelKind.literals),
+      recipient: text("The e-mail address, or the chat channel's label, the approval link was sent to.")
+    })),
     at: { type: "string", format: "date-time" }
   }))
 })

@@ -27,6 +27,7 @@ import {
   RecordingPublisher,
   sequentialIds,
   makeInMemoryConnections,
+  makeInMemoryApprovalChannels,
 } from "@herald/core/memory"
 import { DateTime, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "../src/index.js"
@@ -140,6 +141,7 @@ export const startServer = async () => {
     MediaNotConfigured,
     publishersOf(publisher),
     makeInMemoryConnections(data),
+    makeInMemoryApprovalChannels(data),
     ConnectionProbes.layer([]),
     ConnectionCheckRuns.layer("test"),
     BuiltinClassifier,

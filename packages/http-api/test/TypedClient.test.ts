@@ -114,7 +114,10 @@ describe("the typed client (HttpApiClient.make(HeraldApi))", () => {
       "account_not_found",
       "webhook_endpoint_not_found",
       "webhook_send_not_found",
+      "approval_channel_not_found",
       "webhook_send_not_given_up",
+      "chat_url_refused",
+      "email_not_configured",
       "webhook_url_refused",
       "route_not_supported"
     ] satisfies ReadonlyArray<AdminUnauthorized["code"] | AdminNotFound["code"] | AdminConflict["code"] | AdminRefused["code"]>

@@ -1,5 +1,5 @@
-import { Migrator } from "@effect/sql"
-import { Layer } from "effect"
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
 import initial from "./migrations/0001_initial.js"
 import webhookAttempts from "./migrations/0002_webhook_attempts.js"
 import uploadTickets from "./migrations/0003_upload_tickets.js"
@@ -23,7 +23,12 @@ import oauthStateCarried from "./migrations/0029_oauth_state_carried.js"
 import platformQuotas from "./migrations/0031_platform_quotas.js"
 import pinterestBoards from "./migrations/0033_pinterest_boards.js"
 import accountReports from "./migrations/0035_account_reports.js"
-import dashboardSessions from "./migrations/0046_dashboard_sessions.js"
+import approvalChannels from "./migrations/0037_approval_channels.js"
+import approvalMessages from "./migrations/0038_approval_messages.js"
+import dashboardSessions from "./migrations/0039_dashboard_sessions.js"
+
+/** The table that records which migrations ran; the migrator locks it while it runs (see `migrationRunning`). */
+const table = "herald_migrations"
 
 const run = Migrator.make({})
 
@@ -53,10 +58,23 @@ export const migrate = run({
     "0031_platform_quotas": platformQuotas,
     "0033_pinterest_boards": pinterestBoards,
     "0035_account_reports": accountReports,
-    "0046_dashboard_sessions": dashboardSessions
+    "0037_approval_channels": approvalChannels,
+    "0038_approval_messages": approvalMessages,
+    "0039_dashboard_sessions": dashboardSessions
   }),
-  table: "herald_migrations"
+  table
 })
 
 /** Runs the migrations when the storage starts. */
 export const MigrationsLive = Layer.effectDiscard(migrate)
+
+/**
+ * Whether some process is migrating this database now, or waiting to: the migrator takes an
+ * exclusive lock on its table for the whole run (@effect/sql's Migrator on PostgreSQL), and the
+ * lock table shows it without waiting for it.
+ */
+export const migrationRunning = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ readonly running: boolean }>`
+    SELECT EXISTS (
+      SELECT 1 FROM pg_locks WHERE relation = to_regclass(${table}) AND mode = 'AccessExclusiveLock'
+    ) AS running`).pipe(Effect.map((rows) => rows[0]?.running === true))

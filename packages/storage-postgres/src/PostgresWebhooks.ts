@@ -83,6 +83,17 @@ const make = Effect.gen(function*() {
         WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
       if (rows.length === 0) return yield* new WebhookEndpointNotFound({ endpointId: id })
     }),
+    setKinds: traced("WebhookEndpoints.setKinds")(function*(projectId, id, kinds) {
+      const rows = yield* orDieInfra(sql`
+        UPDATE webhook_endpoints SET kinds = ${kinds}::text[] WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
+      if (rows.length === 0) return yield* new WebhookEndpointNotFound({ endpointId: id })
+    }),
+    signingTarget: traced("WebhookEndpoints.signingTarget")(function*(projectId, id) {
+      const [row] = yield* orDieInfra(sql<{ readonly url: string; readonly secret: string }>`
+        SELECT url, secret FROM webhook_endpoints WHERE project_id = ${projectId} AND id = ${id}`)
+      if (row === undefined) return yield* new WebhookEndpointNotFound({ endpointId: id })
+      return { url: row.url, secret: Redacted.make(cipher.open(row.secret, id)) }
+    }),
     remove: traced("WebhookEndpoints.remove")(function*(projectId, id) {
       const rows = yield* orDieInfra(
         sql`DELETE FROM webhook_endpoints WHERE project_id = ${projectId} AND id = ${id} RETURNING id`

@@ -6,6 +6,7 @@ import { MigrationsLive } from "./Migrations.js"
 import * as PgLiteServer from "./PgLiteServer.js"
 import { PostgresAccountConnections } from "./PostgresAccountConnections.js"
 import { PostgresAccounts } from "./PostgresAccounts.js"
+import { PostgresApprovalChannels } from "./PostgresApprovalChannels.js"
 import { PostgresConnectionChecks } from "./PostgresConnectionChecks.js"
 import { PostgresConnectionStates } from "./PostgresConnectionStates.js"
 import { PostgresApiKeyStore } from "./PostgresApiKeyStore.js"
@@ -74,6 +75,7 @@ export const repositories = Layer.mergeAll(
   PostgresPinterestBoards,
   PostgresPlatformQuotas,
   PostgresPublishingPauses,
+  PostgresApprovalChannels,
   // Merged, so the layer is ready only once the schema is current.
   MigrationsLive
 )

@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountAdmin, AccountStore, ProjectAdmin } from "@herald/core"
+import { AccountAdmin, AccountStore, ApprovalChannel, ApprovalChannelId, ApprovalChannels, ProjectAdmin } from "@herald/core"
 import { type Storage as ContractStorage, storageCases, StoredRows } from "@herald/core/storage-contract"
-import { Effect, Exit, Layer, Option } from "effect"
+import { DateTime, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
 import { newAccount, newProject } from "./fixtures.js"
 
 export type Storage = SqlClient.SqlClient | Exclude<ContractStorage, StoredRows>
@@ -47,6 +48,25 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           yield* admin.connect(other, { access_token: "x" })
           yield* Effect.orDie(sql`UPDATE social_accounts SET credentials = (SELECT credentials FROM social_accounts WHERE id = ${account.id}) WHERE id = ${other.id}`)
           expect(Exit.isFailure(yield* Effect.exit(admin.credentialsFor(other.id)))).toBe(true)
+        }))
+
+      it.effect("an approval channel's address (a chat URL is a credential) is sealed in the table", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const channels = yield* ApprovalChannels
+          const project = newProject()
+          const channel = new ApprovalChannel({
+            id: ApprovalChannelId.make(randomUUID()),
+            projectId: project.id,
+            kind: "chat",
+            recipient: "#approvals",
+            createdAt: DateTime.unsafeMake("2030-01-15T10:00:00.000Z")
+          })
+          yield* channels.add(channel, Redacted.make("https://hooks.example.com/services/T0/B0/SUPER-SECRET"))
+          const [raw] = yield* Effect.orDie(sql<{ readonly row: string }>`SELECT row_to_json(c)::text AS row FROM approval_channels c WHERE id = ${channel.id}`)
+          expect(raw!.row).not.toContain("SUPER-SECRET")
+          expect(raw!.row).toMatch(/"address":"v1\./)
+          expect(JSON.stringify(yield* channels.list(project.id))).not.toContain("SUPER-SECRET")
         }))
     })
   })

@@ -22,7 +22,7 @@ describe("rows", () => {
 
   it("rows with more in their JSONB go through the schema, which decodes it", () => {
     const decided = post.with({
-      decision: { outcome: "approved", via: "api_key", by: post.author.keyId, byName: "approver", surface: "sdk", at, reason: null },
+      decision: { outcome: "approved", via: "api_key", by: post.author.keyId, byName: "approver", surface: "sdk", at, reason: null, channel: null },
       platformConfigurations: { x: { reply_settings: "everyone" } }
     })
     const tried = delivery.with({

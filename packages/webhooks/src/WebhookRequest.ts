@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import type { EventId, EventKind, OutboxEvent, Project, WebhookEndpointId } from "@herald/core"
+import type { EventId, EventKind, OutboxEvent, Project, WebhookEndpointId, webhookTestKind } from "@herald/core"
 import { DateTime, Schema } from "effect"
 import { signatureHeader, WebhookHeader } from "./WebhookSignature.js"
 
@@ -40,7 +40,8 @@ export interface WebhookBody {
  * fixed once so every attempt sends the same bytes; only the timestamp and signature change.
  */
 export interface WebhookRequest {
-  readonly event: EventKind
+  /** An event's kind, or the test event's (WebhookTestEvents). */
+  readonly event: EventKind | typeof webhookTestKind
   readonly deliveryId: WebhookDeliveryId
   readonly body: string
 }

@@ -90,6 +90,13 @@ const releaseAfter: ReadonlySet<Dispatched> = new Set(["retrying", "unknown", "p
  */
 export const processClaim = Effect.fnUntraced(
   function*(claim: ClaimedDelivery, options: PublishingDispatcherOptions, context: DispatchContext, held: Set<DeliveryId>) {
+    yield* Effect.logInfo("delivery claimed").pipe(Effect.annotateLogs({
+      event: "delivery.claimed",
+      delivery_id: claim.deliveryId,
+      post_id: claim.postId,
+      project_id: claim.projectId,
+      worker: options.worker
+    }))
     const outcome = yield* dispatchDelivery(claim, context)
     held.delete(claim.deliveryId)
     if (releaseAfter.has(outcome)) yield* Effect.flatMap(DeliveryQueue, (queue) => queue.release(claim.deliveryId, options.worker))

@@ -3,6 +3,7 @@ import { type ConnectionCheckerOptions, defaultConnectionCheckerOptions, runConn
 import { defaultMetricsSyncOptions, type MetricsSyncOptions, runMetricsSync } from "./MetricsSync.js"
 import { type PublishingDispatcherOptions, defaultPublishingDispatcherOptions, runPublishingDispatcher } from "./PublishingDispatcher.js"
 
+export * from "./ApprovalNotifier.js"
 export * from "./ConnectionChecker.js"
 export * from "./MetricsSync.js"
 export * from "./PublishingDispatcher.js"

@@ -1,44 +1,24 @@
-import { spawnSync } from "node:child_process"
-import * as Fs from "node:fs"
-import * as Path from "node:path"
-import AxeBuilder from "@axe-core/playwright"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { type Browser, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
+import { buildDashboard, chromiumPath, hasChromium, launchChromium, screenshot, seriousViolations } from "./Browser.js"
 
-/** Debian's chromium (`.ci/run` installs it when absent); playwright-core downloads no browser. */
-const chromiumPath = process.env["HERALD_CHROMIUM"] ?? "/usr/bin/chromium"
-/** Each page as the tests leave it, to be looked at (git-ignored). */
-const screenshots = Path.join(import.meta.dirname, "screenshots")
-
-/** No serious or critical axe-core violation on the page as it is now; the rest are reported, not failed. */
-const expectAccessible = async (page: Page) => {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  const grave = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-  expect(grave.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`)).toEqual([])
-}
+/** No serious or critical axe-core violation on the page as it is now. */
+const expectAccessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([])
 
 /** A 1×1 PNG: the smallest picture the media upload takes. */
 const onePixelPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
-const shoot = (page: Page, name: string) => page.screenshot({ path: Path.join(screenshots, `${name}.png`), fullPage: true })
-
-describe.skipIf(!Fs.existsSync(chromiumPath))(
+describe.skipIf(!hasChromium)(
   `dashboard in chromium against the built assets (skipped without ${chromiumPath}: apt-get install chromium)`,
   () => {
     let herald: TestHerald
     let browser: Browser
 
     beforeAll(async () => {
-      // The assets `npm start` serves, built as its build step builds them (vite, a few seconds).
-      const build = spawnSync("npm", ["run", "build", "--silent", "--workspace", "@herald/dashboard"], { stdio: "inherit" })
-      expect(build.status).toBe(0)
-      Fs.mkdirSync(screenshots, { recursive: true })
+      buildDashboard()
       herald = await startHerald({ workers: true })
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        args: ["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage", "--disable-gpu"]
-      })
+      browser = await launchChromium()
     }, 120_000)
     afterAll(async () => {
       await browser?.close()
@@ -71,11 +51,11 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       const page = await context.newPage()
       await page.goto(`${herald.origin}/dashboard/`)
       await expectAccessible(page)
-      await shoot(page, "sign-in")
+      await screenshot(page, "sign-in")
       await page.getByLabel("Admin token or human API key").fill(herald.credentials.agent_key)
       await page.getByRole("button", { name: "Sign in" }).click()
       await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/agent keys cannot sign in/)
-      await shoot(page, "sign-in-agent-refused")
+      await screenshot(page, "sign-in-agent-refused")
       const signedIn = await openSignedIn(herald.credentials.human_key)
       await signedIn.getByRole("heading", { name: "Approval queue" }).waitFor()
       // A string, as this package is compiled without the DOM's types.
@@ -97,7 +77,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await expect.poll(() => card.first().getByText(/Guardrails: passed/).count()).toBe(1)
       await expect.poll(() => card.first().getByRole("article").count()).toBe(2)
       await expectAccessible(page)
-      await shoot(page, "queue")
+      await screenshot(page, "queue")
 
       await card.first().getByRole("button", { name: "Approve", exact: true }).click()
       await expect.poll(() => page.getByRole("status").first().textContent()).toMatch(/approved/)
@@ -110,14 +90,14 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await expect.poll(() => page.getByText("Status:").textContent()).toMatch(/Posted/)
       expect(page.url()).toContain(`#/post/${id}`)
       await expectAccessible(page)
-      await shoot(page, "post-receipt")
+      await screenshot(page, "post-receipt")
 
       // Takedown asks first, saying what cannot be undone.
       const bluesky = page.getByRole("row").filter({ hasText: "Bluesky @herald_demo" })
       await bluesky.getByRole("button", { name: "Take down…" }).click()
       await expect.poll(() => page.getByRole("alertdialog").textContent()).toMatch(/cannot be undone/)
       await expectAccessible(page)
-      await shoot(page, "post-takedown-confirm")
+      await screenshot(page, "post-takedown-confirm")
       await page.getByRole("button", { name: "Take it down" }).click()
       await expect.poll(() => bluesky.textContent(), { timeout: 15_000 }).toMatch(/taken down/)
 
@@ -125,7 +105,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await page.getByLabel("Status", { exact: true }).selectOption("posted")
       await page.getByRole("link", { name: caption }).waitFor()
       await expectAccessible(page)
-      await shoot(page, "posts")
+      await screenshot(page, "posts")
       await page.context().close()
     })
 
@@ -155,7 +135,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await card.first().waitFor({ timeout: 15_000 })
       await card.first().getByRole("button", { name: "Reject…" }).click()
       await card.first().getByLabel(/Reason for rejecting/).fill("Wait for the press release")
-      await shoot(page, "queue-reject-phone")
+      await screenshot(page, "queue-reject-phone")
       await card.first().getByRole("button", { name: "Reject post" }).click()
       await expect.poll(async () => {
         const list = await json(await herald.call("/api/v1/posts?status=rejected", { token: herald.credentials.human_key }))
@@ -185,7 +165,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       expect(await page.getByRole("button", { name: "Approve", exact: true }).count()).toBe(0)
       expect(await page.getByRole("button", { name: "Reject…" }).count()).toBe(0)
       await expectAccessible(page)
-      await shoot(page, "queue-read-only")
+      await screenshot(page, "queue-read-only")
       await page.context().close()
     })
 
@@ -205,7 +185,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await expect.poll(() => page.locator("#caption-verdict").textContent()).toMatch(/frobnicate/)
       await expect.poll(() => page.locator("#caption-counts").textContent()).toMatch(/\d+ \/ 280/)
       await expectAccessible(page)
-      await shoot(page, "composer-guardrail-block")
+      await screenshot(page, "composer-guardrail-block")
       await page.getByRole("button", { name: "Post" }).click()
       await expect.poll(() => page.getByRole("alert").first().textContent()).toMatch(/guardrail|frobnicate/i)
 
@@ -226,7 +206,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await page.getByRole("button", { name: "Save changes" }).click()
       await page.getByText("Our summer launch").first().waitFor()
       await expectAccessible(page)
-      await shoot(page, "post-draft-edited")
+      await screenshot(page, "post-draft-edited")
       await page.getByRole("button", { name: "Delete" }).click()
       await page.getByRole("heading", { name: "Posts" }).waitFor()
       const drafts = await json(await herald.call("/api/v1/posts?status=draft", { token: herald.credentials.human_key }))
@@ -239,7 +219,7 @@ describe.skipIf(!Fs.existsSync(chromiumPath))(
       await page.getByRole("heading", { name: "Projects" }).waitFor()
       await page.getByText(herald.credentials.project_id).waitFor()
       await expectAccessible(page)
-      await shoot(page, "projects")
+      await screenshot(page, "projects")
       await page.getByRole("button", { name: "Sign out" }).click()
       await page.getByRole("heading", { name: "Sign in to Herald" }).waitFor()
       const after = await page.evaluate(() => fetch("/admin/v1/projects").then((reply) => reply.status))

@@ -32,6 +32,7 @@ import {
   publishersOf,
   RecordingPublisher,
   makeInMemoryConnections,
+  makeInMemoryApprovalChannels,
 } from "@herald/core/memory"
 import { createNodeServer, displayPrefix, generateApiKey, hashApiKey, HttpApiConfig, serveHttpApi } from "@herald/http-api"
 import { type BucketConfig, MediaLive } from "@herald/media"
@@ -183,6 +184,7 @@ export const startMediaServer = async (options: MediaServerOptions) => {
     RandomIds,
     publishersOf(new RecordingPublisher()),
     makeInMemoryConnections(data),
+    makeInMemoryApprovalChannels(data),
     ConnectionProbes.layer([]),
     ConnectionCheckRuns.layer("test"),
     BuiltinClassifier,

@@ -97,6 +97,20 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
           })
           return Effect.void
         }),
+      setKinds: (projectId, id, kinds) =>
+        Effect.suspend(() => {
+          const stored = ownedWebhook(projectId, id)
+          if (stored === undefined) return Effect.fail(new WebhookEndpointNotFound({ endpointId: id }))
+          stored.endpoint = new WebhookEndpoint({ ...stored.endpoint, kinds })
+          return Effect.void
+        }),
+      signingTarget: (projectId, id) =>
+        Effect.suspend(() => {
+          const stored = ownedWebhook(projectId, id)
+          return stored === undefined
+            ? Effect.fail(new WebhookEndpointNotFound({ endpointId: id }))
+            : Effect.succeed({ url: stored.endpoint.url, secret: stored.secret })
+        }),
       remove: (projectId, id) =>
         ownedWebhook(projectId, id) === undefined
           ? Effect.fail(new WebhookEndpointNotFound({ endpointId: id }))

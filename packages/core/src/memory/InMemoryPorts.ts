@@ -13,7 +13,8 @@ export const sequentialIds = (): Layer.Layer<IdGenerator> => {
 }
 
 export const plainApprovalLinks: Layer.Layer<ApprovalLinks> = Layer.succeed(ApprovalLinks, ApprovalLinks.of({
-  urlFor: (post) => Effect.succeed(`https://herald.test/approve/${post.id}`)
+  urlFor: (post) => Effect.succeed(`https://herald.test/approve/${post.id}`),
+  channelUrlFor: (post, message) => Effect.succeed(`https://herald.test/approve/${post.id}/${message}`)
 }))
 
 /** No URL ingestion configured: every media_urls entry is refused with a reason. */

@@ -34,5 +34,16 @@ export class WebhookEndpoints extends Context.Tag("@herald/core/WebhookEndpoints
     id: WebhookEndpointId,
     enabled: boolean
   ) => Effect.Effect<void, WebhookEndpointNotFound>
+  /** Replaces the subscribed kinds; events already queued for the endpoint still go out. */
+  readonly setKinds: (
+    projectId: ProjectId,
+    id: WebhookEndpointId,
+    kinds: ReadonlyArray<EventKind>
+  ) => Effect.Effect<void, WebhookEndpointNotFound>
+  /** The URL and signing secret, for a test event sent on the operator's request. */
+  readonly signingTarget: (
+    projectId: ProjectId,
+    id: WebhookEndpointId
+  ) => Effect.Effect<{ readonly url: string; readonly secret: Redacted.Redacted<string> }, WebhookEndpointNotFound>
   readonly remove: (projectId: ProjectId, id: WebhookEndpointId) => Effect.Effect<void, WebhookEndpointNotFound>
 }>() {}

@@ -1,4 +1,5 @@
-import { Context, DateTime, type Duration, Effect } from "effect"
+import { Context, DateTime, type Duration, Effect, Metric } from "effect"
+import { workerHeartbeatsWritten } from "../ServiceMetrics.js"
 
 export interface WorkerBeat {
   readonly worker: string
@@ -23,6 +24,7 @@ export class WorkerHeartbeats extends Context.Tag("@herald/core/WorkerHeartbeats
         if (last !== null && DateTime.lessThan(now, DateTime.addDuration(last, interval))) return
         last = now
         yield* heartbeats.beat(worker, kind, now)
+        yield* Metric.increment(Metric.tagged(workerHeartbeatsWritten, "kind", kind))
       }).pipe(Effect.catchAllCause((cause) => Effect.logWarning(`heartbeat of ${kind} worker ${worker} failed`, cause)))
     })
 }

@@ -1,7 +1,9 @@
-import { DateTime, Effect, Option, Schema } from "effect"
+import { DateTime, Effect, Metric, Option, Schema } from "effect"
 import type { Principal } from "../Principal.js"
 import { type ApiKeyHash, type ApiKeyMatch, ApiKeyStore } from "../ports/ApiKeyStore.js"
 import { RateLimitStore, RateLimitVerdict } from "../ports/RateLimitStore.js"
+import { recordCaller } from "../RequestRecord.js"
+import { rateLimitRefusals } from "../ServiceMetrics.js"
 
 /** No key has this hash. */
 export class ApiKeyUnknown extends Schema.TaggedError<ApiKeyUnknown>()("ApiKeyUnknown", {}) {
@@ -56,16 +58,19 @@ export const makeAuthenticator = Effect.map(Effect.all([ApiKeyStore, RateLimitSt
     Effect.clockWith((clock) => {
       const now = DateTime.unsafeMake(clock.unsafeCurrentTimeMillis())
       // Best effort and cheap (PostgreSQL writes it at most once a minute per key): no fiber of its own.
-      return keys.touch(match.principal.keyId, now).pipe(
+      return Effect.zipRight(recordCaller(match.principal.keyId), keys.touch(match.principal.keyId, now)).pipe(
         Effect.zipRight(limits.hit(match.principal.keyId, match.rateLimitPerMinute, now)),
         Effect.flatMap((verdict): Effect.Effect<Authenticated, RateLimited> =>
           verdict.allowed
             ? Effect.succeed({ principal: match.principal, verdict })
-            : Effect.fail(
-              new RateLimited({
-                verdict,
-                retryAfterSeconds: Math.max(Math.ceil(DateTime.distance(now, verdict.resetAt) / 1000), 1)
-              })
+            : Effect.zipRight(
+              Metric.increment(rateLimitRefusals),
+              Effect.fail(
+                new RateLimited({
+                  verdict,
+                  retryAfterSeconds: Math.max(Math.ceil(DateTime.distance(now, verdict.resetAt) / 1000), 1)
+                })
+              )
             )
         )
       )

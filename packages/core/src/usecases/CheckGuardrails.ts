@@ -2,10 +2,13 @@ import { DateTime, Effect } from "effect"
 import { requireScope } from "../Authorization.js"
 import { dayWindow } from "../DayWindow.js"
 import { checkGuardrails, outboundTexts } from "../Guardrails.js"
+import type { ProjectId } from "../Ids.js"
+import type { GuardrailSettings } from "../Project.js"
 import type { Principal } from "../Principal.js"
 import { PostStore } from "../ports/PostStore.js"
 import { effectiveDailyCap, loadProject } from "./ProjectContext.js"
 import { traced } from "../Tracing.js"
+import { getProject } from "./admin/Projects.js"
 
 /** This key's allowance today, counted the way the create's 429 counts it. */
 export const postsToday = traced("postsToday")(function*(principal: Principal) {
@@ -32,3 +35,19 @@ export const checkCaption = traced("checkCaption")(function*(principal: Principa
     { postsToday: allowance.used }
   )
 })
+
+/**
+ * The operator's dry run (the admin API, the dashboard's Settings): the verdict a caption would get
+ * under the project's guardrails with `changes` applied (settings not saved yet), counting no key's
+ * posts today.
+ */
+export const dryRunGuardrails = traced("dryRunGuardrails")(
+  function*(projectId: ProjectId, caption: string, changes: Partial<GuardrailSettings> = {}) {
+    const project = yield* getProject(projectId)
+    return yield* checkGuardrails(
+      outboundTexts({ caption, signature: project.signature, platformConfigurations: {} }),
+      { ...project.guardrails, ...changes },
+      { postsToday: null }
+    )
+  }
+)

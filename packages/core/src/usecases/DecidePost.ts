@@ -7,6 +7,7 @@ import { LifecycleEvent } from "../Lifecycle.js"
 import { deliveryState } from "../PostPlan.js"
 import { loadPost } from "../PostLookup.js"
 import type { Principal } from "../Principal.js"
+import type { ChannelRecipient } from "../ApprovalChannel.js"
 import type { ApprovalGrant } from "../ports/ApprovalLinks.js"
 import { PostChange, PostStore } from "../ports/PostStore.js"
 import { loadProject, loadProjectById } from "./ProjectContext.js"
@@ -19,10 +20,13 @@ export const DecisionBody = Schema.Struct({
 })
 export type DecisionBody = typeof DecisionBody.Type
 
-/** Who decides: a human key, or a person holding the post's signed approval link. */
+/**
+ * Who decides: a human key, or a person holding the post's signed approval link (`channel`: the
+ * approval channel message the link came in, when it came in one).
+ */
 export type Approver =
   | { readonly via: "api_key"; readonly principal: Principal }
-  | { readonly via: "approval_link"; readonly grant: ApprovalGrant }
+  | { readonly via: "approval_link"; readonly grant: ApprovalGrant; readonly channel: ChannelRecipient | null }
 
 const decide = (approver: Approver, id: PostId, body: DecisionBody) =>
   Effect.gen(function*() {
@@ -58,7 +62,8 @@ const decide = (approver: Approver, id: PostId, body: DecisionBody) =>
             byName: approver.via === "api_key" ? approver.principal.keyName : null,
             surface: approver.via === "api_key" ? approver.principal.surface : null,
             at: now,
-            reason: body.reason ?? null
+            reason: body.reason ?? null,
+            channel: approver.via === "approval_link" ? approver.channel : null
           },
           updatedAt: now
         }),
@@ -81,6 +86,8 @@ export const decidePost = traced("decidePost")(function*(principal: Principal, i
  * The same lifecycle rules apply, so an already-decided post cannot be decided again, and the link
  * decides only the version it was made for.
  */
-export const decidePostByLink = traced("decidePostByLink")(function*(grant: ApprovalGrant, body: DecisionBody) {
-  return yield* decide({ via: "approval_link", grant }, grant.postId, body)
-})
+export const decidePostByLink = traced("decidePostByLink")(
+  function*(grant: ApprovalGrant, body: DecisionBody, channel: ChannelRecipient | null = null) {
+    return yield* decide({ via: "approval_link", grant, channel }, grant.postId, body)
+  }
+)

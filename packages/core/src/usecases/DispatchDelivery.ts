@@ -1,4 +1,4 @@
-import { DateTime, Deferred, Duration, Effect, Either, FiberId, Option, Random } from "effect"
+import { DateTime, Deferred, Duration, Effect, Either, FiberId, Metric, Option, Random } from "effect"
 import { SocialAccount } from "../Account.js"
 import { recheckDelay, retryDelay, type RetryPolicy } from "../Backoff.js"
 import { batching } from "../Batching.js"
@@ -22,6 +22,7 @@ import type { ProjectStore } from "../ports/ProjectStore.js"
 import { PublishingPauses } from "../ports/PublishingPauses.js"
 import { type PublishRequest, Publishers } from "../ports/Publishers.js"
 import { printedText } from "../PostValidation.js"
+import { deliveriesHandled } from "../ServiceMetrics.js"
 import type { Project } from "../Project.js"
 import {
   AttemptResult,
@@ -202,11 +203,30 @@ const markNeedsReconnect = Effect.fnUntraced(function*(account: SocialAccount, e
  * Publishes a queued delivery: checks, intent, the call, the outcome. `record` is the post as this
  * worker last read or wrote it (the commits check its version); `delivery` names the target.
  */
+/**
+ * How a claim ended, said once: a structured log line (the worker events of docs/operations.md)
+ * and the deliveries counter by platform and outcome. A failure is named by its category and
+ * code, never its message (a platform's message may quote the post).
+ */
+const handled = <D extends Dispatched>(delivery: Delivery, outcome: D, error?: DeliveryError) =>
+  Effect.as(
+    Effect.zipRight(
+      Metric.increment(Metric.tagged(Metric.tagged(deliveriesHandled, "platform", delivery.platform), "outcome", outcome)),
+      Effect.logInfo(`delivery ${outcome}`).pipe(Effect.annotateLogs({
+        event: `delivery.${outcome}`,
+        delivery_id: delivery.id,
+        platform: delivery.platform,
+        ...(error === undefined ? {} : { category: error.category, code: error.code })
+      }))
+    ),
+    outcome
+  )
+
 const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: DispatchContext, record: PostRecord, delivery: Delivery) {
   const { calls, policy, store, views } = context
   const prepared = yield* prepare(record, delivery, views)
   // Claimed before the stop reached the claim query: left as it is, due as it was.
-  if (prepared.paused) return "paused" as const
+  if (prepared.paused) return yield* handled(delivery, "paused")
   const checked = yield* sendable(record, delivery, prepared)
   // The intent is recorded even for a refusal, so the receipt shows the attempt and its reason.
   const begun = yield* Effect.flatten(store.begin({ projectId: claim.projectId, id: claim.deliveryId, record }))
@@ -214,7 +234,7 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
     Effect.flatten(store.finish({ projectId: claim.projectId, id: claim.deliveryId, result, at, record: begun.record, approval: prepared.project.approval }))
   if (Either.isLeft(checked)) {
     yield* finish(AttemptResult.Failed({ error: checked.left, retryAt: null }))
-    return "failed" as const
+    return yield* handled(delivery, "failed", checked.left)
   }
   const request = checked.right
   const attempt = begun.delivery.attempts.length
@@ -224,7 +244,7 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
   if (outcome._tag === "Right") {
     const note = outcome.right.note ?? deliveryNote(request.account, request.media, request.configuration)
     yield* finish(AttemptResult.Published({ ...outcome.right, followUpPostIds: outcome.right.followUpPostIds ?? [], note, reconciled: false }), now)
-    return "published" as const
+    return yield* handled(delivery, "published")
   }
   const error = outcome.left
   if (error._tag === "OutcomeUnknown") {
@@ -232,7 +252,7 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
       error: failure("outcome_unknown", "outcome_unknown", `${error.detail}; Herald looks the post up on the platform before trying again`),
       recheckAt: DateTime.addDuration(now, policy.recheckMin)
     }), now)
-    return "unknown" as const
+    return yield* handled(delivery, "unknown")
   }
   // Only a passing failure is tried again, whatever a publisher says: a refused text, medium or
   // token fails as it would the next time.
@@ -240,11 +260,11 @@ const publishFresh = Effect.fnUntraced(function*(claim: ClaimedDelivery, context
   if (retryable && attempt < policy.maxAttempts) {
     const delay = retryDelay(policy, attempt, error.retryAfterMs, yield* Random.next)
     yield* finish(AttemptResult.Failed({ error: error.error, retryAt: DateTime.addDuration(now, delay) }), now)
-    return "retrying" as const
+    return yield* handled(delivery, "retrying", error.error)
   }
   if (error.error.category === "auth_expired") yield* markNeedsReconnect(request.account, error.error)
   yield* finish(AttemptResult.Failed({ error: retryable ? giveUp(error.error, attempt) : error.error, retryAt: null }), now)
-  return "failed" as const
+  return yield* handled(delivery, "failed", error.error)
 })
 
 /**
@@ -261,11 +281,9 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   const unknownFor = DateTime.distanceDuration(lastStarted, now)
   const who = `${delivery.platform}:${delivery.username}`
   if (Option.isNone(prepared.request)) {
-    yield* finish(AttemptResult.Failed({
-      error: failure("outcome_unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`),
-      retryAt: null
-    }))
-    return "failed" as const
+    const disconnected = failure("outcome_unknown", "outcome_unconfirmed", `${who} was disconnected before Herald could confirm whether the post went out; check the account, then retry if it is missing`)
+    yield* finish(AttemptResult.Failed({ error: disconnected, retryAt: null }))
+    return yield* handled(delivery, "failed", disconnected)
   }
   const request = prepared.request.value
   const publisher = (yield* Publishers).forAccount(request.account)
@@ -273,23 +291,21 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   if (lookup._tag === "Left") {
     const detail = lookup.left._tag === "OutcomeUnknown" ? lookup.left.detail : lookup.left.error.message
     if (Duration.greaterThan(unknownFor, policy.giveUpUnknownAfter)) {
-      yield* finish(AttemptResult.Failed({
-        error: failure("outcome_unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`),
-        retryAt: null
-      }))
-      return "failed" as const
+      const unconfirmed = failure("outcome_unknown", "outcome_unconfirmed", `Herald could not confirm for ${Duration.format(policy.giveUpUnknownAfter)} whether the post reached ${who} (${detail}); check the account, then retry if it is missing`)
+      yield* finish(AttemptResult.Failed({ error: unconfirmed, retryAt: null }))
+      return yield* handled(delivery, "failed", unconfirmed)
     }
     yield* finish(AttemptResult.Unknown({
       error: failure("outcome_unknown", "reconcile_failed", `the last call got no answer and looking the post up failed too (${detail}); Herald looks again later`),
       recheckAt: DateTime.addDuration(now, recheckDelay(policy, unknownFor))
     }))
-    return "unknown" as const
+    return yield* handled(delivery, "unknown")
   }
   if (Option.isSome(lookup.right)) {
     const found = lookup.right.value
     const note = found.note ?? deliveryNote(request.account, request.media, request.configuration)
     yield* finish(AttemptResult.Published({ ...found, followUpPostIds: found.followUpPostIds ?? [], note, reconciled: true }))
-    return "reconciled" as const
+    return yield* handled(delivery, "reconciled")
   }
   // Not on the platform: the call never landed. A worker that died mid-call left its attempt
   // open; close it for what it was before the next one starts.

@@ -5,6 +5,11 @@ import { describe, expect, type Vitest } from "@effect/vitest"
 import {
   AccountAdmin,
   type AccountReport,
+  ApprovalChannel,
+  ApprovalChannelId,
+  ApprovalChannels,
+  ApprovalMessageOutcome,
+  type ClaimedApprovalMessage,
   AccountConnections,
   AccountStore,
   ConnectionChecks,
@@ -493,6 +498,90 @@ export const outboxQueueCases: Cases<PostStore | OutboxQueue | ProjectAdmin | We
   })
 }
 
+/** ApprovalChannels: the messages held posts owe their project's channels, each to one worker. */
+export const approvalChannelCases: Cases<PostStore | ApprovalChannels> = (it) => {
+  describe("ApprovalChannels", () => {
+    const channelOf = (projectId: Project["id"], kind: "email" | "chat", createdAt: DateTime.Utc) =>
+      new ApprovalChannel({
+        id: ApprovalChannelId.make(randomUUID()),
+        projectId,
+        kind,
+        recipient: kind === "email" ? "dana@example.com" : "#approvals",
+        createdAt
+      })
+    const held = (projectId: Project["id"], createdAt: DateTime.Utc, status: "pending_approval" | "processing" = "pending_approval") => {
+      const input = newPost({ projectId, createdAt })
+      return { ...input, record: { ...input.record, post: input.record.post.with({ status }) } }
+    }
+
+    it.effect("owes one message per held post and channel that existed when it was written, once", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const channels = yield* ApprovalChannels
+        const project = newProject()
+        const early = held(project.id, DateTime.subtract(t0, { hours: 1 }))
+        yield* posts.create(early)
+        const mail = channelOf(project.id, "email", t0)
+        const chat = channelOf(project.id, "chat", t0)
+        yield* channels.add(mail, Redacted.make("dana@example.com"))
+        yield* channels.add(chat, Redacted.make("https://hooks.example.com/services/secret"))
+        const later = held(project.id, DateTime.add(t0, { minutes: 1 }))
+        yield* posts.create(later)
+        yield* posts.create(held(project.id, DateTime.add(t0, { minutes: 2 }), "processing"))
+        const now = DateTime.add(t0, { minutes: 3 })
+        yield* channels.fanOut(now)
+        expect(yield* channels.fanOut(now)).toBe(0)
+        const claimed = (yield* channels.claimDue({ now, limit: 100, leaseMillis: 10_000, worker: "a" }))
+          .filter((message) => message.projectId === project.id)
+        expect(claimed.map((message) => [message.postId, message.channel.kind]).sort()).toEqual(
+          [[later.record.post.id, "chat"], [later.record.post.id, "email"]].sort()
+        )
+        const toChat = claimed.find((message) => message.channel.kind === "chat")!
+        expect(Redacted.value(toChat.address)).toBe("https://hooks.example.com/services/secret")
+        expect(toChat.attempts).toBe(0)
+        expect(yield* channels.recipientOf(project.id, toChat.id)).toEqual(Option.some({ kind: "chat", recipient: "#approvals" }))
+        expect(yield* channels.recipientOf(newProject().id, toChat.id)).toEqual(Option.none())
+        expect((yield* channels.list(project.id)).map((channel) => channel.id).sort()).toEqual([mail.id, chat.id].sort())
+      }))
+
+    it.effect("hands a message to one worker; a retry comes back when due; a sent or removed channel's message does not", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const channels = yield* ApprovalChannels
+        const project = newProject()
+        const mail = channelOf(project.id, "email", t0)
+        const chat = channelOf(project.id, "chat", t0)
+        yield* channels.add(mail, Redacted.make("dana@example.com"))
+        yield* channels.add(chat, Redacted.make("https://hooks.example.com/x"))
+        yield* posts.create(held(project.id, DateTime.add(t0, { minutes: 1 })))
+        const now = DateTime.add(t0, { minutes: 2 })
+        yield* channels.fanOut(now)
+        const request = (worker: string, at = now) => ({ now: at, limit: 100, leaseMillis: 10_000, worker })
+        const mine = (list: ReadonlyArray<ClaimedApprovalMessage>) => list.filter((message) => message.projectId === project.id)
+        const [a, b] = yield* Effect.all([channels.claimDue(request("a")), channels.claimDue(request("b"))], { concurrency: 2 })
+        const claimed = [...mine(a).map((m) => ["a", m] as const), ...mine(b).map((m) => ["b", m] as const)]
+        expect(claimed).toHaveLength(2)
+        const [owner, toMail] = claimed.find(([, m]) => m.channel.kind === "email")!
+        const [chatOwner, toChat] = claimed.find(([, m]) => m.channel.kind === "chat")!
+        const dueAt = DateTime.add(now, { minutes: 5 })
+        yield* channels.complete(toMail.id, owner === "a" ? "b" : "a", ApprovalMessageOutcome.Sent({ at: now }))
+        yield* channels.complete(toMail.id, owner, ApprovalMessageOutcome.Retry({ at: now, dueAt, error: "451" }))
+        yield* channels.complete(toChat.id, chatOwner, ApprovalMessageOutcome.Sent({ at: now }))
+        const after = DateTime.add(now, { minutes: 1 })
+        expect(mine(yield* channels.claimDue(request("c", after)))).toEqual([])
+        const again = mine(yield* channels.claimDue(request("c", dueAt)))
+        expect(again.map((m) => [m.id, m.attempts])).toEqual([[toMail.id, 1]])
+        yield* channels.complete(toMail.id, "c", ApprovalMessageOutcome.Retry({ at: dueAt, dueAt, error: "451" }))
+        yield* channels.remove(project.id, mail.id)
+        expect(mine(yield* channels.claimDue(request("d", DateTime.add(dueAt, { hours: 1 }))))).toEqual([])
+        expect(yield* Effect.flip(channels.remove(project.id, mail.id))).toMatchObject({ _tag: "ApprovalChannelNotFound" })
+        expect(yield* Effect.flip(channels.remove(newProject().id, chat.id))).toMatchObject({ _tag: "ApprovalChannelNotFound" })
+        // A link already sent still names who it went to.
+        expect(yield* channels.recipientOf(project.id, toMail.id)).toEqual(Option.some({ kind: "email", recipient: "dana@example.com" }))
+      }))
+  })
+}
+
 /** AccountAdmin and AccountConnections: what workers learn about a connection. */
 export const accountCases: Cases<AccountAdmin | AccountStore | AccountConnections | ProjectAdmin | StoredRows> = (it) => {
   describe("AccountConnections", () => {
@@ -957,6 +1046,7 @@ export type Storage =
   | PublishCheckpoints
   | PinterestBoards
   | PlatformQuotas
+  | ApprovalChannels
   | StoredRows
 
 /** Every port's cases: what a complete storage adapter passes. */
@@ -974,4 +1064,5 @@ export const storageCases: Cases<Storage> = (it) => {
   publishCheckpointCases(it)
   pinterestBoardCases(it)
   platformQuotaCases(it)
+  approvalChannelCases(it)
 }

@@ -1,14 +1,8 @@
 import { get } from "../api.js"
+import { href } from "../router.js"
+import type { AdminProject } from "../types.js"
 import type { PageProps } from "../routes.js"
 import { Empty, ErrorNote, Loading, useLoad } from "../ui.js"
-
-interface AdminProject {
-  readonly id: string
-  readonly name: string
-  readonly timezone: string
-  readonly approval: string
-  readonly signature: string
-}
 
 /** The operator's view: every project of the instance (GET /admin/v1/projects). */
 export const Projects = (_: PageProps) => {
@@ -25,7 +19,7 @@ export const Projects = (_: PageProps) => {
         <tbody>
           {list.value.data.map((project) => (
             <tr key={project.id}>
-              <th scope="row">{project.name}<br /><code>{project.id}</code></th>
+              <th scope="row"><a href={href("settings", project.id)}>{project.name}</a><br /><code>{project.id}</code></th>
               <td>{project.approval}</td>
               <td>{project.timezone}</td>
               <td>{project.signature}</td>

@@ -17,6 +17,7 @@ import {
   ConnectionRoute,
   EventKind,
   GuardrailSettings,
+  GuardrailVerdict,
   Platform,
   PlanStatus,
   ProjectId,
@@ -24,11 +25,14 @@ import {
   Scope,
   TimeZone,
   Timestamp,
-  WebhookEndpointId
+  WebhookEndpointChange,
+  WebhookEndpointId,
+  webhookTestKind
 } from "@herald/core"
 import { Schema } from "effect"
 import { OpenApiDocument } from "../Api.js"
 import { finishAdminDocument } from "../OpenApiDocument.js"
+import { AdminApprovalChannelsGroup } from "./AdminApprovalChannelsApi.js"
 import { AdminPublishingGroup } from "./AdminPublishingApi.js"
 import { AdminWebhookDeliveriesGroup } from "./AdminWebhookDeliveriesApi.js"
 import {
@@ -122,6 +126,14 @@ export const UpdateProjectBody = request(
 
 const projectPath = Schema.Struct({ project_id: ProjectId })
 
+export const GuardrailDryRunBody = request(
+  Schema.Struct({
+    caption: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)),
+    guardrails: Schema.optional(GuardrailPatch).annotations({ description: "Rules to try instead of the saved ones; omitted rules keep theirs." })
+  }),
+  "GuardrailDryRunBody"
+)
+
 export class AdminProjectsGroup extends HttpApiGroup.make("projects")
   .add(
     HttpApiEndpoint.get("list", "/projects")
@@ -148,6 +160,17 @@ export class AdminProjectsGroup extends HttpApiGroup.make("projects")
       .addSuccess(AdminProject)
       .addError(AdminNotFound)
       .annotate(OpenApi.Summary, "Change a project's settings; omitted fields (and guardrail rules) are kept")
+  )
+  .add(
+    HttpApiEndpoint.post("checkGuardrails", "/projects/:project_id/guardrails/check")
+      .setPath(projectPath)
+      .setPayload(GuardrailDryRunBody)
+      .addSuccess(GuardrailVerdict.annotations({ identifier: "GuardrailVerdict" }))
+      .addError(AdminNotFound)
+      .annotate(
+        OpenApi.Summary,
+        "Dry run: the verdict a caption would get under the project's guardrails, with `guardrails` (not saved) applied over them"
+      )
   )
 {}
 
@@ -389,7 +412,17 @@ export const CreateWebhookBody = request(
   "CreateWebhookBody"
 )
 
-export const WebhookEnabledBody = request(Schema.Struct({ enabled: Schema.Boolean }), "WebhookEnabledBody")
+export const UpdateWebhookBody = request(WebhookEndpointChange, "UpdateWebhookBody")
+
+export const WebhookTestResult = Schema.Struct({
+  event: Schema.Literal(webhookTestKind),
+  delivery_id: Schema.UUID.annotations({ description: "Fresh for every test event." }),
+  accepted: Schema.Boolean.annotations({ description: "true when the endpoint answered 2xx." }),
+  status_code: Schema.NullOr(Schema.Int).annotations({ description: "null when no response came." }),
+  latency_ms: Schema.Int,
+  response_prefix: Schema.String.annotations({ description: "The first 512 bytes of the reply, as UTF-8." }),
+  error: Schema.NullOr(Schema.String).annotations({ description: "Why it was not accepted; null when it was." })
+}).annotations({ identifier: "AdminWebhookTestResult" })
 
 const webhookPath = Schema.Struct({ project_id: ProjectId, webhook_id: WebhookEndpointId })
 
@@ -411,12 +444,22 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(OpenApi.Summary, "Add a webhook endpoint; the reply carries its signing secret once")
   )
   .add(
-    HttpApiEndpoint.patch("setEnabled", "/projects/:project_id/webhooks/:webhook_id")
+    HttpApiEndpoint.patch("update", "/projects/:project_id/webhooks/:webhook_id")
       .setPath(webhookPath)
-      .setPayload(WebhookEnabledBody)
+      .setPayload(UpdateWebhookBody)
       .addSuccess(AdminWebhookEndpoint)
       .addError(AdminNotFound)
-      .annotate(OpenApi.Summary, "Turn an endpoint on or off (on again clears its failure streak)")
+      .annotate(OpenApi.Summary, "Turn an endpoint on or off (on again clears its failure streak) and change its event kinds; omitted fields are kept")
+  )
+  .add(
+    HttpApiEndpoint.post("test", "/projects/:project_id/webhooks/:webhook_id/test")
+      .setPath(webhookPath)
+      .addSuccess(WebhookTestResult)
+      .addError(AdminNotFound)
+      .annotate(
+        OpenApi.Summary,
+        "Send one signed webhook.test event now (enabled or not) and answer what the endpoint replied; not retried, not in the delivery log"
+      )
   )
   .add(
     HttpApiEndpoint.del("remove", "/projects/:project_id/webhooks/:webhook_id")
@@ -447,6 +490,7 @@ export class HeraldAdminApi extends HttpApi.make("herald-admin")
   .add(AdminWebhooksGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminWebhookDeliveriesGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminPublishingGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
+  .add(AdminApprovalChannelsGroup.middleware(AdminUrlGuard).middleware(AdminBodyGuard).middleware(AdminAuthentication))
   .add(AdminSpecGroup.middleware(AdminUrlGuard))
   .addError(BadRequest)
   .addError(InternalError)

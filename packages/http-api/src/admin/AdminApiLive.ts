@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { OAuthCallbackLive } from "../OAuthCallback.js"
+import { AdminApprovalChannelsLive } from "./AdminApprovalChannelsLive.js"
 import { AdminAccountsLive, AdminKeysLive, AdminProjectsLive, AdminSpecLive, AdminWebhooksLive } from "./AdminHandlers.js"
 import { AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive } from "./AdminMiddleware.js"
 import { AdminPublishingLive } from "./AdminPublishingLive.js"
@@ -11,8 +12,8 @@ import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
  * failure shaping (FailuresLive: each class's status, a 400 for a request that does not decode, a
  * bare 500 for a defect) covers them as it does the public API's.
  * Needs ProjectAdmin, ProjectStore, ApiKeyStore, AccountStore, AccountAdmin, WebhookEndpoints,
- * WebhookDeliveryLog, WebhookDestinations, IdGenerator, SecretMint, AdminTokens, OAuthProviders,
- * ConnectionStates, PublishingPauses and HttpApiConfig. The public OAuth callback (GET /oauth/callback/{platform})
+ * WebhookDeliveryLog, WebhookDestinations, WebhookTestEvents, IdGenerator, SecretMint, AdminTokens, OAuthProviders,
+ * ConnectionStates, PublishingPauses, ApprovalChannels, ApprovalMessengers and HttpApiConfig. The public OAuth callback (GET /oauth/callback/{platform})
  * comes with them: it finishes what the admin API's accounts/oauth starts.
  */
 export const AdminApiLive = Layer.mergeAll(
@@ -22,6 +23,7 @@ export const AdminApiLive = Layer.mergeAll(
   AdminWebhooksLive,
   AdminWebhookDeliveriesLive,
   AdminPublishingLive,
+  AdminApprovalChannelsLive,
   AdminSpecLive,
   OAuthCallbackLive
 ).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive]))

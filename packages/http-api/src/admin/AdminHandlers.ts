@@ -8,6 +8,7 @@ import {
   type ApiKeyNotFound,
   type ApiKeySummary,
   ConnectionChecks,
+  Classifier,
   connectAccount,
   type ConnectionMethodMismatch,
   type ConnectionRefused,
@@ -16,6 +17,7 @@ import {
   createProject,
   createWebhookEndpoint,
   type DirectRouteUnavailable,
+  dryRunGuardrails,
   getProject,
   IdGenerator,
   listAccounts,
@@ -36,7 +38,8 @@ import {
   revokeApiKey,
   SecretMint,
   setAccountStatus,
-  setWebhookEndpointEnabled,
+  sendWebhookTestEvent,
+  updateWebhookEndpoint,
   type SocialAccount,
   startConnection,
   updateProject,
@@ -44,7 +47,9 @@ import {
   WebhookDestinations,
   type WebhookEndpoint,
   type WebhookEndpointNotFound,
-  WebhookEndpoints
+  WebhookEndpoints,
+  webhookTestKind,
+  WebhookTestEvents
 } from "@herald/core"
 import { DateTime, Effect, Redacted } from "effect"
 import { AdminNotFound, AdminRefused } from "../HttpErrors.js"
@@ -149,7 +154,9 @@ export const AdminProjectsLive = HttpApiBuilder.group(HeraldAdminApi, "projects"
       getProject(path.project_id).pipe(Effect.map(adminProject), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
     .handle("update", ({ path, payload }) =>
       updateProject(path.project_id, payload).pipe(Effect.map(adminProject), Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
-).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, ProjectAdmin, ProjectStore, IdGenerator))
+    .handle("checkGuardrails", ({ path, payload }) =>
+      dryRunGuardrails(path.project_id, payload.caption, payload.guardrails).pipe(Effect.catchTag("ProjectNotFound", ProjectNotFound404)))
+).pipe(groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, ProjectAdmin, ProjectStore, IdGenerator, Classifier))
 
 export const AdminKeysLive = HttpApiBuilder.group(HeraldAdminApi, "keys", (handlers) =>
   handlers
@@ -269,9 +276,22 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
         Effect.map(({ endpoint, secret }) => ({ ...adminWebhookEndpoint(endpoint), secret: Redacted.value(secret) })),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookDestinationRefused: webhookUrlRefused })
       ))
-    .handle("setEnabled", ({ path, payload }) =>
-      setWebhookEndpointEnabled(path.project_id, path.webhook_id, payload.enabled).pipe(
+    .handle("update", ({ path, payload }) =>
+      updateWebhookEndpoint(path.project_id, path.webhook_id, payload).pipe(
         Effect.map(adminWebhookEndpoint),
+        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
+      ))
+    .handle("test", ({ path }) =>
+      sendWebhookTestEvent(path.project_id, path.webhook_id).pipe(
+        Effect.map((result) => ({
+          event: webhookTestKind,
+          delivery_id: result.deliveryId,
+          accepted: result.error === null,
+          status_code: result.statusCode,
+          latency_ms: result.latencyMs,
+          response_prefix: result.responsePrefix,
+          error: result.error
+        })),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
       ))
     .handle("remove", ({ path }) =>
@@ -280,7 +300,17 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
       ))
 ).pipe(
-  groupContext(AdminAuthentication, AdminBodyGuard, AdminUrlGuard, WebhookEndpoints, WebhookDestinations, ProjectStore, IdGenerator, SecretMint)
+  groupContext(
+    AdminAuthentication,
+    AdminBodyGuard,
+    AdminUrlGuard,
+    WebhookEndpoints,
+    WebhookDestinations,
+    WebhookTestEvents,
+    ProjectStore,
+    IdGenerator,
+    SecretMint
+  )
 )
 
 export const AdminSpecLive = HttpApiBuilder.group(

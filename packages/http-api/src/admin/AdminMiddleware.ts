@@ -1,5 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { recordCaller } from "@herald/core"
+import { type Context, Effect, Layer, Option } from "effect"
 import { hashApiKey } from "../ApiKeys.js"
 import { DashboardSessions, SessionEnded, sessionCredential, sessionEndedReply } from "../DashboardSession.js"
 import { AdminUnauthorized } from "../HttpErrors.js"
@@ -12,9 +13,24 @@ const refuse = (code: "missing_admin_token" | "invalid_admin_token", error: stri
   Effect.fail(new AdminUnauthorized({ error, code }))
 
 /**
- * The bearer admin token, looked up by its SHA-256 (nothing secret is compared, so no timing
- * oracle); or, without an Authorization header, the operator's dashboard session, which holds as
- * long as the token it was opened with is known.
+ * The request's bearer admin token checked, looked up by its SHA-256 (nothing secret is compared,
+ * so no timing oracle): for the admin API's middleware and the other pages behind the admin token.
+ */
+export const adminBearer = Effect.fnUntraced(function*(tokens: Context.Tag.Service<typeof AdminTokens>, request: HttpServerRequest.HttpServerRequest) {
+  const header = request.headers.authorization?.trim() ?? ""
+  if (header === "") return yield* refuse("missing_admin_token", "missing admin token: send Authorization: Bearer <admin token>")
+  const [scheme = "", token = "", ...rest] = header.split(/\s+/)
+  if (scheme.toLowerCase() !== "bearer" || rest.length > 0 || !adminTokenPattern.test(token)) {
+    return yield* refuse("invalid_admin_token", "invalid admin token")
+  }
+  if (!(yield* tokens.isKnown(hashApiKey(token)))) return yield* refuse("invalid_admin_token", "invalid admin token")
+  // The access log names the admin token by its role: admin tokens have no id of their own.
+  yield* recordCaller("admin")
+})
+
+/**
+ * The bearer admin token (`adminBearer`); or, without an Authorization header, the operator's
+ * dashboard session, which holds as long as the token it was opened with is known.
  */
 export const AdminAuthenticationLive = Layer.effect(
   AdminAuthentication,
@@ -22,7 +38,7 @@ export const AdminAuthenticationLive = Layer.effect(
     const tokens = yield* AdminTokens
     const sessions = yield* Effect.serviceOption(DashboardSessions)
     return AdminAuthentication.of({
-      adminToken: (presented) =>
+      adminToken: () =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const session = yield* sessionCredential(sessions, request, "operator").pipe(
@@ -30,15 +46,9 @@ export const AdminAuthenticationLive = Layer.effect(
           )
           if (Option.isSome(session)) {
             if (!(yield* tokens.isKnown(session.value))) return yield* Effect.fail(sessionEndedReply(new SessionEnded()))
-            return
+            return yield* recordCaller("admin")
           }
-          const header = request.headers.authorization?.trim() ?? ""
-          if (header === "") return yield* refuse("missing_admin_token", "missing admin token: send Authorization: Bearer <admin token>")
-          const token = Redacted.value(presented).trim()
-          if (!/^bearer\s/i.test(header) || !adminTokenPattern.test(token)) {
-            return yield* refuse("invalid_admin_token", "invalid admin token")
-          }
-          if (!(yield* tokens.isKnown(hashApiKey(token)))) return yield* refuse("invalid_admin_token", "invalid admin token")
+          return yield* adminBearer(tokens, request)
         })
     })
   })

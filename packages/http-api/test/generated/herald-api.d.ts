@@ -697,6 +697,12 @@ export interface components {
                 key_id: components["schemas"]["UUID"] | null;
                 key_name: string | null;
                 surface: components["schemas"]["Surface"] | null;
+                /** @description When the approval link came in an approval channel message: the channel (email, chat) and its recipient (the address, or the chat channel's label); null otherwise. */
+                channel: {
+                    /** @enum {string} */
+                    kind: "email" | "chat";
+                    recipient: string;
+                } | null;
                 /** Format: date-time */
                 at: string;
             } | null;
@@ -4331,6 +4337,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4436,6 +4448,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4541,6 +4559,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4648,6 +4672,12 @@ export interface operations {
                                     key_id: string | null;
                                     key_name: string | null;
                                     surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;

@@ -1,10 +1,11 @@
-import { DateTime, Effect, type Redacted } from "effect"
-import type { EventKind } from "../../Event.js"
+import { DateTime, Effect, type Redacted, Schema } from "effect"
+import { EventKind } from "../../Event.js"
 import { type ProjectId, WebhookEndpointId } from "../../Ids.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { SecretMint } from "../../ports/SecretMint.js"
 import { WebhookDestinations } from "../../ports/WebhookDestinations.js"
 import { WebhookEndpoint, WebhookEndpointNotFound, WebhookEndpoints } from "../../ports/WebhookEndpoints.js"
+import { WebhookTestEvents } from "../../ports/WebhookTestEvents.js"
 import { getProject } from "./Projects.js"
 
 export interface WebhookSubscription {
@@ -40,17 +41,39 @@ export const createWebhookEndpoint = Effect.fnUntraced(function*(projectId: Proj
   return { endpoint, secret } satisfies CreatedWebhookEndpoint
 })
 
-/** The endpoint as it now stands (turning it back on clears its failure streak). */
-export const setWebhookEndpointEnabled = Effect.fnUntraced(
-  function*(projectId: ProjectId, id: WebhookEndpointId, enabled: boolean) {
+/** What PATCH changes on an endpoint (the admin API's body, the SDK's argument); an omitted field is kept. */
+export const WebhookEndpointChange = Schema.Struct({
+  enabled: Schema.optional(Schema.Boolean).annotations({
+    description: "false stops sending; true re-enables (also an endpoint disabled after failures) and clears its failure streak."
+  }),
+  kinds: Schema.optional(Schema.Array(EventKind).pipe(Schema.minItems(1))).annotations({
+    description: "Replaces the subscribed event kinds; applies to events written from then on."
+  })
+})
+export type WebhookEndpointChange = typeof WebhookEndpointChange.Type
+
+/**
+ * The endpoint as it now stands. Turning it back on clears its failure streak (the dashboard's
+ * "re-enable"); new kinds apply to events written from then on.
+ */
+export const updateWebhookEndpoint = Effect.fnUntraced(
+  function*(projectId: ProjectId, id: WebhookEndpointId, change: WebhookEndpointChange) {
     yield* getProject(projectId)
     const store = yield* WebhookEndpoints
-    yield* store.setEnabled(projectId, id, enabled)
+    if (change.kinds !== undefined) yield* store.setKinds(projectId, id, [...new Set(change.kinds)])
+    if (change.enabled !== undefined) yield* store.setEnabled(projectId, id, change.enabled)
     // A removal that lands between the update and this read leaves what a later caller gets: not found.
     const endpoint = (yield* store.list(projectId)).find((candidate) => candidate.id === id)
     return endpoint === undefined ? yield* Effect.fail(new WebhookEndpointNotFound({ endpointId: id })) : endpoint
   }
 )
+
+/** One signed test event to the endpoint, enabled or not, and what it answered. */
+export const sendWebhookTestEvent = Effect.fnUntraced(function*(projectId: ProjectId, id: WebhookEndpointId) {
+  const project = yield* getProject(projectId)
+  const target = yield* Effect.flatMap(WebhookEndpoints, (store) => store.signingTarget(projectId, id))
+  return yield* Effect.flatMap(WebhookTestEvents, (events) => events.send({ endpointId: id, ...target }, project))
+})
 
 export const removeWebhookEndpoint = (projectId: ProjectId, id: WebhookEndpointId) =>
   Effect.zipRight(getProject(projectId), Effect.flatMap(WebhookEndpoints, (store) => store.remove(projectId, id)))
