@@ -14,15 +14,36 @@ export const packages = [
   "dashboard"
 ] as const
 
-export default packages.map((name) => ({
+/** The runnable examples (examples/*), each a workspace whose test runs it as a smoke test. */
+export const examples = [
+  "embed-express",
+  "webhook-receiver",
+  "effect-client",
+  "openapi-fetch",
+  "mcp-agent",
+  "custom-guardrail",
+  "custom-publisher"
+] as const
+
+const project = (name: string, root: string) => ({
   extends: "./vitest.shared.ts",
   test: {
     name,
-    root: `./packages/${name}`,
+    root,
     include: ["test/**/*.test.ts"],
     // A package's files share one process and module graph (vitest.config.ts): loading effect and
     // the packages once per worker rather than once per file is most of the suite's time.
     pool: "forks" as const,
     isolate: false
   }
-}))
+})
+
+export default [
+  ...packages.map((name) => project(name, `./packages/${name}`)),
+  ...examples.map((name) => {
+    const example = project(`example-${name}`, `./examples/${name}`)
+    // The "source" condition (vitest.shared.ts) also picks eventsource-parser's TypeScript sources
+    // (the MCP client's dependency), which node cannot load as an external: vite transforms it.
+    return { ...example, test: { ...example.test, server: { deps: { inline: [/@modelcontextprotocol\/sdk/, "eventsource-parser"] } } } }
+  })
+]

@@ -27,6 +27,14 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Pinterest.pinterestDirectRoute
 ]
 
+/** This build's direct routes with `own` added: one for a (platform, route) this build has replaces it. */
+export const directRoutesWith = (own: ReadonlyArray<Kit.DirectRoute>): ReadonlyArray<Kit.DirectRoute> => [
+  ...directRoutes.filter((built) =>
+    !own.some((mine) => mine.platform === built.platform && (mine.route ?? "direct") === (built.route ?? "direct"))
+  ),
+  ...own
+]
+
 /** The direct routes' adapters, for the registry beside the simulator's. */
 export class DirectAdapters extends Context.Tag("@herald/app/DirectAdapters")<DirectAdapters, ReadonlyArray<RouteAdapters>>() {}
 

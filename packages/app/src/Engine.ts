@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck, type RouteAdapters } from "@herald/core"
+import { type Classifier, type ConnectionCheckPolicy, ConnectionCheckRuns, defaultConnectionCheckPolicy, IdGenerator, PeopleTagCheck, type RouteAdapters } from "@herald/core"
 import { HttpApiConfig, NodeSecretMint } from "@herald/http-api"
 import { type MediaConfig, MediaLive } from "@herald/media"
 import { OutboundGuard } from "@herald/outbound"
@@ -34,6 +34,8 @@ export interface EngineOptions {
   readonly connectionChecks?: Partial<ConnectionCheckPolicy>
   /** The direct routes to serve; by default every one this build has (DirectRoutes.ts). */
   readonly directRoutes?: ReadonlyArray<Kit.DirectRoute>
+  /** The guardrails' classifier (banned_topics, tone); by default from HERALD_CLASSIFIER_* (ClassifierConfig.ts). */
+  readonly classifier?: Layer.Layer<Classifier>
   /** Each direct-route platform call's deadline by its kind; by default the kit's. */
   readonly callDeadlines?: Kit.Deadlines
 }
@@ -84,7 +86,7 @@ export const engineLayer = (options: EngineOptions) => {
       Layer.provide(RandomIds),
       Layer.provide(Layer.succeed(Kit.CallDeadlines, options.callDeadlines ?? Kit.deadlines))
     )),
-    Layer.provideMerge(Layer.mergeAll(media, Kit.PlatformHttpLive, classifierFromEnv)),
+    Layer.provideMerge(Layer.mergeAll(media, Kit.PlatformHttpLive, options.classifier ?? classifierFromEnv)),
     Layer.provideMerge(outbound),
     Layer.provideMerge(StorageLive.layer(options))
   )

@@ -3,17 +3,14 @@ import { NodeHttpServer } from "@effect/platform-node"
 import {
   AdminApiLive,
   ApiReferenceLive,
-  apiKeyPattern,
   createNodeServer,
   DashboardAssetsLive,
   DashboardSessionLive,
-  hashApiKey,
   HmacApprovalLinks,
   HttpApiConfig,
   HttpApiLive,
   serveApi
 } from "@herald/http-api"
-import { McpLive } from "@herald/mcp"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Duration, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
@@ -23,6 +20,7 @@ import { PostgresDashboardSessions } from "./DashboardSessionStore.js"
 import { engineLayer, type EngineOptions, httpApiConfig } from "./Engine.js"
 import { drainDelay, DrainingLive, drainOnStop, healthRoutes } from "./Health.js"
 import { loggingLayer, logSettings } from "./Logging.js"
+import { McpRoute } from "./McpRoute.js"
 import { PrometheusPageLive } from "./PrometheusPage.js"
 import { telemetryLayer, telemetrySettings } from "./Telemetry.js"
 import { approvalNotifier, workers } from "./workers/index.js"
@@ -47,12 +45,6 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
     `  agent_key    ${credentials.agent_key}`,
     ""
   ].join("\n"))
-
-/** The MCP connector at /api/mcp, on the REST server's key rule and approval links. */
-const mcp = McpLive({
-  keyHash: (key) => apiKeyPattern.test(key) ? hashApiKey(key) : null,
-  version: "1.0"
-}).pipe(Layer.provide(HmacApprovalLinks))
 
 /**
  * The background workers: publishing what is due, syncing metrics, sending webhooks and approval
@@ -92,7 +84,7 @@ export const serverLayer = (
         HttpApiLive,
         AdminApiLive,
         healthRoutes,
-        mcp,
+        McpRoute,
         DashboardSessionLive,
         DashboardAssetsLive(dashboardDir),
         ApiReferenceLive,

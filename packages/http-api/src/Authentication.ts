@@ -77,3 +77,23 @@ export const AuthenticationLive = Layer.effect(
     })
   })
 )
+
+/**
+ * The key as the SDK presents it (createHerald's handler of its own, reached only in process):
+ * identified and its last use recorded, counted against no rate limit (the embedding service calls
+ * for itself), the caller marked as come through the SDK (provenance).
+ */
+export const SdkAuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.map(makeAuthenticator, ({ recognize }) =>
+    Authentication.of({
+      bearer: (presented) => {
+        const key = Redacted.value(presented).trim()
+        if (!apiKeyPattern.test(key)) return Effect.fail(refusal(key === "" ? "missing_api_key" : "invalid_api_key", "invalid API key"))
+        return recognize(hashApiKey(key)).pipe(
+          Effect.catchAll(refused),
+          Effect.flatMap((principal) => authenticateAs(principal.via("sdk")))
+        )
+      }
+    }))
+)

@@ -13,18 +13,25 @@ import { RequestUrlGuardLive } from "./RequestUrl.js"
 import { withOnly } from "./RequestPath.js"
 
 /**
- * The REST API with its handlers, key authentication, rate limits, body checks, error shaping and
- * the approval page. Needs the core ports, ApiKeyStore, RateLimitStore and HttpApiConfig;
- * approval links are signed here (HmacApprovalLinks), so ApprovalLinks is provided, not required.
+ * The REST API with its handlers, body checks, error shaping and the approval page, still needing
+ * the Authentication that admits its callers: the server's (HttpApiLive) or the SDK's
+ * (SdkAuthenticationLive).
  */
-export const HttpApiLive = Layer.mergeAll(
+export const HttpApiRoutes = Layer.mergeAll(
   HttpApiBuilder.api(HeraldApi).pipe(Layer.provide([PostsLive, DeliveriesLive, AccountsLive, AnalyticsLive, SpecLive, MediaHttpLive, MediaAttachHttpLive])),
   FailuresLive,
   ApprovalPageLive
 ).pipe(
-  Layer.provide([AuthenticationLive, RequestBodyGuardLive, RequestUrlGuardLive]),
+  Layer.provide([RequestBodyGuardLive, RequestUrlGuardLive]),
   Layer.provide(HmacApprovalLinks)
 )
+
+/**
+ * The REST API with its handlers, key authentication, rate limits, body checks, error shaping and
+ * the approval page. Needs the core ports, ApiKeyStore, RateLimitStore and HttpApiConfig;
+ * approval links are signed here (HmacApprovalLinks), so ApprovalLinks is provided, not required.
+ */
+export const HttpApiLive = HttpApiRoutes.pipe(Layer.provide(AuthenticationLive))
 
 /**
  * HttpApiBuilder.serve, with each request starting from only what serving may read at request time

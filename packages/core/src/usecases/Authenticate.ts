@@ -54,11 +54,15 @@ export const makeAuthenticator = Effect.map(Effect.all([ApiKeyStore, RateLimitSt
       ? Effect.fail(new ApiKeyRevoked())
       : Effect.succeed(found.value)
 
+  // Best effort and cheap (PostgreSQL writes it at most once a minute per key): no fiber of its own.
+  // The caller is recorded for the access log (RequestRecord) wherever a key is recognised.
+  const touched = (match: ApiKeyMatch, now: DateTime.Utc) =>
+    Effect.zipRight(recordCaller(match.principal.keyId), keys.touch(match.principal.keyId, now))
+
   const admit = (match: ApiKeyMatch) =>
     Effect.clockWith((clock) => {
       const now = DateTime.unsafeMake(clock.unsafeCurrentTimeMillis())
-      // Best effort and cheap (PostgreSQL writes it at most once a minute per key): no fiber of its own.
-      return Effect.zipRight(recordCaller(match.principal.keyId), keys.touch(match.principal.keyId, now)).pipe(
+      return touched(match, now).pipe(
         Effect.zipRight(limits.hit(match.principal.keyId, match.rateLimitPerMinute, now)),
         Effect.flatMap((verdict): Effect.Effect<Authenticated, RateLimited> =>
           verdict.allowed
@@ -80,6 +84,14 @@ export const makeAuthenticator = Effect.map(Effect.all([ApiKeyStore, RateLimitSt
     /** The key's principal (its project, kind and scopes); unknown and revoked keys refused. Counts nothing. */
     identify: (hash: ApiKeyHash): Effect.Effect<Principal, ApiKeyUnknown | ApiKeyRevoked> =>
       Effect.map(Effect.flatMap(keys.findByHash(hash), known), (match) => match.principal),
+    /**
+     * identify, then the key's last use recorded; counts nothing against its limit (the SDK: the
+     * embedding service calls for itself, and a rate limit there would only stall its own work).
+     */
+    recognize: (hash: ApiKeyHash): Effect.Effect<Principal, ApiKeyUnknown | ApiKeyRevoked> =>
+      Effect.flatMap(Effect.flatMap(keys.findByHash(hash), known), (match) =>
+        Effect.clockWith((clock) =>
+          Effect.as(touched(match, DateTime.unsafeMake(clock.unsafeCurrentTimeMillis())), match.principal))),
     /** identify, then the key's last use recorded and one request counted against its per-minute limit. */
     authenticate: (hash: ApiKeyHash): Effect.Effect<Authenticated, ApiKeyUnknown | ApiKeyRevoked | RateLimited> =>
       Effect.flatMap(Effect.flatMap(keys.findByHash(hash), known), admit)

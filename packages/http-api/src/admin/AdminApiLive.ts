@@ -16,7 +16,7 @@ import { AdminWebhookDeliveriesLive } from "./AdminWebhookDeliveriesLive.js"
  * ConnectionStates, PublishingPauses, ApprovalChannels, ApprovalMessengers and HttpApiConfig. The public OAuth callback (GET /oauth/callback/{platform})
  * comes with them: it finishes what the admin API's accounts/oauth starts.
  */
-export const AdminApiLive = Layer.mergeAll(
+export const AdminApiRoutes = Layer.mergeAll(
   AdminProjectsLive,
   AdminKeysLive,
   AdminAccountsLive,
@@ -26,4 +26,7 @@ export const AdminApiLive = Layer.mergeAll(
   AdminApprovalChannelsLive,
   AdminSpecLive,
   OAuthCallbackLive
-).pipe(Layer.provide([AdminAuthenticationLive, AdminBodyGuardLive, AdminUrlGuardLive]))
+).pipe(Layer.provide([AdminBodyGuardLive, AdminUrlGuardLive]))
+
+/** The admin routes behind admin tokens (AdminApiRoutes still needs who admits the operator: the SDK admits its host). */
+export const AdminApiLive = AdminApiRoutes.pipe(Layer.provide(AdminAuthenticationLive))

@@ -63,3 +63,6 @@ export const AdminBodyGuardLive = Layer.sync(
 )
 
 export const AdminUrlGuardLive = Layer.sync(AdminUrlGuard, () => guardUrls(HeraldAdminApi))
+
+/** The SDK's admin routes (createHerald's handler of its own, reached only in process): the embedding service is the operator. */
+export const SdkAdminAuthenticationLive = Layer.succeed(AdminAuthentication, AdminAuthentication.of({ adminToken: () => Effect.void }))

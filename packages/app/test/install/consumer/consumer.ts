@@ -8,10 +8,8 @@ import { join } from "node:path"
 const dataDir = mkdtempSync(join(tmpdir(), "herald-consumer-"))
 const herald = await createHerald({ publicUrl: "http://consumer.test", dataDir, demo: true })
 try {
-  const post = await herald.posts.create(herald.demoCredentials!.human_key, {
-    caption: "from a packed install",
-    social_accounts: ["x:herald_demo"],
-    is_draft: true
+  const post = await herald.api(herald.demoCredentials!.human_key).posts.create({
+    payload: { caption: "from a packed install", social_accounts: ["x:herald_demo"], is_draft: true }
   })
   const health = await herald.handler(new Request("http://consumer.test/health"))
   console.log(`consumer: ${JSON.stringify({ post: { id: post.id, status: post.status }, health: health.status })}`)

@@ -1,0 +1,43 @@
+import { createHerald, HeraldError } from "@herald/app"
+import express from "express"
+import type { AddressInfo } from "node:net"
+
+/**
+ * An Express service with Herald inside: Herald's REST, admin and MCP routes under /herald, and a
+ * route of the service's own that posts through the SDK with the demo's agent key.
+ */
+export const start = async (options: { readonly port?: number; readonly dataDir?: string } = {}) => {
+  const app = express()
+  const server = app.listen(options.port ?? 3000)
+  await new Promise((resolve) => server.once("listening", resolve))
+  const origin = `http://localhost:${(server.address() as AddressInfo).port}`
+  const herald = await createHerald({ publicUrl: `${origin}/herald`, dataDir: options.dataDir ?? "./.herald", demo: true })
+  const agentKey = herald.demoCredentials?.agent_key ?? process.env.HERALD_AGENT_KEY ?? ""
+
+  app.use(herald.express({ prefix: "/herald" })) // before the body parser: Herald reads its own bodies
+  app.use(express.json())
+  app.post("/announce", async (request, response) => {
+    try {
+      const post = await herald.api(agentKey).posts.create({
+        payload: { caption: String(request.body?.text ?? ""), social_accounts: ["x:herald_demo"] }
+      })
+      response.status(201).json(post)
+    } catch (error) {
+      if (!(error instanceof HeraldError)) throw error
+      response.status(error.status).json({ error: error.message, code: error.code, violations: error.details.violations })
+    }
+  })
+
+  const close = async () => {
+    await herald.close()
+    await new Promise((resolve) => server.close(resolve))
+  }
+  return { origin, herald, close }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { origin, close } = await start({ port: Number(process.env.PORT ?? 3000) })
+  console.log(`listening on ${origin}: POST /announce {"text": "..."}, Herald under /herald`)
+  process.once("SIGTERM", () => void close())
+  process.once("SIGINT", () => void close())
+}

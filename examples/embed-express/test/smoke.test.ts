@@ -1,0 +1,21 @@
+import * as Fs from "node:fs"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
+import { expect, it } from "vitest"
+import { start } from "../src/server.js"
+
+it("serves Herald under /herald and posts through the SDK from its own route", async () => {
+  const dataDir = embeddedDataDir("herald-example-express-")
+  const service = await start({ port: 0, dataDir })
+  try {
+    expect((await fetch(`${service.origin}/herald/health`)).status).toBe(200)
+    const announce = (text: string) =>
+      fetch(`${service.origin}/announce`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) })
+    const held = await announce("Hello from Express")
+    expect([held.status, ((await held.json()) as { status: string }).status]).toEqual([201, "pending_approval"])
+    const empty = await announce("")
+    expect([empty.status, ((await empty.json()) as { code: string }).code]).toEqual([400, "validation_failed"])
+  } finally {
+    await service.close()
+    Fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}, 60_000)
