@@ -1,367 +1,306 @@
-import { Either, Option } from "effect"
-import { list, type ParsedArgs } from "./CliArgs.js"
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Effect, Option } from "effect"
+import { type CliFailure, countOption, list, countOrNoneOption, listOption, presentFields, textOption, usageError } from "./CliArgs.js"
+import { group } from "./CommandTree.js"
+import { connect, connectionOptions, projectOption, refusal, replyBody, tokenOption } from "./CliConnection.js"
 
-/** One admin API call the CLI makes. */
+/** One admin API call the CLI makes (path under /admin/v1). */
 export interface AdminRequest {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE"
   readonly path: string
   readonly body?: Record<string, unknown>
 }
 
-interface Command {
-  readonly usage: string
-  /** Options this command reads besides the global ones. */
-  readonly flags: ReadonlyArray<string>
-  readonly positionals: ReadonlyArray<string>
-  readonly build: (input: Input) => Either.Either<AdminRequest, string>
-}
-
-interface Input {
-  readonly project: () => Either.Either<string, string>
-  readonly flag: (name: string) => Option.Option<string>
-  readonly positional: (index: number) => string
-}
-
-/** Options every admin command takes. */
-export const globalFlags = ["server", "token", "project", "data-dir"] as const
-
-const int = (name: string, text: string): Either.Either<number, string> =>
-  /^[0-9]+$/.test(text) ? Either.right(Number(text)) : Either.left(`--${name} must be a whole number, got ${JSON.stringify(text)}`)
-
-/** The body fields given as options: each flag maps to a field, converted; absent flags are left out. */
-const fields = (
-  input: Input,
-  spec: ReadonlyArray<readonly [flag: string, field: string, convert: (flag: string, text: string) => Either.Either<unknown, string>]>
-): Either.Either<Record<string, unknown>, string> =>
-  Either.all(spec.flatMap(([flag, field, convert]) =>
-    Option.match(input.flag(flag), {
-      onNone: () => [],
-      onSome: (text) => [Either.map(convert(flag, text), (value) => [field, value] as const)]
-    })
-  )).pipe(Either.map((entries) => Object.fromEntries(entries)))
-
-const text = (_flag: string, value: string) => Either.right(value)
-const csv = (_flag: string, value: string) => Either.right(list(value))
-const capOrNone = (flag: string, value: string) => value === "none" ? Either.right(null) : int(flag, value)
-
-const projectFields = [
-  ["name", "name", text],
-  ["timezone", "timezone", text],
-  ["approval", "approval", text],
-  ["signature", "signature", text],
-  ["plan", "plan", text]
-] as const
-
-const guardrailFields = [
-  ["banned-words", "banned_words", csv],
-  ["banned-topics", "banned_topics", csv],
-  ["tone", "tone", (_flag: string, value: string) => Either.right(value === "none" ? null : value)],
-  ["project-daily-cap", "daily_post_cap", capOrNone]
-] as const
-
-const withGuardrails = (input: Input, body: Record<string, unknown>) =>
-  Either.map(fields(input, guardrailFields), (guardrails) =>
-    Object.keys(guardrails).length === 0 ? body : { ...body, guardrails })
-
-const keyLimitFields = [
-  ["rate-limit", "rate_limit_per_minute", int],
-  ["daily-cap", "daily_post_cap", capOrNone]
-] as const
-
-const inProject = (input: Input, path: (project: string) => string, method: AdminRequest["method"] = "GET") =>
-  Either.map(input.project(), (project) => ({ method, path: path(encodeURIComponent(project)) }))
-
-const withBody = (request: Either.Either<AdminRequest, string>, body: Either.Either<Record<string, unknown>, string>) =>
-  Either.flatMap(request, (req) => Either.map(body, (b) => ({ ...req, body: b })))
-
-const id = (input: Input, index: number) => encodeURIComponent(input.positional(index))
-
-/** `herald admin <resource> <action>`: every command, keyed "resource action". */
-export const adminCommands: Readonly<Record<string, Command>> = {
-  "projects list": { usage: "projects list", flags: [], positionals: [], build: () => Either.right({ method: "GET", path: "/projects" }) },
-  "projects get": {
-    usage: "projects get [--project <id>]",
-    flags: [],
-    positionals: [],
-    build: (input) => inProject(input, (p) => `/projects/${p}`)
-  },
-  "projects create": {
-    usage: "projects create --name <name> [--timezone <IANA zone>] [--approval copilot|autopilot] [--signature <text>] " +
-      "[--plan active|inactive] [--banned-words a,b] [--banned-topics a,b] [--tone <tone>] [--project-daily-cap <n>]",
-    flags: [...projectFields.map(([flag]) => flag), ...guardrailFields.map(([flag]) => flag)],
-    positionals: [],
-    build: (input) =>
-      Either.flatMap(fields(input, projectFields), (body) =>
-        Either.map(withGuardrails(input, body), (b) => ({ method: "POST" as const, path: "/projects", body: b })))
-  },
-  "projects update": {
-    usage: "projects update [--project <id>] [--name ...] [--timezone ...] [--approval ...] [--signature ...] [--plan ...] " +
-      "[--banned-words a,b] [--banned-topics a,b] [--tone <tone>|none] [--project-daily-cap <n>|none]",
-    flags: [...projectFields.map(([flag]) => flag), ...guardrailFields.map(([flag]) => flag)],
-    positionals: [],
-    build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}`, "PATCH"),
-        Either.flatMap(fields(input, projectFields), (body) => withGuardrails(input, body))
-      )
-  },
-  "projects check-guardrails": {
-    usage: "projects check-guardrails --caption <text> [--project <id>] [--banned-words a,b] [--banned-topics a,b] [--tone <tone>|none] " +
-      "(a dry run; the rule options try rules before saving them)",
-    flags: ["caption", ...guardrailFields.map(([flag]) => flag)],
-    positionals: [],
-    build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}/guardrails/check`, "POST"),
-        Either.flatMap(fields(input, [["caption", "caption", text]]), (body) => withGuardrails(input, body))
-      )
-  },
-  "keys list": {
-    usage: "keys list [--project <id>]",
-    flags: [],
-    positionals: [],
-    build: (input) => inProject(input, (p) => `/projects/${p}/keys`)
-  },
-  "keys create": {
-    usage: "keys create --kind agent|human --scopes posts:read,posts:write[,posts:approve] [--name <name>] " +
-      "[--rate-limit <per minute>] [--daily-cap <n>] [--project <id>]",
-    flags: ["kind", "scopes", "name", "rate-limit", "daily-cap"],
-    positionals: [],
-    build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}/keys`, "POST"),
-        fields(input, [
-          ["kind", "kind", text],
-          ["scopes", "scopes", csv],
-          ["name", "name", text],
-          ...keyLimitFields
-        ])
-      )
-  },
-  "keys update": {
-    usage: "keys update <key id> [--rate-limit <per minute>] [--daily-cap <n>|none] [--project <id>]",
-    flags: ["rate-limit", "daily-cap"],
-    positionals: ["key id"],
-    build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}/keys/${id(input, 0)}`, "PATCH"),
-        fields(input, keyLimitFields)
-      )
-  },
-  "keys revoke": {
-    usage: "keys revoke <key id> [--project <id>]",
-    flags: [],
-    positionals: ["key id"],
-    build: (input) => inProject(input, (p) => `/projects/${p}/keys/${id(input, 0)}/revoke`, "POST")
-  },
-  "accounts list": {
-    usage: "accounts list [--project <id>]",
-    flags: [],
-    positionals: [],
-    build: (input) => inProject(input, (p) => `/projects/${p}/accounts`)
-  },
-  "accounts connect": {
-    usage:
-      "accounts connect --platform <platform> [--username <name> (simulator)] [--route simulator|direct] [--identifier <handle> (bluesky)] [--project <id>]",
-    flags: ["platform", "username", "route", "identifier"],
-    positionals: [],
-    // A simulator account is connected by name; a direct one through the platform's consent page,
-    // whose URL the reply carries (authorize_url) for the person to open.
-    build: (input) =>
-      Option.isSome(input.flag("username")) || Option.contains(input.flag("route"), "simulator")
-        ? withBody(
-          inProject(input, (p) => `/projects/${p}/accounts`, "POST"),
-          fields(input, [["platform", "platform", text], ["username", "username", text], ["route", "route", text]])
-        )
-        : withBody(
-          inProject(input, (p) => `/projects/${p}/accounts/oauth`, "POST"),
-          fields(input, [["platform", "platform", text], ["identifier", "identifier", text], ["route", "route", text]])
-        )
-  },
-  "accounts login": {
-    usage: "accounts login --platform bluesky --identifier <handle> [--project <id>]   (the app password from HERALD_APP_PASSWORD)",
-    flags: ["platform", "identifier"],
-    positionals: [],
-    build: (input) => {
-      // Read from the environment, never a flag: a command line is visible to every user of the machine.
-      const password = process.env.HERALD_APP_PASSWORD ?? ""
-      if (password === "") return Either.left("set HERALD_APP_PASSWORD to the account's app password")
-      return withBody(
-        inProject(input, (p) => `/projects/${p}/accounts/login`, "POST"),
-        Either.map(fields(input, [["platform", "platform", text], ["identifier", "identifier", text]]), (body) => ({ ...body, password }))
-      )
-    }
-  },
-  "accounts set-status": {
-    usage: "accounts set-status <account id> active|needs_reconnect|disconnected [--project <id>]",
-    flags: [],
-    positionals: ["account id", "status"],
-    build: (input) =>
-      Either.map(inProject(input, (p) => `/projects/${p}/accounts/${id(input, 0)}`, "PATCH"), (req) => ({
-        ...req,
-        body: { status: input.positional(1) }
-      }))
-  },
-  "accounts retry-auth-failures": {
-    usage: "accounts retry-auth-failures <account id> [--project <id>]",
-    flags: [],
-    positionals: ["account id"],
-    build: (input) => inProject(input, (p) => `/projects/${p}/accounts/${id(input, 0)}/retry-auth-failures`, "POST")
-  },
-  "webhooks list": {
-    usage: "webhooks list [--project <id>]",
-    flags: [],
-    positionals: [],
-    build: (input) => inProject(input, (p) => `/projects/${p}/webhooks`)
-  },
-  "webhooks create": {
-    usage: "webhooks create --url <https URL> --kinds post.published,post.failed,... [--project <id>]",
-    flags: ["url", "kinds"],
-    positionals: [],
-    build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}/webhooks`, "POST"),
-        fields(input, [["url", "url", text], ["kinds", "kinds", csv]])
-      )
-  },
-  "webhooks enable": {
-    usage: "webhooks enable <webhook id> [--project <id>]",
-    flags: [],
-    positionals: ["webhook id"],
-    build: (input) =>
-      Either.map(inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}`, "PATCH"), (req) => ({ ...req, body: { enabled: true } }))
-  },
-  "webhooks disable": {
-    usage: "webhooks disable <webhook id> [--project <id>]",
-    flags: [],
-    positionals: ["webhook id"],
-    build: (input) =>
-      Either.map(inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}`, "PATCH"), (req) => ({ ...req, body: { enabled: false } }))
-  },
-  "webhooks kinds": {
-    usage: "webhooks kinds <webhook id> --kinds post.published,post.failed,... [--project <id>]",
-    flags: ["kinds"],
-    positionals: ["webhook id"],
-    build: (input) =>
-      withBody(inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}`, "PATCH"), fields(input, [["kinds", "kinds", csv]]))
-  },
-  "webhooks test": {
-    usage: "webhooks test <webhook id> [--project <id>]",
-    flags: [],
-    positionals: ["webhook id"],
-    build: (input) => inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}/test`, "POST")
-  },
-  "webhooks delete": {
-    usage: "webhooks delete <webhook id> [--project <id>]",
-    flags: [],
-    positionals: ["webhook id"],
-    build: (input) => inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}`, "DELETE")
-  },
-  "webhooks deliveries": {
-    usage: "webhooks deliveries <webhook id> [--limit <n>] [--event <event id>] [--project <id>]",
-    flags: ["limit", "event"],
-    positionals: ["webhook id"],
-    build: (input) =>
-      Either.flatMap(fields(input, [["limit", "limit", int], ["event", "event_id", text]]), (query) =>
-        inProject(input, (p) => {
-          const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)])).toString()
-          return `/projects/${p}/webhooks/${id(input, 0)}/deliveries${search === "" ? "" : `?${search}`}`
-        }))
-  },
-  "approval-channels list": {
-    usage: "approval-channels list [--project <id>]",
-    flags: [],
-    positionals: [],
-    build: (input) => inProject(input, (p) => `/projects/${p}/approval-channels`)
-  },
-  "approval-channels add-email": {
-    usage: "approval-channels add-email --address <reviewer@example.com> [--project <id>]",
-    flags: ["address"],
-    positionals: [],
-    build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}/approval-channels`, "POST"),
-        Either.map(fields(input, [["address", "address", text]]), (body) => ({ kind: "email", ...body }))
-      )
-  },
-  "approval-channels add-chat": {
-    usage: "approval-channels add-chat --url <incoming-webhook URL> --label <#channel> [--project <id>]",
-    flags: ["url", "label"],
-    positionals: [],
-    build: (input) =>
-      withBody(
-        inProject(input, (p) => `/projects/${p}/approval-channels`, "POST"),
-        Either.map(fields(input, [["url", "url", text], ["label", "label", text]]), (body) => ({ kind: "chat", ...body }))
-      )
-  },
-  "approval-channels remove": {
-    usage: "approval-channels remove <channel id> [--project <id>]",
-    flags: [],
-    positionals: ["channel id"],
-    build: (input) => inProject(input, (p) => `/projects/${p}/approval-channels/${id(input, 0)}`, "DELETE")
-  },
-  "publishing list": {
-    usage: "publishing list",
-    flags: [],
-    positionals: [],
-    build: () => Either.right({ method: "GET", path: "/publishing" })
-  },
-  "publishing pause": {
-    usage: "publishing pause [--reason <text>] [--project <id>]",
-    flags: ["reason"],
-    positionals: [],
-    build: (input) => withBody(inProject(input, (p) => `/projects/${p}/publishing/pause`, "POST"), fields(input, [["reason", "reason", text]]))
-  },
-  "publishing resume": {
-    usage: "publishing resume [--project <id>]",
-    flags: [],
-    positionals: [],
-    build: (input) => inProject(input, (p) => `/projects/${p}/publishing/resume`, "POST")
-  },
-  "publishing pause-all": {
-    usage: "publishing pause-all [--reason <text>]",
-    flags: ["reason"],
-    positionals: [],
-    build: (input) => Either.map(fields(input, [["reason", "reason", text]]), (body) => ({ method: "POST" as const, path: "/publishing/pause", body }))
-  },
-  "publishing resume-all": {
-    usage: "publishing resume-all",
-    flags: [],
-    positionals: [],
-    build: () => Either.right({ method: "POST", path: "/publishing/resume" })
-  },
-  "webhooks resend": {
-    usage: "webhooks resend <webhook id> <event id> [--project <id>]",
-    flags: [],
-    positionals: ["webhook id", "event id"],
-    build: (input) => inProject(input, (p) => `/projects/${p}/webhooks/${id(input, 0)}/deliveries/${id(input, 1)}/resend`, "POST")
-  }
-}
-
-export const adminUsage = Object.values(adminCommands).map((command) => `  herald admin ${command.usage}`).join("\n")
+type Project = Effect.Effect<string, CliFailure>
 
 /**
- * The request an `admin` command line asks for (args after `admin`), or why it cannot be made.
- * defaultProject is credentials.json's project_id, used when --project is absent.
+ * `herald admin <resource> <action>`: parses its own options and arguments, plus the connection
+ * options every admin command takes (anywhere on the line), builds its request and prints the
+ * reply as JSON.
  */
-export const adminRequest = (args: ParsedArgs, defaultProject: Option.Option<string>): Either.Either<AdminRequest, string> => {
-  const [resource, action, ...rest] = args.positionals
-  const command = adminCommands[`${resource} ${action}`]
-  if (command === undefined) {
-    return Either.left(`unknown admin command ${JSON.stringify([resource, action].filter(Boolean).join(" "))}; one of:\n${adminUsage}`)
-  }
-  const unknown = [...args.flags.keys()].filter((flag) => !command.flags.includes(flag) && !(globalFlags as ReadonlyArray<string>).includes(flag))
-  if (unknown.length > 0) return Either.left(`unknown option --${unknown[0]}; usage: herald admin ${command.usage}`)
-  if (rest.length !== command.positionals.length) {
-    return Either.left(`expected ${command.positionals.length === 0 ? "no arguments" : command.positionals.map((p) => `<${p}>`).join(" ")}; ` +
-      `usage: herald admin ${command.usage}`)
-  }
-  return command.build({
-    flag: (name) => Option.fromNullable(args.flags.get(name)),
-    positional: (index) => rest[index]!,
-    project: () =>
-      Option.orElse(Option.fromNullable(args.flags.get("project")), () => defaultProject).pipe(
-        Either.fromOption(() => "which project? pass --project <id> (or keep credentials.json in the data directory)")
-      )
-  })
+const adminCommand = <const Name extends string, const Config extends Command.Command.Config>(
+  name: Name,
+  description: string,
+  config: Config,
+  request: (input: Command.Command.ParseConfig<Config>, project: Project) => Effect.Effect<AdminRequest, CliFailure>
+) =>
+  Command.make(name, { own: config, connection: connectionOptions, project: projectOption, token: tokenOption }, (input) =>
+    Effect.gen(function*() {
+      const connection = yield* connect({ ...input.connection, project: input.project }, {
+        option: input.token,
+        env: "HERALD_ADMIN_TOKEN",
+        credential: "admin_token",
+        flag: "--token"
+      })
+      const call = yield* request(input.own as Command.Command.ParseConfig<Config>, connection.project)
+      const reply = yield* connection.send({ ...call, path: `/admin/v1${call.path}` })
+      if (reply.status >= 400) return yield* Effect.fail(refusal(reply))
+      yield* Console.log(JSON.stringify(replyBody(reply), null, 2))
+    })).pipe(Command.withDescription(description))
+
+const inProject = (project: Project, path: (project: string) => string, method: AdminRequest["method"] = "GET", body?: Record<string, unknown>) =>
+  Effect.map(project, (p): AdminRequest => ({ method, path: path(encodeURIComponent(p)), ...(body === undefined ? {} : { body }) }))
+
+const segment = encodeURIComponent
+
+// ---------------------------------------------------------------------------------------------
+// projects
+// ---------------------------------------------------------------------------------------------
+
+const projectOptions = {
+  name: textOption("name", "the project's name"),
+  timezone: textOption("timezone", "an IANA zone such as Europe/Paris (default UTC)"),
+  approval: Options.choice("approval", ["copilot", "autopilot"]).pipe(
+    Options.withDescription("copilot holds agents' posts for a human (the default); autopilot publishes them"),
+    Options.optional
+  ),
+  signature: textOption("signature", "text appended to every caption"),
+  plan: Options.choice("plan", ["active", "inactive"]).pipe(Options.withDescription("an inactive plan refuses new posts"), Options.optional)
 }
+
+const guardrailOptions = {
+  banned_words: listOption("banned-words", "comma-separated words no caption may contain"),
+  banned_topics: listOption("banned-topics", "comma-separated topics the classifier refuses"),
+  tone: textOption("tone", "the tone captions must keep; none clears it").pipe(Options.map(Option.map((tone) => tone === "none" ? null : tone))),
+  daily_post_cap: countOrNoneOption("project-daily-cap", "posts a day for the project's keys without a cap of their own")
+}
+
+/** The project fields given, guardrails nested as the API takes them. */
+const projectBody = (input: { readonly project: Parameters<typeof presentFields>[0]; readonly guardrails: Parameters<typeof presentFields>[0] }) => {
+  const guardrails = presentFields(input.guardrails)
+  return { ...presentFields(input.project), ...(Object.keys(guardrails).length === 0 ? {} : { guardrails }) }
+}
+
+const projects = group("projects", "Projects: each has its own keys, accounts, guardrails and webhooks.", [
+    adminCommand("list", "List the projects.", {}, () => Effect.succeed({ method: "GET", path: "/projects" })),
+    adminCommand("get", "Show a project.", {}, (_, project) => inProject(project, (p) => `/projects/${p}`)),
+    adminCommand(
+      "create",
+      "Create a project.",
+      { project: { ...projectOptions, name: Options.text("name").pipe(Options.withDescription("the project's name")) }, guardrails: guardrailOptions },
+      (input) =>
+        Effect.succeed({ method: "POST", path: "/projects", body: projectBody({ ...input, project: { ...input.project, name: Option.some(input.project.name) } }) })
+    ),
+    adminCommand(
+      "update",
+      "Change a project's settings; guardrail rules not named keep their value.",
+      { project: projectOptions, guardrails: guardrailOptions },
+      (input, project) => inProject(project, (p) => `/projects/${p}`, "PATCH", projectBody(input))
+    ),
+    adminCommand(
+      "check-guardrails",
+      "A dry run of the guardrails on a caption; the rule options try rules before saving them.",
+      { caption: Options.text("caption").pipe(Options.withDescription("the text to check")), guardrails: guardrailOptions },
+      ({ caption, guardrails }, project) =>
+        inProject(project, (p) => `/projects/${p}/guardrails/check`, "POST", projectBody({ project: { caption: Option.some(caption) }, guardrails }))
+    )
+])
+
+// ---------------------------------------------------------------------------------------------
+// keys
+// ---------------------------------------------------------------------------------------------
+
+const keyLimitOptions = {
+  rate_limit_per_minute: countOption("rate-limit", "requests a minute (default 60)"),
+  daily_post_cap: countOrNoneOption("daily-cap", "posts a day (default: the project's cap)")
+}
+
+const keyId = Args.text({ name: "key id" }).pipe(Args.withDescription("the key's id (keys list shows it)"))
+
+const keys = group("keys", "API keys: agent or human, with scopes, a rate limit and an optional daily cap.", [
+    adminCommand("list", "List a project's keys (never their secrets).", {}, (_, project) => inProject(project, (p) => `/projects/${p}/keys`)),
+    adminCommand(
+      "create",
+      "Create a key; the reply shows its secret once.",
+      {
+        kind: Options.choice("kind", ["agent", "human"]).pipe(Options.withDescription("fixed for the key's life")),
+        scopes: Options.text("scopes").pipe(Options.withDescription("posts:read,posts:write[,posts:approve]")),
+        name: textOption("name", "a name to recognise the key by"),
+        ...keyLimitOptions
+      },
+      ({ kind, scopes, ...rest }, project) =>
+        inProject(project, (p) => `/projects/${p}/keys`, "POST", {
+          kind,
+          scopes: scopes.split(",").map((scope) => scope.trim()).filter((scope) => scope !== ""),
+          ...presentFields(rest)
+        })
+    ),
+    adminCommand(
+      "update",
+      "Change a key's rate limit or daily cap; applies from its next request.",
+      { key: keyId, ...keyLimitOptions },
+      ({ key, ...limits }, project) => inProject(project, (p) => `/projects/${p}/keys/${segment(key)}`, "PATCH", presentFields(limits))
+    ),
+    adminCommand(
+      "revoke",
+      "Revoke a key: it answers 401 from then on.",
+      { key: keyId },
+      ({ key }, project) => inProject(project, (p) => `/projects/${p}/keys/${segment(key)}/revoke`, "POST")
+    )
+])
+
+// ---------------------------------------------------------------------------------------------
+// accounts
+// ---------------------------------------------------------------------------------------------
+
+const accountId = Args.text({ name: "account id" }).pipe(Args.withDescription("the account's id (accounts list shows it)"))
+const platformOption = Options.text("platform").pipe(Options.withDescription("x, bluesky, linkedin, ..."))
+
+const accounts = group("accounts", "Social accounts: connect, log in, set their status, retry after a reconnect.", [
+    adminCommand("list", "List a project's accounts.", {}, (_, project) => inProject(project, (p) => `/projects/${p}/accounts`)),
+    adminCommand(
+      "connect",
+      "Connect an account: a simulator one by --username, a direct one through the platform's consent page (the reply's authorize_url).",
+      {
+        platform: platformOption,
+        username: textOption("username", "a simulator account's name"),
+        route: textOption("route", "simulator, direct (the default without --username) or facebook_login (instagram)"),
+        identifier: textOption("identifier", "Bluesky: the handle or DID to connect")
+      },
+      // A simulator account is connected by name; a direct one through the platform's consent page,
+      // whose URL the reply carries (authorize_url) for the person to open.
+      ({ identifier, platform, route, username }, project) =>
+        Option.isSome(username) || Option.contains(route, "simulator")
+          ? inProject(project, (p) => `/projects/${p}/accounts`, "POST", { platform, ...presentFields({ username, route }) })
+          : inProject(project, (p) => `/projects/${p}/accounts/oauth`, "POST", { platform, ...presentFields({ identifier, route }) })
+    ),
+    adminCommand(
+      "login",
+      "Connect an account by logging in (Bluesky app passwords); the password comes from HERALD_APP_PASSWORD.",
+      { platform: platformOption, identifier: Options.text("identifier").pipe(Options.withDescription("the handle, e-mail or DID")) },
+      ({ identifier, platform }, project) => {
+        // Read from the environment, never an option: a command line is visible to every user of the machine.
+        const password = process.env.HERALD_APP_PASSWORD ?? ""
+        if (password === "") return usageError("set HERALD_APP_PASSWORD to the account's app password")
+        return inProject(project, (p) => `/projects/${p}/accounts/login`, "POST", { platform, identifier, password })
+      }
+    ),
+    adminCommand(
+      "set-status",
+      "Set an account's status; active after needs_reconnect is the reconnect.",
+      { account: accountId, status: Args.choice([["active", "active"], ["needs_reconnect", "needs_reconnect"], ["disconnected", "disconnected"]], { name: "status" }) },
+      ({ account, status }, project) => inProject(project, (p) => `/projects/${p}/accounts/${segment(account)}`, "PATCH", { status })
+    ),
+    adminCommand(
+      "retry-auth-failures",
+      "Queue the account's auth_expired deliveries again (after a reconnect); prints { queued }.",
+      { account: accountId },
+      ({ account }, project) => inProject(project, (p) => `/projects/${p}/accounts/${segment(account)}/retry-auth-failures`, "POST")
+    )
+])
+
+// ---------------------------------------------------------------------------------------------
+// webhooks
+// ---------------------------------------------------------------------------------------------
+
+const webhookId = Args.text({ name: "webhook id" }).pipe(Args.withDescription("the endpoint's id (webhooks list shows it)"))
+const webhookPath = (project: string, webhook: string) => `/projects/${project}/webhooks/${segment(webhook)}`
+
+const webhooks = group("webhooks", "Webhook endpoints: add, enable, disable, delete, and their delivery log.", [
+    adminCommand("list", "List a project's webhook endpoints.", {}, (_, project) => inProject(project, (p) => `/projects/${p}/webhooks`)),
+    adminCommand(
+      "create",
+      "Add an endpoint; the reply shows its signing secret once.",
+      {
+        url: Options.text("url").pipe(Options.withDescription("a public https URL")),
+        kinds: Options.text("kinds").pipe(Options.withDescription("comma-separated event kinds: post.published,post.failed,..."))
+      },
+      ({ kinds, url }, project) =>
+        inProject(project, (p) => `/projects/${p}/webhooks`, "POST", { url, kinds: kinds.split(",").map((k) => k.trim()).filter((k) => k !== "") })
+    ),
+    adminCommand(
+      "enable",
+      "Turn an endpoint on (clears its failure streak).",
+      { webhook: webhookId },
+      ({ webhook }, project) => inProject(project, (p) => webhookPath(p, webhook), "PATCH", { enabled: true })
+    ),
+    adminCommand(
+      "disable",
+      "Turn an endpoint off.",
+      { webhook: webhookId },
+      ({ webhook }, project) => inProject(project, (p) => webhookPath(p, webhook), "PATCH", { enabled: false })
+    ),
+    adminCommand(
+      "kinds",
+      "Change the event kinds an endpoint receives.",
+      { webhook: webhookId, kinds: Options.text("kinds").pipe(Options.withDescription("comma-separated event kinds: post.published,post.failed,...")) },
+      ({ kinds, webhook }, project) => inProject(project, (p) => webhookPath(p, webhook), "PATCH", { kinds: list(kinds) })
+    ),
+    adminCommand(
+      "test",
+      "Send the endpoint a signed test event now.",
+      { webhook: webhookId },
+      ({ webhook }, project) => inProject(project, (p) => `${webhookPath(p, webhook)}/test`, "POST")
+    ),
+    adminCommand(
+      "delete",
+      "Delete an endpoint.",
+      { webhook: webhookId },
+      ({ webhook }, project) => inProject(project, (p) => webhookPath(p, webhook), "DELETE")
+    ),
+    adminCommand(
+      "deliveries",
+      "An endpoint's delivery log, newest first.",
+      { webhook: webhookId, limit: countOption("limit", "how many rows"), event: textOption("event", "only this event's deliveries") },
+      ({ event, limit, webhook }, project) => {
+        const search = new URLSearchParams(
+          Object.entries(presentFields({ limit, event_id: event })).map(([key, value]): [string, string] => [key, String(value)])
+        ).toString()
+        return inProject(project, (p) => `${webhookPath(p, webhook)}/deliveries${search === "" ? "" : `?${search}`}`)
+      }
+    ),
+    adminCommand(
+      "resend",
+      "Queue a given-up event again.",
+      { webhook: webhookId, event: Args.text({ name: "event id" }).pipe(Args.withDescription("the event's id (deliveries shows it)")) },
+      ({ event, webhook }, project) => inProject(project, (p) => `${webhookPath(p, webhook)}/deliveries/${segment(event)}/resend`, "POST")
+    )
+])
+
+// ---------------------------------------------------------------------------------------------
+// approval channels
+// ---------------------------------------------------------------------------------------------
+
+const approvalChannels = group("approval-channels", "Where held posts' approval links are sent: e-mail or a chat incoming webhook (docs/approval-channels.md).", [
+  adminCommand("list", "List a project's approval channels.", {}, (_, project) => inProject(project, (p) => `/projects/${p}/approval-channels`)),
+  adminCommand(
+    "add-email",
+    "Send approval links to an e-mail address.",
+    { address: Options.text("address").pipe(Options.withDescription("the reviewer's address")) },
+    ({ address }, project) => inProject(project, (p) => `/projects/${p}/approval-channels`, "POST", { kind: "email", address })
+  ),
+  adminCommand(
+    "add-chat",
+    "Send approval links to a chat incoming webhook.",
+    {
+      url: Options.text("url").pipe(Options.withDescription("the incoming-webhook URL")),
+      label: Options.text("label").pipe(Options.withDescription("the channel's label, e.g. #approvals"))
+    },
+    ({ label, url }, project) => inProject(project, (p) => `/projects/${p}/approval-channels`, "POST", { kind: "chat", url, label })
+  ),
+  adminCommand(
+    "remove",
+    "Remove an approval channel.",
+    { channel: Args.text({ name: "channel id" }).pipe(Args.withDescription("the channel's id (list shows it)")) },
+    ({ channel }, project) => inProject(project, (p) => `/projects/${p}/approval-channels/${segment(channel)}`, "DELETE")
+  )
+])
+
+// ---------------------------------------------------------------------------------------------
+// publishing (the emergency stop)
+// ---------------------------------------------------------------------------------------------
+
+const reason = { reason: textOption("reason", "why, shown with the pause") }
+
+const publishing = group("publishing", "The emergency stop: pause and resume publishing, for a project or the instance (docs/emergency-stop.md).", [
+    adminCommand("list", "The pauses in force.", {}, () => Effect.succeed({ method: "GET", path: "/publishing" })),
+    adminCommand("pause", "Stop the project's publishing.", reason, (input, project) =>
+      inProject(project, (p) => `/projects/${p}/publishing/pause`, "POST", presentFields(input))),
+    adminCommand("resume", "Resume the project's publishing.", {}, (_, project) => inProject(project, (p) => `/projects/${p}/publishing/resume`, "POST")),
+    adminCommand("pause-all", "Stop every project's publishing.", reason, (input) =>
+      Effect.succeed({ method: "POST", path: "/publishing/pause", body: presentFields(input) })),
+    adminCommand("resume-all", "Resume the instance's publishing.", {}, () => Effect.succeed({ method: "POST", path: "/publishing/resume" }))
+])
+
+export const adminCli = group("admin", "Manage projects, API keys, social accounts, webhooks and the emergency stop through the admin API of a running server. " +
+      "Every admin command takes --server, --token, --project and --data-dir; the token and project default to the data directory's credentials.json.", [projects, keys, accounts, webhooks, approvalChannels, publishing])

@@ -1,35 +1,48 @@
-import { Either } from "effect"
+import { HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Effect, Option } from "effect"
 
-/** argv split into positional words and --flags (`--name value` or `--name=value`; a bare `--name` is "true"). */
-export interface ParsedArgs {
-  readonly positionals: ReadonlyArray<string>
-  readonly flags: ReadonlyMap<string, string>
+/**
+ * A refusal to print without a stack: bad usage (exit 2) or a failed operation (exit 1).
+ * @effect/cli reports its own parse errors (also exit 2); this one is for what only the command
+ * itself can judge (a missing admin token, a server's refusal).
+ */
+export class CliFailure {
+  readonly _tag = "CliFailure"
+  constructor(readonly message: string, readonly exitCode: 1 | 2) {}
 }
 
-export const parseArgs = (argv: ReadonlyArray<string>): Either.Either<ParsedArgs, string> => {
-  const positionals: Array<string> = []
-  const flags = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!
-    if (word === "--") {
-      positionals.push(...argv.slice(i + 1))
-      break
-    }
-    if (!word.startsWith("--")) {
-      positionals.push(word)
-      continue
-    }
-    const eq = word.indexOf("=")
-    const name = word.slice(2, eq === -1 ? undefined : eq)
-    if (name === "") return Either.left(`malformed option ${JSON.stringify(word)}`)
-    if (flags.has(name)) return Either.left(`--${name} is given twice`)
-    if (eq !== -1) flags.set(name, word.slice(eq + 1))
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) flags.set(name, argv[++i]!)
-    else flags.set(name, "true")
-  }
-  return Either.right({ positionals, flags })
-}
+export const usageError = (message: string) => Effect.fail(new CliFailure(message, 2))
 
 /** A comma-separated option as a list (blank items dropped). */
 export const list = (value: string): ReadonlyArray<string> =>
   value.split(",").map((item) => item.trim()).filter((item) => item !== "")
+
+const refuse = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
+
+/** Digits only: a sign, a decimal point or an exponent is a typo here, not a number to round. */
+export const wholeNumber = (name: string, text: string): Effect.Effect<number, ValidationError.ValidationError> =>
+  /^[0-9]+$/.test(text) ? Effect.succeed(Number(text)) : refuse(`--${name} must be a whole number, got ${JSON.stringify(text)}`)
+
+/** An optional free-text option. */
+export const textOption = (name: string, description: string) =>
+  Options.text(name).pipe(Options.withDescription(description), Options.optional)
+
+/** An optional comma-separated list option (`--kinds a,b`). */
+export const listOption = (name: string, description: string) =>
+  Options.text(name).pipe(Options.withDescription(description), Options.map(list), Options.optional)
+
+/** An optional whole-number option. */
+export const countOption = (name: string, description: string) =>
+  Options.text(name).pipe(Options.withDescription(description), Options.mapEffect((text) => wholeNumber(name, text)), Options.optional)
+
+/** An optional whole-number option where `none` clears the value (sent as null). */
+export const countOrNoneOption = (name: string, description: string) =>
+  Options.text(name).pipe(
+    Options.withDescription(`${description}; none clears it`),
+    Options.mapEffect((text): Effect.Effect<number | null, ValidationError.ValidationError> => text === "none" ? Effect.succeed(null) : wholeNumber(name, text)),
+    Options.optional
+  )
+
+/** The options given, as body fields (field name: value); absent ones are left out. */
+export const presentFields = (options: Readonly<Record<string, Option.Option<unknown>>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(options).flatMap(([field, value]) => Option.isSome(value) ? [[field, value.value]] : []))

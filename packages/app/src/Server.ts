@@ -97,10 +97,13 @@ export const serverLayer = (
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       Console.log(`Herald is listening on ${HttpServer.formatAddress(server.address)} (${baseUrlOf(config, server.address)})`))
   )
+  // The port is bound before the first start hands out credentials: a start that cannot listen
+  // (the port is taken) leaves no Demo project and no credentials.json behind.
+  const bound = firstStart.pipe(Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })))
   const serving = drainOnStop(options.drainDelay ?? Duration.zero).pipe(Layer.provide(http), Layer.provide(DrainingLive))
   return Layer.mergeAll(serving, config.workers ? backgroundWorkers(config, apiConfig) : Layer.empty, listening).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })),
-    Layer.provide(Layer.merge(engine, firstStart.pipe(Layer.provide(engine))))
+    Layer.provideMerge(bound),
+    Layer.provide(engine)
   )
 }
 

@@ -1,85 +1,184 @@
+import { execFile } from "node:child_process"
+import * as Fs from "node:fs"
+import { createServer } from "node:net"
+import * as Path from "node:path"
+import { promisify } from "node:util"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { adminRequest } from "../src/AdminCli.js"
-import { parseArgs } from "../src/CliArgs.js"
-import { runCli } from "../src/Cli.js"
-import { startHerald, type TestHerald } from "./TestHerald.js"
+import { herald as heraldCommand, runCli } from "../src/Cli.js"
+import { type HeraldCall, HeraldHttp } from "../src/CliConnection.js"
+import { commandPaths } from "../src/CommandTree.js"
+import { progressLine } from "../src/ProgressBar.js"
+import { startHerald, tempDataDir, type TestHerald } from "./TestHerald.js"
 
-/** Runs the CLI in this process, capturing what it prints. */
-const cli = async (argv: ReadonlyArray<string>) => {
+/** Runs the CLI in this process, capturing what it prints (and, with `http`, what it would send). */
+const cli = async (argv: ReadonlyArray<string>, http?: HeraldHttp["Type"]) => {
   const out: Array<string> = []
   const err: Array<string> = []
   const log = vi.spyOn(console, "log").mockImplementation((...args) => void out.push(args.join(" ")))
   const error = vi.spyOn(console, "error").mockImplementation((...args) => void err.push(args.join(" ")))
   try {
-    const code = await Effect.runPromise(runCli(argv))
+    const run = runCli(argv)
+    const code = await Effect.runPromise(http === undefined ? run : Effect.provideService(run, HeraldHttp, http))
     // The server runs in this process too: keep only what the CLI printed (one JSON document per call).
-    return { code, out: out.filter((entry) => entry.startsWith("{")).join("\n"), err: err.join("\n") }
+    return { code, out: out.filter((entry) => entry.startsWith("{")).join("\n"), all: out.join("\n"), err: err.join("\n") }
   } finally {
     log.mockRestore()
     error.mockRestore()
   }
 }
 
+/** The call an admin command line makes, recorded instead of sent (token and project given). */
+const request = async (line: string, project: ReadonlyArray<string> = ["--project", "p1"]) => {
+  const calls: Array<HeraldCall> = []
+  const result = await cli(["admin", ...line.split(" "), "--token", "t", "--data-dir", "/nonexistent", ...project], (_server, _token, call) =>
+    Effect.sync(() => {
+      calls.push(call)
+      return { status: 200, text: "{}", retryAfter: Option.none() }
+    }))
+  return { ...result, call: calls[0] }
+}
+
 describe("argument parsing", () => {
-  const request = (line: string, project = Option.some("p1")) =>
-    parseArgs(line.split(" ")).pipe((parsed) => parsed._tag === "Left" ? parsed : adminRequest(parsed.right, project))
-
-  it("maps a command line to its admin request", () => {
-    expect(request("keys create --kind agent --scopes posts:read,posts:write --rate-limit 5000")).toMatchObject({
-      _tag: "Right",
-      right: {
-        method: "POST",
-        path: "/projects/p1/keys",
-        body: { kind: "agent", scopes: ["posts:read", "posts:write"], rate_limit_per_minute: 5000 }
-      }
+  it("maps a command line to its admin request", async () => {
+    expect((await request("keys create --kind agent --scopes posts:read,posts:write --rate-limit 5000")).call).toEqual({
+      method: "POST",
+      path: "/admin/v1/projects/p1/keys",
+      body: { kind: "agent", scopes: ["posts:read", "posts:write"], rate_limit_per_minute: 5000 }
     })
-    expect(request("projects update --project p2 --banned-words a,b --tone none")).toMatchObject({
-      right: { method: "PATCH", path: "/projects/p2", body: { guardrails: { banned_words: ["a", "b"], tone: null } } }
+    expect((await request("projects update --banned-words a,b --tone none", ["--project", "p2"])).call).toMatchObject({
+      method: "PATCH",
+      path: "/admin/v1/projects/p2",
+      body: { guardrails: { banned_words: ["a", "b"], tone: null } }
     })
-    expect(request("keys update k1 --rate-limit 3 --daily-cap none")).toMatchObject({
-      right: { method: "PATCH", path: "/projects/p1/keys/k1", body: { rate_limit_per_minute: 3, daily_post_cap: null } }
+    expect((await request("keys update k1 --rate-limit 3 --daily-cap none")).call).toEqual({
+      method: "PATCH",
+      path: "/admin/v1/projects/p1/keys/k1",
+      body: { rate_limit_per_minute: 3, daily_post_cap: null }
     })
-    expect(request("webhooks deliveries w1 --limit 20")).toMatchObject({
-      right: { method: "GET", path: "/projects/p1/webhooks/w1/deliveries?limit=20" }
+    expect((await request("webhooks deliveries w1 --limit 20")).call).toMatchObject({
+      method: "GET",
+      path: "/admin/v1/projects/p1/webhooks/w1/deliveries?limit=20"
     })
-    expect(request("webhooks resend w1 e1")).toMatchObject({
-      right: { method: "POST", path: "/projects/p1/webhooks/w1/deliveries/e1/resend" }
+    expect((await request("webhooks resend w1 e1")).call).toMatchObject({ method: "POST", path: "/admin/v1/projects/p1/webhooks/w1/deliveries/e1/resend" })
+    expect((await request("publishing pause --reason review")).call).toMatchObject({
+      method: "POST",
+      path: "/admin/v1/projects/p1/publishing/pause",
+      body: { reason: "review" }
     })
-    expect(request("webhooks kinds w1 --kinds post.failed,post.rejected")).toMatchObject({
-      right: { method: "PATCH", path: "/projects/p1/webhooks/w1", body: { kinds: ["post.failed", "post.rejected"] } }
+    expect((await request("publishing resume", ["--project", "p2"])).call).toMatchObject({ method: "POST", path: "/admin/v1/projects/p2/publishing/resume" })
+    expect((await request("publishing pause-all", [])).call).toMatchObject({ method: "POST", path: "/admin/v1/publishing/pause", body: {} })
+    expect((await request("publishing resume-all", [])).call).toMatchObject({ method: "POST", path: "/admin/v1/publishing/resume" })
+    expect((await request("publishing list", [])).call).toMatchObject({ method: "GET", path: "/admin/v1/publishing" })
+    expect((await request("webhooks kinds w1 --kinds post.failed,post.rejected")).call).toEqual({
+      method: "PATCH",
+      path: "/admin/v1/projects/p1/webhooks/w1",
+      body: { kinds: ["post.failed", "post.rejected"] }
     })
-    expect(request("projects check-guardrails --caption hello --banned-words a,b")).toMatchObject({
-      right: { method: "POST", path: "/projects/p1/guardrails/check", body: { caption: "hello", guardrails: { banned_words: ["a", "b"] } } }
+    expect((await request("projects check-guardrails --caption hello --banned-words a,b")).call).toEqual({
+      method: "POST",
+      path: "/admin/v1/projects/p1/guardrails/check",
+      body: { caption: "hello", guardrails: { banned_words: ["a", "b"] } }
     })
-    expect(request("webhooks test w1")).toMatchObject({ right: { method: "POST", path: "/projects/p1/webhooks/w1/test" } })
-    expect(request("approval-channels add-email --address dana@example.com")).toMatchObject({
-      right: { method: "POST", path: "/projects/p1/approval-channels", body: { kind: "email", address: "dana@example.com" } }
+    expect((await request("webhooks test w1")).call).toMatchObject({ method: "POST", path: "/admin/v1/projects/p1/webhooks/w1/test" })
+    expect((await request("approval-channels add-email --address dana@example.com")).call).toEqual({
+      method: "POST",
+      path: "/admin/v1/projects/p1/approval-channels",
+      body: { kind: "email", address: "dana@example.com" }
     })
-    expect(request("approval-channels add-chat --url https://hooks.example.com/T/B/x --label #approvals")).toMatchObject({
-      right: { body: { kind: "chat", url: "https://hooks.example.com/T/B/x", label: "#approvals" } }
+    expect((await request("approval-channels add-chat --url https://hooks.example.com/T/B/x --label #approvals")).call).toMatchObject({
+      body: { kind: "chat", url: "https://hooks.example.com/T/B/x", label: "#approvals" }
     })
-    expect(request("approval-channels remove c1")).toMatchObject({ right: { method: "DELETE", path: "/projects/p1/approval-channels/c1" } })
-    expect(request("approval-channels list")).toMatchObject({ right: { method: "GET", path: "/projects/p1/approval-channels" } })
-    expect(request("publishing pause --reason review")).toMatchObject({
-      right: { method: "POST", path: "/projects/p1/publishing/pause", body: { reason: "review" } }
-    })
-    expect(request("publishing resume --project p2")).toMatchObject({ right: { method: "POST", path: "/projects/p2/publishing/resume" } })
-    expect(request("publishing pause-all", Option.none())).toMatchObject({ right: { method: "POST", path: "/publishing/pause", body: {} } })
-    expect(request("publishing resume-all", Option.none())).toMatchObject({ right: { method: "POST", path: "/publishing/resume" } })
-    expect(request("publishing list", Option.none())).toMatchObject({ right: { method: "GET", path: "/publishing" } })
+    expect((await request("approval-channels remove c1")).call).toMatchObject({ method: "DELETE", path: "/admin/v1/projects/p1/approval-channels/c1" })
+    expect((await request("approval-channels list")).call).toMatchObject({ method: "GET", path: "/admin/v1/projects/p1/approval-channels" })
   })
 
-  it("refuses unknown commands, unknown options, wrong arity, bad numbers and a missing project", () => {
-    expect(request("keys frobnicate")).toMatchObject({ _tag: "Left", left: expect.stringContaining("unknown admin command") })
-    expect(request("keys list --colour red")).toMatchObject({ left: expect.stringContaining("unknown option --colour") })
-    expect(request("keys revoke")).toMatchObject({ left: expect.stringContaining("<key id>") })
-    expect(request("keys create --kind agent --scopes posts:read --rate-limit fast")).toMatchObject({
-      left: expect.stringContaining("--rate-limit must be a whole number")
-    })
-    expect(request("keys list", Option.none())).toMatchObject({ left: expect.stringContaining("which project?") })
-    expect(parseArgs(["--name=a", "--name=b"])).toMatchObject({ _tag: "Left" })
+  it("takes --flag value and --flag=value alike, and a value that starts with dashes", async () => {
+    const spaced = await cli(["admin", "projects", "update", "--signature", "-- Sent via Acme", "--token", "t", "--project", "p1"], recordOnly)
+    const joined = await cli(["admin", "projects", "update", "--signature=-- Sent via Acme", "--token=t", "--project=p1"], recordOnly)
+    expect(spaced.code).toBe(0)
+    expect(joined.code).toBe(0)
+    expect(recorded.slice(-2)).toEqual([
+      { method: "PATCH", path: "/admin/v1/projects/p1", body: { signature: "-- Sent via Acme" } },
+      { method: "PATCH", path: "/admin/v1/projects/p1", body: { signature: "-- Sent via Acme" } }
+    ])
   })
+
+  it("refuses unknown commands, unknown options, wrong arity, bad numbers and a missing project with exit 2, sending nothing", async () => {
+    const refused = async (line: string, project?: ReadonlyArray<string>) => {
+      const result = await request(line, project)
+      expect(result.code, line).toBe(2)
+      expect(result.call, line).toBeUndefined()
+      return result.err
+    }
+    expect(await refused("keys frobnicate")).toContain("unknown command \"frobnicate\" for herald admin keys; one of: list, create, update, revoke")
+    expect(await refused("kes list")).toContain("unknown command \"kes\" for herald admin; one of: projects, keys, accounts, webhooks, approval-channels, publishing")
+    expect(await refused("keys list --colour red")).toContain("--colour")
+    expect(await refused("keys revoke")).toContain("<key id>")
+    expect(await refused("keys create --kind agent --scopes posts:read --rate-limit fast")).toContain("--rate-limit must be a whole number, got \"fast\"")
+    expect(await refused("keys list", [])).toContain("which project?")
+  })
+})
+
+const recorded: Array<HeraldCall> = []
+const recordOnly: HeraldHttp["Type"] = (_server, _token, call) =>
+  Effect.sync(() => {
+    recorded.push(call)
+    return { status: 200, text: "{}", retryAfter: Option.none() }
+  })
+
+describe("help and version", () => {
+  it("--help on every command and sub-command exits 0 and describes it", async () => {
+    const paths = commandPaths(heraldCommand)
+    // herald, serve, work, migrate, admin (6 groups, 32 commands), import.
+    expect(paths.length).toBe(44)
+    for (const path of paths) {
+      const help = await cli([...path, "--help"])
+      expect(help.code, path.join(" ")).toBe(0)
+      expect(help.all, path.join(" ")).toContain("USAGE")
+      expect(help.all, path.join(" ")).toContain(path.at(-1) ?? "herald")
+    }
+    const keysCreate = await cli(["admin", "keys", "create", "--help"])
+    expect(keysCreate.all).toContain("--scopes")
+    expect(keysCreate.all).toContain("--token")
+  })
+
+  it("--version prints the package's version; a bare group prints its help", async () => {
+    const { version } = JSON.parse(Fs.readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+    const printed = await cli(["--version"])
+    expect(printed.code).toBe(0)
+    expect(printed.all.trim()).toBe(version)
+    const admin = await cli(["admin"])
+    expect(admin.code).toBe(0)
+    expect(admin.all).toContain("publishing")
+  })
+
+  it("draws the progress bar", () => {
+    expect(progressLine(0, 4, 8)).toBe("[--------]   0% 0/4 rows")
+    expect(progressLine(3, 4, 8)).toBe("[######--]  75% 3/4 rows")
+    expect(progressLine(4, 4, 8)).toBe("[########] 100% 4/4 rows")
+  })
+})
+
+describe("herald serve on a taken port", () => {
+  it("says the address is in use and exits 1, before any credentials are written", async () => {
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
+    const port = (holder.address() as { port: number }).port
+    const dataDir = tempDataDir()
+    try {
+      const root = Path.resolve(import.meta.dirname, "../../..")
+      const failure = await promisify(execFile)("npx", ["tsx", "--conditions=source", "packages/app/src/bin.ts", "serve"], {
+        cwd: root,
+        env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, DATABASE_URL: "" }
+      }).then(() => null, (error: { code: number; stderr: string }) => error)
+      expect(failure?.code).toBe(1)
+      expect(failure?.stderr).toContain(`herald: listen EADDRINUSE: address already in use 127.0.0.1:${port}`)
+      expect(Fs.existsSync(Path.join(dataDir, "credentials.json"))).toBe(false)
+    } finally {
+      holder.close()
+    }
+  }, 90_000)
 })
 
 describe("herald admin against a running server", () => {
@@ -116,6 +215,35 @@ describe("herald admin against a running server", () => {
     expect(JSON.parse((await cli(["admin", "projects", "list", ...flags()])).out).data.length).toBe(before)
     const project = JSON.parse((await cli(["admin", "projects", "get", ...flags()])).out)
     expect(project.signature).not.toContain("\ud800")
+  })
+
+  it("imports a CSV of any length in batches of 100, with a progress bar and a line per row", async () => {
+    const file = Path.join(tempDataDir(), "posts.csv")
+    const rows = Array.from({ length: 120 }, (_, index) =>
+      index === 109 ? `"",x:herald_demo,2030-01-01T10:00:00Z` : `"Imported, number ${index + 1}",x:herald_demo|bluesky:herald_demo,2030-01-01T10:00:00Z`)
+    Fs.writeFileSync(file, ["caption,accounts,scheduled_at", ...rows].join("\n"))
+    const progress: Array<string> = []
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => progress.push(String(chunk)) > 0)
+    const result = await cli(["import", file, ...flags()]).finally(() => stderr.mockRestore())
+    expect(result.code).toBe(1)
+    const lines = result.all.split("\n").filter((line) => line.startsWith("line "))
+    expect(lines).toHaveLength(120)
+    expect(lines[0]).toMatch(/^line 2: created [0-9a-f-]{36} \(scheduled\)$/)
+    // The 110th row is on line 111, in the second batch: its message names the field, not the batch's index.
+    expect(lines[109]).toMatch(/^line 111: validation_failed: .*caption/)
+    expect(lines[109]).not.toContain("rows[")
+    expect(result.all).toContain("119 created, 1 failed, 120 rows")
+    expect(result.err).toContain("1 of 120 rows failed")
+    expect(progress.join("")).toContain("[##############################] 100% 120/120 rows")
+    expect(progress.join("")).toContain("100/120 rows")
+  }, 60_000)
+
+  it("refuses an import file it cannot read as CSV, naming the line, and sends nothing", async () => {
+    const file = Path.join(tempDataDir(), "bad.csv")
+    Fs.writeFileSync(file, "caption,accounts\n\"never closed,x:herald_demo\n")
+    const result = await cli(["import", file, ...flags()])
+    expect(result.code).toBe(1)
+    expect(result.err).toContain("line 2: a quoted field is never closed")
   })
 
   it("prints the server's refusal and exits 1; a usage error exits 2", async () => {

@@ -1,4 +1,5 @@
 import { Either, Schema } from "effect"
+import { Timestamp } from "./Timestamp.js"
 import { quote } from "./Echo.js"
 import { AccountId, isUuid, ProjectId } from "./Ids.js"
 import { isPlatform, Placement, Platform } from "./Platform.js"
@@ -39,7 +40,7 @@ export type ReportedOption = typeof ReportedOption.Type
  */
 export const AccountReport = Schema.Struct({
   /** When the platform said it (ISO 8601, UTC). */
-  checked_at: Schema.String,
+  checked_at: Timestamp,
   /** The longest video this account may post, when the platform says (else the module's). */
   video_seconds: Schema.NullOr(Schema.Int),
   /** false: the account posts only privately through this connection (an unaudited TikTok app). */

@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { Timestamp } from "./Timestamp.js"
 import type { Delivery } from "./Delivery.js"
 import { AccountId, DeliveryId, PostId, type ProjectId } from "./Ids.js"
 import { type Placement, Platform } from "./Platform.js"
@@ -226,7 +227,7 @@ export const TopPost = Schema.Struct({
   value: Schema.NullOr(Schema.Int).annotations({
     description: "The metric summed over the post's deliveries that report it; null when none does (yet)."
   }),
-  published_at: Schema.String.annotations({ description: "When its first delivery in the window went out (UTC)." }),
+  published_at: Timestamp.annotations({ description: "When its first delivery in the window went out (UTC)." }),
   platforms: Schema.Array(Platform),
   deliveries: Schema.Int
 }).annotations({ identifier: "TopPost" })
@@ -480,7 +481,7 @@ export const DeliveryMetrics = Schema.Struct({
   unreportable: Schema.NullOr(UnreportableReason).annotations({
     description: "Why this delivery will never have numbers (its metrics are then null); null while it can."
   }),
-  synced_at: Schema.String.annotations({ description: "When the numbers (or the verdict) were fetched (UTC)." })
+  synced_at: Timestamp.annotations({ description: "When the numbers (or the verdict) were fetched (UTC)." })
 }).annotations({ identifier: "DeliveryMetrics" })
 export type DeliveryMetrics = typeof DeliveryMetrics.Type
 

@@ -128,11 +128,17 @@ const toRow = (columns: ReadonlyArray<Column>, record: CsvRecord) => {
   return row
 }
 
+/** A row of a bulk CSV in the JSON form's shape, with the 1-based line it starts on. */
+export interface BulkCsvRow {
+  readonly line: number
+  readonly row: unknown
+}
+
 /**
- * The rows of a bulk CSV, ready to decode as BulkBody's rows. Every malformed line is reported
- * at once, each by its line number.
+ * The rows of a bulk CSV with their line numbers (the CLI's import names each row by its line).
+ * Every malformed line is reported at once, each by its line number.
  */
-export const parseBulkCsv = (text: string): Either.Either<ReadonlyArray<unknown>, BulkCsvInvalid> =>
+export const parseBulkCsvLines = (text: string): Either.Either<ReadonlyArray<BulkCsvRow>, BulkCsvInvalid> =>
   Either.flatMap(records(text.replace(/^\uFEFF/, "")), (all) => {
     const [first, ...rest] = all
     if (first === undefined) {
@@ -146,6 +152,10 @@ export const parseBulkCsv = (text: string): Either.Either<ReadonlyArray<unknown>
       )
       return violations.length > 0
         ? Either.left(new BulkCsvInvalid({ violations }))
-        : Either.right(rest.map((record) => toRow(columns, record)))
+        : Either.right(rest.map((record) => ({ line: record.line, row: toRow(columns, record) })))
     })
   })
+
+/** The rows of a bulk CSV, ready to decode as BulkBody's rows. */
+export const parseBulkCsv = (text: string): Either.Either<ReadonlyArray<unknown>, BulkCsvInvalid> =>
+  Either.map(parseBulkCsvLines(text), (rows) => rows.map(({ row }) => row))

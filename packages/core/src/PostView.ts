@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { Timestamp } from "./Timestamp.js"
 import { PostStatus, Publishes } from "./Post.js"
 import type { Post } from "./Post.js"
 import { PlatformConfigurations } from "./platforms/Registry.js"
@@ -34,8 +35,8 @@ export const PostView = Schema.Struct({
   provenance: Provenance,
   supersedes: Schema.NullOr(Schema.UUID),
   idempotency_key: Schema.NullOr(Schema.String),
-  created_at: Schema.String,
-  updated_at: Schema.String
+  created_at: Timestamp,
+  updated_at: Timestamp
 })
 export type PostView = typeof PostView.Type
 

@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { Timestamp } from "./Timestamp.js"
 import { ChannelRecipient } from "./ApprovalChannel.js"
 import type { Takedown } from "./Delivery.js"
 import type { Actor, Post } from "./Post.js"
@@ -23,7 +24,7 @@ export type ActorView = typeof ActorView.Type
  */
 export const Provenance = Schema.Struct({
   created_by: ActorView.annotations({ description: "The key that created the post's first version (an edit keeps it)." }),
-  edited_by: Schema.NullOr(Schema.Struct({ ...ActorView.fields, at: Schema.String })).annotations({
+  edited_by: Schema.NullOr(Schema.Struct({ ...ActorView.fields, at: Timestamp })).annotations({
     description: "The key whose edit made this version (PATCH makes a new post that supersedes the old); null for a first version."
   }),
   decided_by: Schema.NullOr(Schema.Struct({
@@ -38,7 +39,7 @@ export const Provenance = Schema.Struct({
       description: "When the approval link came in an approval channel message: the channel (email, chat) and its recipient " +
         "(the address, or the chat channel's label); null otherwise."
     }),
-    at: Schema.String
+    at: Timestamp
   })).annotations({ description: "The person's decision on a held post; null while none was made." })
 }).annotations({ identifier: "Provenance" })
 export type Provenance = typeof Provenance.Type

@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { Timestamp } from "./Timestamp.js"
 import { ProjectId } from "./Ids.js"
 
 /**
@@ -18,7 +19,7 @@ export const PublishingState = Schema.Struct({
   scope: Schema.NullOr(Schema.Literal("project", "instance")).annotations({
     description: "What holds publishing: this project's own pause, or the whole instance's; null when publishing runs."
   }),
-  paused_at: Schema.NullOr(Schema.String),
+  paused_at: Schema.NullOr(Timestamp),
   reason: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "PublishingState" })
 export type PublishingState = typeof PublishingState.Type
@@ -27,7 +28,7 @@ export type PublishingState = typeof PublishingState.Type
 export const PauseView = Schema.Struct({
   scope: Schema.Literal("instance", "project"),
   project_id: Schema.NullOr(ProjectId).annotations({ description: "The paused project; null for the instance's pause." }),
-  paused_at: Schema.String.annotations({ description: "When publishing stopped (ISO 8601 UTC); a second pause keeps the first one's time." }),
+  paused_at: Timestamp.annotations({ description: "When publishing stopped (ISO 8601 UTC); a second pause keeps the first one's time." }),
   reason: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "AdminPublishingPause" })
 export type PauseView = typeof PauseView.Type

@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { Timestamp } from "./Timestamp.js"
 import { type Delivery, DeliveryStatus } from "./Delivery.js"
 import { DeliveryErrorCategory, toWireError, WireDeliveryError } from "./DeliveryError.js"
 import { Platform } from "./Platform.js"
@@ -21,16 +22,16 @@ export const ReceiptEntry = Schema.Struct({
   error_category: Schema.NullOr(DeliveryErrorCategory),
   note: Schema.NullOr(Schema.String),
   note_kind: Schema.NullOr(Schema.Literal("info")),
-  next_attempt_at: Schema.NullOr(Schema.String),
+  next_attempt_at: Schema.NullOr(Timestamp),
   attempts: Schema.Array(Schema.Struct({
     number: Schema.Int,
-    started_at: Schema.String,
-    finished_at: Schema.NullOr(Schema.String),
+    started_at: Timestamp,
+    finished_at: Schema.NullOr(Timestamp),
     outcome: Schema.NullOr(Schema.Literal("success", "failed", "unknown", "reconciled")),
     error: Schema.NullOr(WireDeliveryError),
     error_category: Schema.NullOr(DeliveryErrorCategory)
   })),
-  taken_down_at: Schema.NullOr(Schema.String),
+  taken_down_at: Schema.NullOr(Timestamp),
   taken_down_by: Schema.NullOr(Schema.String),
   taken_down_by_key: Schema.NullOr(TakedownActor).annotations({ description: "The key that took it down (taken_down_by is its id)." })
 })

@@ -79,6 +79,7 @@ export {
 } from "./platforms/youtube.js"
 export * from "./PostValidation.js"
 export * from "./ScheduledAt.js"
+export * from "./Timestamp.js"
 export * from "./PostingRules.js"
 export * from "./Authorization.js"
 export * from "./DayWindow.js"

@@ -40,6 +40,7 @@ import {
   PostStatus,
   RankingMetric,
   Receipt,
+  Timestamp,
   TopPosts
 } from "@herald/core"
 import { Context, Schema } from "effect"
@@ -69,7 +70,7 @@ import {
   ValidationFailedError
 } from "./HttpErrors.js"
 import { finishDocument } from "./OpenApiDocument.js"
-import { queryStruct } from "./RequestPath.js"
+import { integerFromQuery, queryStruct } from "./RequestPath.js"
 import { MediaAttachGroup, MediaGroup } from "./media/MediaApi.js"
 
 /** Request schemas refuse unknown fields and report every invalid field, not just the first. */
@@ -145,9 +146,8 @@ export const ListPostsParams = queryStruct(
     status: Schema.optional(StatusFilter),
     // Exact and without a default (the handler applies defaultListLimit): the platform decodes the
     // query on every request, and a default makes the whole struct a transformation, decoded on
-    // both sides each time. The title is the one the default's form gave the document.
-    limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)), { exact: true })
-      .annotations({ title: "between(1, 100)", description: `1 to 100, default ${defaultListLimit}.` })
+    // both sides each time.
+    limit: Schema.optionalWith(integerFromQuery(1, 100, defaultListLimit, "How many posts, newest first."), { exact: true })
   })
 )
 
@@ -288,7 +288,7 @@ export const TakenDownDelivery = Schema.Struct({
   status: DeliveryStatus,
   post_id: Schema.UUID,
   post_status: PostStatus,
-  taken_down_at: Schema.String
+  taken_down_at: Timestamp
 }).annotations({ identifier: "TakenDownDelivery" })
 
 const deliveryIdPath = Schema.Struct({ id: DeliveryId })
@@ -353,7 +353,7 @@ export const PostsToday = Schema.Struct({
   used: Schema.Int.annotations({ description: "Posts this key created today (deleted ones included)." }),
   cap: Schema.NullOr(Schema.Int).annotations({ description: "The key's daily cap (or the project's default); null: none." }),
   remaining: Schema.NullOr(Schema.Int),
-  resets_at: Schema.String.annotations({ description: "Start of the project's next day, UTC." })
+  resets_at: Timestamp.annotations({ description: "Start of the project's next day, UTC." })
 }).annotations({ identifier: "PostsToday" })
 
 export const ProjectRules = Schema.Struct({
@@ -382,9 +382,9 @@ export const ConnectionIssueView = Schema.Struct({
   severity: ConnectionIssueSeverity,
   detail: Schema.String,
   action: ConnectionIssueAction.annotations({ identifier: "ConnectionIssueAction" }),
-  opened_at: Schema.String,
-  last_checked_at: Schema.String,
-  resolved_at: Schema.NullOr(Schema.String)
+  opened_at: Timestamp,
+  last_checked_at: Timestamp,
+  resolved_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "ConnectionIssue" })
 
 export const ConnectionIssueList = Schema.Struct({ data: Schema.Array(ConnectionIssueView) })
@@ -459,12 +459,11 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
  * An integer query value within [min, max] (core's SinceDays and TopPostsLimit, which the SDK
  * checks), exact and without a default (see ListPostsParams).
  */
-const queryInt = (min: number, max: number, description: string) =>
-  Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)), { exact: true })
-    .annotations({ title: `between(${min}, ${max})`, description })
+const queryInt = (min: number, max: number, fallback: number, description: string) =>
+  Schema.optionalWith(integerFromQuery(min, max, fallback, description), { exact: true })
 
 const analyticsFilterFields = (defaultDays: number) => ({
-  since_days: queryInt(1, 365, `The window: deliveries published in the last 1 to 365 days, default ${defaultDays}.`),
+  since_days: queryInt(1, 365, defaultDays, "The window: deliveries published in the last 1 to 365 days."),
   platform: Schema.optionalWith(Platform, { exact: true }).annotations({ description: "Only this platform's deliveries." }),
   format: Schema.optionalWith(ContentFormat, { exact: true }).annotations({
     description: "Only this format: feed (timeline, and platforms without placements), reel or story."
@@ -476,7 +475,7 @@ export const InsightsParams = queryStruct(Schema.Struct(analyticsFilterFields(de
 export const TopPostsParams = queryStruct(Schema.Struct({
   metric: Schema.optionalWith(RankingMetric, { exact: true }).annotations({ description: "The metric to rank by, default engagement." }),
   ...analyticsFilterFields(defaultInsightsDays),
-  limit: queryInt(1, 50, `1 to 50, default ${defaultTopPostsLimit}.`)
+  limit: queryInt(1, 50, defaultTopPostsLimit, "How many posts.")
 }))
 
 export const BestTimesParams = queryStruct(Schema.Struct({

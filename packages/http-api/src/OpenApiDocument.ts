@@ -7,10 +7,13 @@
  * - a description that fits every reply of a status several error classes share (HttpApi takes
  *   the first class's), each class keeping its own on its schema;
  * - no `$id` markers that Effect puts on `unknown` schemas (the same $id at many places is invalid
- *   JSON Schema), and no component schema that nothing references (query structs are inlined).
+ *   JSON Schema), and no component schema that nothing references (query structs are inlined);
+ * - then what both documents get (OpenApiPrecision.ts).
  */
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
+import { adminOperations, adminTags, publicOperations } from "./OperationDocs.js"
+import { precise, schemaClosure, schemaRefs } from "./OpenApiPrecision.js"
 import { webhooksSection } from "./WebhooksDocument.js"
 
 const rateLimitHeaders: Json = {
@@ -101,30 +104,9 @@ const withoutIdMarkers = (value: unknown): unknown =>
     )
     : value
 
-const schemaRefs = (value: unknown, into: Set<string>): Set<string> => {
-  if (Array.isArray(value)) value.forEach((inner) => schemaRefs(inner, into))
-  else if (value !== null && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/schemas/")) {
-        into.add(inner.slice("#/components/schemas/".length))
-      } else schemaRefs(inner, into)
-    }
-  }
-  return into
-}
-
 /** Keeps the component schemas reachable from the paths (directly or through other components). */
 const reachableSchemas = (paths: Json, schemas: Json): Json => {
-  const reached = schemaRefs(paths, new Set())
-  const pending = [...reached]
-  while (pending.length > 0) {
-    for (const name of schemaRefs(schemas[pending.pop()!], new Set())) {
-      if (!reached.has(name)) {
-        reached.add(name)
-        pending.push(name)
-      }
-    }
-  }
+  const reached = schemaClosure(schemaRefs(paths, new Set()), schemas)
   return Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)))
 }
 
@@ -136,7 +118,7 @@ export const finishDocument = (generated: Json): Json => {
       Object.fromEntries(Object.entries(item as Json).map(([method, operation]) => [method, finishOperation(operation)]))
     ])
   )
-  return {
+  return precise({
     ...spec,
     paths,
     webhooks: webhooksSection,
@@ -145,5 +127,11 @@ export const finishDocument = (generated: Json): Json => {
       schemas: reachableSchemas(paths, spec.components.schemas),
       headers: { ...rateLimitHeaders, ...retryAfterHeader }
     }
-  }
+  }, publicOperations)
 }
+
+/** The admin API's document: operation ids, descriptions, examples, shared enums and open replies (OpenApiPrecision.ts). */
+export const finishAdminDocument = (generated: Json): Json => ({
+  ...precise(generated, adminOperations),
+  tags: (generated.tags as Array<Json>).map((tag) => ({ ...tag, description: tag.description ?? adminTags[tag.name] }))
+})

@@ -139,6 +139,16 @@ export const queryStruct = <A, I extends Readonly<Record<string, unknown>>>(stru
   }, { jsonSchema })
 }
 
+/**
+ * An integer query parameter within [min, max], documented as one (type integer, minimum, maximum
+ * and the default its handler applies) though it arrives as text; a generated client then takes a
+ * number. The description goes inside the JSON Schema annotation, which replaces the generated one.
+ */
+export const integerFromQuery = (min: number, max: number, fallback: number, description: string) =>
+  Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)).annotations({
+    jsonSchema: { type: "integer", minimum: min, maximum: max, default: fallback, description }
+  })
+
 // ---------------------------------------------------------------------------------------------
 // Replies sent as they are, headers one by one
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ import openapiTS, { astToString } from "openapi-typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { paths } from "./generated/herald-api.js"
 import { type Json, startServer, type TestServer } from "./TestServer.js"
+import { HeraldAdminApi } from "../src/index.js"
+import { adminOperations, publicOperations } from "../src/OperationDocs.js"
+import { OpenApi } from "@effect/platform"
 
 let server: TestServer
 let document: Json
@@ -127,10 +130,10 @@ describe("the served OpenAPI document", () => {
     expect(result.valid).toBe(true)
   })
 
-  it("passes redocly lint", async () => {
+  it.each(["public", "admin"])("passes redocly lint (the %s document)", async (which) => {
     const dir = mkdtempSync(join(tmpdir(), "herald-openapi-"))
     const file = join(dir, "openapi.json")
-    writeFileSync(file, JSON.stringify(document))
+    writeFileSync(file, JSON.stringify(which === "public" ? document : OpenApi.fromApi(HeraldAdminApi)))
     const redocly = new URL("../../../node_modules/.bin/redocly", import.meta.url).pathname
     const { stdout } = await promisify(execFile)(redocly, ["lint", file, "--format=json"], {
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" }
@@ -147,6 +150,97 @@ describe("the served OpenAPI document", () => {
   })
 })
 
+/** Both documents, the public one as served and the admin one as HttpApi makes it. */
+const documents = (): ReadonlyArray<readonly [string, Json]> => [["public", document], ["admin", OpenApi.fromApi(HeraldAdminApi) as Json]]
+
+const operationsIn = (spec: Json) =>
+  Object.entries(spec.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).map(([method, operation]) => ({ where: `${method} ${path}`, operation: operation as Json }))
+  )
+
+/** Every schema object under `value`, with the component references it makes followed (once each). */
+const schemasUnder = (spec: Json, value: unknown): Array<Json> => {
+  const seen = new Set<string>()
+  const out: Array<Json> = []
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk)
+    if (node === null || typeof node !== "object") return
+    out.push(node as Json)
+    for (const [key, inner] of Object.entries(node)) {
+      if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/schemas/") && !seen.has(inner)) {
+        seen.add(inner)
+        walk(spec.components.schemas[inner.slice("#/components/schemas/".length)])
+      } else walk(inner)
+    }
+  }
+  walk(value)
+  return out
+}
+
+describe("the documents' precision", () => {
+  it("types integer query parameters as integers with their minimum, maximum and default", () => {
+    const query = (spec: Json, path: string, name: string) =>
+      spec.paths[path].get.parameters.find((p: Json) => p.in === "query" && p.name === name).schema
+    const admin = documents()[1]![1]
+    expect(query(document, "/api/v1/posts", "limit")).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 50 })
+    expect(query(document, "/api/v1/top-posts", "limit")).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 })
+    expect(query(document, "/api/v1/insights", "since_days")).toMatchObject({ type: "integer", minimum: 1, maximum: 365, default: 30 })
+    expect(query(document, "/api/v1/best-times", "since_days")).toMatchObject({ type: "integer", default: 90 })
+    expect(query(admin, "/admin/v1/projects/{project_id}/webhooks/{webhook_id}/deliveries", "limit"))
+      .toMatchObject({ type: "integer", minimum: 1, maximum: 500, default: 50 })
+  })
+
+  it("marks every timestamp of a reply format: date-time", () => {
+    for (const [name, spec] of documents()) {
+      const timestamps = operationsIn(spec).flatMap(({ operation }) => schemasUnder(spec, operation.responses))
+        .flatMap((schema) => Object.entries((schema.properties ?? {}) as Json).filter(([field]) => field.endsWith("_at") || field === "at"))
+      expect(timestamps.length, name).toBeGreaterThan(name === "public" ? 15 : 5)
+      for (const [field, schema] of timestamps) {
+        expect(JSON.stringify(schema), `${name} ${field}`).toContain("\"format\":\"date-time\"")
+      }
+    }
+  })
+
+  it("names the shared enums once, as components, instead of inlining them at each use", () => {
+    const text = JSON.stringify(document)
+    expect(document.components.schemas.PostStatus.enum).toContain("pending_approval")
+    expect(document.components.schemas.Placement.enum).toEqual(["reels", "stories", "timeline"])
+    expect(text.split("\"pending_approval\",\"scheduled\"").length - 1).toBe(1)
+    expect(text.split("\"reels\",\"stories\",\"timeline\"").length - 1).toBe(1)
+    expect(text.split("#/components/schemas/Placement\"").length - 1).toBeGreaterThan(10)
+    expect(text.split("#/components/schemas/PostStatus\"").length - 1).toBeGreaterThan(5)
+  })
+
+  it("gives every operation a readable operationId, a summary and a description, and every JSON or CSV request body an example", () => {
+    for (const [name, spec] of documents()) {
+      const ids = operationsIn(spec).map(({ operation, where }) => {
+        expect(operation.operationId, `${name} ${where}`).toMatch(/^[a-z]+(?:[A-Z][a-z]+)*$/)
+        expect(operation.summary, `${name} ${where}`).toBeTruthy()
+        expect(operation.description, `${name} ${where}`).toBeTruthy()
+        for (const [type, media] of Object.entries((operation.requestBody?.content ?? {}) as Json)) {
+          if (type === "application/json" || type === "text/csv") expect((media as Json).example, `${name} ${where} ${type}`).toBeDefined()
+        }
+        return operation.operationId
+      })
+      expect(new Set(ids).size, name).toBe(ids.length)
+      // Every entry of the table names an operation that still exists.
+      const table = name === "public" ? publicOperations : adminOperations
+      expect([...ids].sort(), name).toEqual(Object.values(table).map((doc) => doc.id).sort())
+    }
+  })
+
+  it("leaves replies open to added fields, and request bodies closed (the server refuses unknown fields)", () => {
+    for (const [name, spec] of documents()) {
+      for (const { operation, where } of operationsIn(spec)) {
+        for (const schema of schemasUnder(spec, operation.responses)) {
+          expect(schema.additionalProperties, `${name} ${where}`).not.toBe(false)
+        }
+      }
+    }
+    expect(document.components.schemas.CreatePostBody.additionalProperties).toBe(false)
+  })
+})
+
 describe("a client generated from the document (openapi-typescript + openapi-fetch)", () => {
   it("creates a post as an agent, lists it, and approves it as a human", async () => {
     const agent = createClient<paths>({ baseUrl: server.origin, headers: { authorization: `Bearer ${server.tokens.agent.key}` } })
@@ -156,7 +250,7 @@ describe("a client generated from the document (openapi-typescript + openapi-fet
     const id = created.data!.id
     expect(created.data).toMatchObject({ status: "pending_approval", repeated: false })
 
-    const listed = await agent.GET("/api/v1/posts", { params: { query: { status: "pending_approval", limit: "10" } } })
+    const listed = await agent.GET("/api/v1/posts", { params: { query: { status: "pending_approval", limit: 10 } } })
     expect(listed.data!.data.map((row) => row.id)).toContain(id)
 
     const refused = await agent.POST("/api/v1/posts/{id}/approve", { params: { path: { id } }, body: { decision: "approve" } })

@@ -24,12 +24,14 @@ import {
   RateLimitPerMinute,
   Scope,
   TimeZone,
+  Timestamp,
   WebhookEndpointChange,
   WebhookEndpointId,
   webhookTestKind
 } from "@herald/core"
 import { Schema } from "effect"
 import { OpenApiDocument } from "../Api.js"
+import { finishAdminDocument } from "../OpenApiDocument.js"
 import { AdminApprovalChannelsGroup } from "./AdminApprovalChannelsApi.js"
 import { AdminPublishingGroup } from "./AdminPublishingApi.js"
 import { AdminWebhookDeliveriesGroup } from "./AdminWebhookDeliveriesApi.js"
@@ -185,9 +187,9 @@ export const AdminApiKey = Schema.Struct({
   scopes: Schema.Array(Scope),
   rate_limit_per_minute: Schema.Int,
   daily_post_cap: Schema.NullOr(Schema.Int),
-  created_at: Schema.String,
-  last_used_at: Schema.NullOr(Schema.String),
-  revoked_at: Schema.NullOr(Schema.String)
+  created_at: Timestamp,
+  last_used_at: Schema.NullOr(Timestamp),
+  revoked_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "AdminApiKey" })
 export type AdminApiKey = typeof AdminApiKey.Type
 
@@ -296,7 +298,7 @@ export const StartOAuthBody = request(
 
 export const OAuthStartView = Schema.Struct({
   authorize_url: Schema.String.annotations({ description: "Open it in a browser signed in to the platform account to connect." }),
-  expires_at: Schema.String.annotations({ description: "The consent must be given before this instant (10 minutes)." }),
+  expires_at: Timestamp.annotations({ description: "The consent must be given before this instant (10 minutes)." }),
   redirect_uri: Schema.String.annotations({ description: "Herald's callback the platform returns to; register it with the platform's OAuth app." })
 }).annotations({ identifier: "AdminOAuthStart" })
 
@@ -377,7 +379,7 @@ export const AdminWebhookEndpoint = Schema.Struct({
   enabled: Schema.Boolean,
   consecutive_failures: Schema.Int,
   last_error: Schema.NullOr(Schema.String),
-  created_at: Schema.String
+  created_at: Timestamp
 }).annotations({ identifier: "AdminWebhookEndpoint" })
 export type AdminWebhookEndpoint = typeof AdminWebhookEndpoint.Type
 
@@ -499,6 +501,7 @@ export class HeraldAdminApi extends HttpApi.make("herald-admin")
     description: "Projects, API keys, social accounts and webhook endpoints of a Herald instance. " +
       "Every operation except this document needs the admin token. Errors answer { error, code }.",
     license: { name: "MIT", url: "https://opensource.org/license/mit" },
-    servers: [{ url: "/", description: "This Herald instance" }]
+    servers: [{ url: "/", description: "This Herald instance" }],
+    transform: finishAdminDocument
   }))
 {}

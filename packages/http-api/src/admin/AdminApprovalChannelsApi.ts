@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ApprovalChannelId, ApprovalChannelKind, NewApprovalChannel, ProjectId } from "@herald/core"
+import { ApprovalChannelId, ApprovalChannelKind, NewApprovalChannel, ProjectId, Timestamp } from "@herald/core"
 import { Schema } from "effect"
 import { AdminNotFound, AdminRefused } from "../HttpErrors.js"
 
@@ -10,7 +10,7 @@ export const AdminApprovalChannel = Schema.Struct({
   recipient: Schema.String.annotations({
     description: "The reviewer's e-mail address, or the chat channel's label: what a decision through its links records. A chat URL is never shown."
   }),
-  created_at: Schema.String
+  created_at: Timestamp
 }).annotations({ identifier: "AdminApprovalChannel" })
 export type AdminApprovalChannel = typeof AdminApprovalChannel.Type
 

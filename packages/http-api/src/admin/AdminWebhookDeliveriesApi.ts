@@ -1,14 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { EventId, EventKind, ProjectId, WebhookAttemptOutcome, WebhookEndpointId } from "@herald/core"
+import { EventId, EventKind, ProjectId, Timestamp, WebhookAttemptOutcome, WebhookEndpointId } from "@herald/core"
 import { Schema } from "effect"
 import { AdminConflict, AdminNotFound } from "../HttpErrors.js"
+import { integerFromQuery } from "../RequestPath.js"
 
 export const AdminWebhookAttempt = Schema.Struct({
   event_id: EventId,
   event: EventKind,
   delivery_id: Schema.UUID.annotations({ description: "The x-service-delivery id; the same on every attempt of the event." }),
   attempt: Schema.Int.annotations({ description: "1 for the first send; a manual resend starts again at 1." }),
-  at: Schema.String.annotations({ description: "When the attempt ended (ISO 8601 UTC)." }),
+  at: Timestamp.annotations({ description: "When the attempt ended (ISO 8601 UTC)." }),
   status_code: Schema.NullOr(Schema.Int).annotations({ description: "null when no response came." }),
   latency_ms: Schema.Int,
   response_prefix: Schema.String.annotations({ description: "The first 512 bytes of the reply, as UTF-8." }),
@@ -19,7 +20,7 @@ export type AdminWebhookAttempt = typeof AdminWebhookAttempt.Type
 
 /** Unknown parameters are refused by AdminUrlGuard, from the ones this struct declares. */
 export const DeliveryLogParams = Schema.Struct({
-  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)), { default: () => 50 }),
+  limit: Schema.optionalWith(integerFromQuery(1, 500, 50, "How many attempts, newest first."), { default: () => 50 }),
   event_id: Schema.optional(EventId)
 }).annotations({ parseOptions: { errors: "all" } })
 
