@@ -40,10 +40,5 @@ const project = (name: string, root: string) => ({
 
 export default [
   ...packages.map((name) => project(name, `./packages/${name}`)),
-  ...examples.map((name) => {
-    const example = project(`example-${name}`, `./examples/${name}`)
-    // The "source" condition (vitest.shared.ts) also picks eventsource-parser's TypeScript sources
-    // (the MCP client's dependency), which node cannot load as an external: vite transforms it.
-    return { ...example, test: { ...example.test, server: { deps: { inline: [/@modelcontextprotocol\/sdk/, "eventsource-parser"] } } } }
-  })
+  ...examples.map((name) => project(`example-${name}`, `./examples/${name}`))
 ]

@@ -3,7 +3,7 @@
 // rows in the same run (a plain GROUP BY of the window's delivery_metrics rows, the latest numbers
 // of each delivery). Target: each <= 100 ms. Needs DATABASE_URL (runs in a throwaway schema).
 // --explain also prints EXPLAIN ANALYZE of each statement the store ran for each row.
-//   DATABASE_URL=postgres://... npx tsx --conditions=source bench/analytics.ts [--explain]
+//   DATABASE_URL=postgres://... npx tsx --conditions=herald-source bench/analytics.ts [--explain]
 import { SqlClient, Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { AccountId, MetricsStore, ProjectId } from "@herald/core"

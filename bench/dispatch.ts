@@ -1,6 +1,6 @@
 // The dispatch pipeline under load: two worker processes on PostgreSQL publishing to the simulator
 // at 0 latency (in this process).
-//   DATABASE_URL=postgres://... npx tsx --conditions=source bench/dispatch.ts
+//   DATABASE_URL=postgres://... npx tsx --conditions=herald-source bench/dispatch.ts
 // 1. Lateness: 10,000 posts due within the same minute (spread evenly over it); how long after its
 //    due time each went out (p50/p99/max). Target p99 < 1 s.
 // 2. Throughput: 10,000 more posts due at once; deliveries per second while the backlog drains
@@ -153,7 +153,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(3)} s`
 const startWorkers = () => {
   for (const name of ["bench-worker-1", "bench-worker-2"]) {
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-    const child = spawn(process.execPath, [`--max-semi-space-size=${workerSemiSpaceMb}`, ...nodeArgs, "--conditions=source", "--import", "tsx", fileURLToPath(new URL("../packages/app/test/workers/worker-process.ts", import.meta.url))], {
+    const child = spawn(process.execPath, [`--max-semi-space-size=${workerSemiSpaceMb}`, ...nodeArgs, "--conditions=herald-source", "--import", "tsx", fileURLToPath(new URL("../packages/app/test/workers/worker-process.ts", import.meta.url))], {
       env: {
         ...process.env,
         DATABASE_URL: scoped.toString(),

@@ -26,8 +26,8 @@ const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 3000)
 const connections = 32
 
 const launchers: Record<string, { readonly command: string; readonly args: ReadonlyArray<string> }> = {
-  "node-tsx": { command: process.execPath, args: ["--conditions=source", "--import", "tsx", "packages/app/src/bin.ts", "serve"] },
-  tsx: { command: Path.join(root, "node_modules/.bin/tsx"), args: ["--conditions=source", "packages/app/src/bin.ts", "serve"] },
+  "node-tsx": { command: process.execPath, args: ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", "serve"] },
+  tsx: { command: Path.join(root, "node_modules/.bin/tsx"), args: ["--conditions=herald-source", "packages/app/src/bin.ts", "serve"] },
   compiled: { command: process.execPath, args: [process.env.BENCH_FOOTPRINT_ENTRY ?? "packages/app/dist/bin.js", "serve"] }
 }
 const launchName = process.env.BENCH_FOOTPRINT_LAUNCH ?? "compiled"

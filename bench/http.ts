@@ -6,8 +6,8 @@
 // p50/p99 latency, peak RSS of each server and the ratio to the bare server, and the median latency
 // of a GET and a POST sent one at a time beforehand. Each measured load follows an unmeasured
 // warm-up of the same load (BENCH_WARMUP_SECONDS, default 2), on every server alike.
-//   npx tsx --conditions=source bench/http.ts                       (PGlite only)
-//   DATABASE_URL=postgres://127.0.0.1:5432/postgres npx tsx --conditions=source bench/http.ts
+//   npx tsx --conditions=herald-source bench/http.ts                       (PGlite only)
+//   DATABASE_URL=postgres://127.0.0.1:5432/postgres npx tsx --conditions=herald-source bench/http.ts
 // Targets: POST >= 1,000 req/s with p99 < 50 ms at 32 connections on PostgreSQL; GET >= 0.3 of bare.
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -80,7 +80,7 @@ const runOn = async (label: string, env: Record<string, string>) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-bench-"))
   const herald = await start(
     process.execPath,
-    ["--conditions=source", "--import", "tsx", "packages/app/src/bin.ts", "serve"],
+    ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", "serve"],
     { PORT: "0", HERALD_DATA_DIR: dataDir, DATABASE_URL: "", ...env },
     heraldReady
   )

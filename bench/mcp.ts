@@ -7,7 +7,7 @@
 // request of both, and the cost ratios (REST req/s over MCP req/s; MCP CPU over REST CPU per
 // request). Every load runs once unmeasured before any is measured, and each measured load follows
 // an unmeasured warm-up of the same load.
-//   npx tsx --conditions=source bench/mcp.ts [tool ...]   (only the pairs of the tools named; every pair when none is)
+//   npx tsx --conditions=herald-source bench/mcp.ts [tool ...]   (only the pairs of the tools named; every pair when none is)
 // Target: a tool call costs at most 1.5x the REST call.
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -22,7 +22,7 @@ const root = Path.resolve(import.meta.dirname, "..")
 const serve = (dataDir: string) =>
   new Promise<{ readonly child: ChildProcess; readonly origin: string }>((resolve, reject) => {
     // node itself (not npx), so that the child's pid is the server's, whose CPU time is read.
-    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "packages/app/src/bin.ts", "serve"], {
+    const child = spawn(process.execPath, ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", "serve"], {
       cwd: root,
       env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: "0", HERALD_WORKERS: "false" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,7 +1,7 @@
 // Create-post transactions per second through PostStore.create, beside a bare INSERT of the same
 // rows through the same client in the same run. The ratio (repository / bare) is the figure;
 // target >= 0.5. Runs on the embedded PGlite store, and on PostgreSQL when DATABASE_URL is set.
-//   npx tsx --conditions=source bench/storage.ts
+//   npx tsx --conditions=herald-source bench/storage.ts
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import {

@@ -1,4 +1,4 @@
-// Signed webhook sends per second to a loopback receiver (`npx tsx --conditions=source bench/webhooks.ts`).
+// Signed webhook sends per second to a loopback receiver (`npx tsx --conditions=herald-source bench/webhooks.ts`).
 //
 // Three phases in one run, same receiver, same concurrency:
 //   plain      - unsigned POSTs through a bare keep-alive undici Agent (the transport's ceiling);

@@ -168,7 +168,7 @@ describe("herald serve on a taken port", () => {
     const dataDir = tempDataDir()
     try {
       const root = Path.resolve(import.meta.dirname, "../../..")
-      const failure = await promisify(execFile)("npx", ["tsx", "--conditions=source", "packages/app/src/bin.ts", "serve"], {
+      const failure = await promisify(execFile)("npx", ["tsx", "--conditions=herald-source", "packages/app/src/bin.ts", "serve"], {
         cwd: root,
         env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, DATABASE_URL: "" }
       }).then(() => null, (error: { code: number; stderr: string }) => error)

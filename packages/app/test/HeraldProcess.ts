@@ -12,12 +12,12 @@ export interface Started {
 }
 
 /**
- * `npx tsx --conditions=source packages/app/src/bin.ts <command>` (what `npm start` runs for serve,
+ * `npx tsx --conditions=herald-source packages/app/src/bin.ts <command>` (what `npm start` runs for serve,
  * from the sources rather than dist/) with the given environment; resolves once its output matches `ready`.
  */
 export const runHerald = (command: string, env: Record<string, string>, ready: RegExp) =>
   new Promise<Started>((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "--conditions=source", "packages/app/src/bin.ts", command], {
+    const child = spawn("npx", ["tsx", "--conditions=herald-source", "packages/app/src/bin.ts", command], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -30,7 +30,7 @@ describe("the embedded data directory", () => {
       const script = fileURLToPath(new URL("./open-data-dir.ts", import.meta.url))
       const result = yield* Effect.promise(() =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
-          execFile(process.execPath, ["--conditions=source", "--import", "tsx", script, dir], { timeout: 30_000 }, (error, _stdout, stderr) =>
+          execFile(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, dir], { timeout: 30_000 }, (error, _stdout, stderr) =>
             resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stderr }))
         })
       )

@@ -58,6 +58,7 @@ export class InvalidRequest extends errorOfCode("InvalidRequest", "invalid_reque
 export class MalformedBody extends errorOfCode("MalformedBody", "malformed_body", 400) {}
 export class BodyTooDeep extends errorOfCode("BodyTooDeep", "body_too_deep", 400) {}
 export class MalformedRequest extends errorOfCode("MalformedRequest", "malformed_request", 400) {}
+export class InvalidRequestId extends errorOfCode("InvalidRequestId", "invalid_request_id", 400) {}
 export class InvalidCsv extends errorOfCode("InvalidCsv", "invalid_csv", 400) {}
 export class RequestTimeout extends errorOfCode("RequestTimeout", "request_timeout", 408) {}
 export class BodyTooLarge extends errorOfCode("BodyTooLarge", "body_too_large", 413) {}
@@ -116,6 +117,9 @@ export class AccountNotFound extends errorOfCode("AccountNotFound", "account_not
 export class WebhookEndpointNotFound extends errorOfCode("WebhookEndpointNotFound", "webhook_endpoint_not_found", 404) {}
 export class WebhookSendNotFound extends errorOfCode("WebhookSendNotFound", "webhook_send_not_found", 404) {}
 export class WebhookSendNotGivenUp extends errorOfCode("WebhookSendNotGivenUp", "webhook_send_not_given_up", 409) {}
+export class ChatUrlRefused extends errorOfCode("ChatUrlRefused", "chat_url_refused", 400) {}
+export class EmailNotConfigured extends errorOfCode("EmailNotConfigured", "email_not_configured", 400) {}
+export class ApprovalChannelNotFound extends errorOfCode("ApprovalChannelNotFound", "approval_channel_not_found", 404) {}
 
 // Herald itself
 export class InternalError extends errorOfCode("InternalError", "internal_error", 500) {}
@@ -130,7 +134,7 @@ export class UnexpectedReply extends errorOfCode("UnexpectedReply", "unexpected_
 /** Every error class; a code's class is found through heraldErrorClasses. */
 const allErrorClasses = [
   MissingApiKey, InvalidApiKey, RevokedApiKey, MissingAdminToken, InvalidAdminToken, SessionEnded, CsrfTokenInvalid, SessionNotAllowed,
-  InvalidRequest, MalformedBody, BodyTooDeep, MalformedRequest, InvalidCsv, RequestTimeout, BodyTooLarge, UriTooLong,
+  InvalidRequest, MalformedBody, BodyTooDeep, MalformedRequest, InvalidRequestId, InvalidCsv, RequestTimeout, BodyTooLarge, UriTooLong,
   UnsupportedMediaType, RequestHeaderTooLarge, NotFound,
   ValidationFailed, UnknownOption, IdempotencyKeyReused, PostNotEditable, MissingScope, AgentCannotApprove, NoActivePlan,
   PostNotFound, DeliveryNotFound, PostSuperseded, ApprovalLinkOutdated, PostNotPendingApproval, PostNotDeletable, PostApproved,
@@ -140,6 +144,7 @@ const allErrorClasses = [
   PeopleTagsUnavailable, MediaTooLarge, PeopleTagsUnconfirmed, MediaStorageUnavailable,
   WebhookUrlRefused, RouteNotSupported, PlatformNotConfigured, ConnectionMethodMismatch, ConnectionRefused, ProjectNotFound,
   ApiKeyNotFound, AccountNotFound, WebhookEndpointNotFound, WebhookSendNotFound, WebhookSendNotGivenUp,
+  ChatUrlRefused, EmailNotConfigured, ApprovalChannelNotFound,
   InternalError, ShuttingDown, HeraldUnreachable, UnexpectedReply
 ] as const
 

@@ -18,7 +18,7 @@ const posts = 1_000
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 // stdout is piped only where it is read: a full pipe would stall the child.
 const tsx = (script: string, args: ReadonlyArray<string>, env: Record<string, string>, stdout: "pipe" | "inherit") =>
-  spawn(process.execPath, ["--conditions=source", "--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] })
+  spawn(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -19,7 +19,7 @@ const concurrency = 4
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const tsx = (script: string, args: ReadonlyArray<string>, env: Record<string, string>, stdout: "pipe" | "inherit") =>
-  spawn(process.execPath, ["--conditions=source", "--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] })
+  spawn(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] })
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface DeliveryRow {

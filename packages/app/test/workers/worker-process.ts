@@ -1,5 +1,5 @@
 // One dispatcher process for the crash test and the dispatch benchmark:
-//   DATABASE_URL=... HERALD_SIMULATOR_URL=... HERALD_CREDENTIALS_KEY=... node --conditions=source --import tsx worker-process.ts
+//   DATABASE_URL=... HERALD_SIMULATOR_URL=... HERALD_CREDENTIALS_KEY=... node --conditions=herald-source --import tsx worker-process.ts
 // Optional: WORKER_NAME, WORKER_CONCURRENCY, LEASE_MS, PUBLISH_TIMEOUT_MS, RECHECK_MS, BACKOFF_MS, POLL_MS, DB_POOL.
 // Runs until SIGTERM (a graceful stop) or SIGKILL (the crash test's point).
 import { NodeRuntime } from "@effect/platform-node"
