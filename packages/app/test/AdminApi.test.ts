@@ -321,6 +321,9 @@ describe("webhook endpoints", () => {
       expect(refused.status, String(bad)).toBe(400)
       expect(JSON.stringify(await json(refused))).toContain("expires_in_seconds")
     }
+    // Like every admin operation with a body, the defaults take `{}`: a bare POST is asked for JSON.
+    const bare = await admin(`/projects/${project}/webhooks/${endpoint.id}/rotate-secret`, { method: "POST" })
+    expect(bare.status).toBe(415)
     const missing = await rotate({}, missingUuid)
     expect(missing.status).toBe(404)
     expect(await json(missing)).toMatchObject({ code: "webhook_endpoint_not_found" })
