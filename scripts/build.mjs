@@ -33,7 +33,9 @@ const workspaces = () => {
   for (const pattern of manifest.workspaces) {
     // Only `dir/*` and plain directories appear in the root manifest.
     const dirs = pattern.endsWith("/*")
-      ? readdirSync(join(root, pattern.slice(0, -2))).map((name) => join(pattern.slice(0, -2), name))
+      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(pattern.slice(0, -2), entry.name))
       : [pattern]
     for (const dir of dirs) {
       const file = join(root, dir, "package.json")

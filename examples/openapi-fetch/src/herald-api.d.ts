@@ -7,11 +7,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List posts, newest first */
-        get: operations["posts.list"];
+        /**
+         * List posts, newest first
+         * @description The project's posts, newest first, optionally only those in the given statuses. Superseded (edited) posts are left out.
+         */
+        get: operations["listPosts"];
         put?: never;
-        /** Create a post */
-        post: operations["posts.create"];
+        /**
+         * Create a post
+         * @description Creates a post for one or more accounts, now or at scheduled_at. An agent key's post waits for a human in copilot mode. With an idempotency_key already used the reply is the earlier post (200, repeated: true).
+         */
+        post: operations["createPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -27,8 +33,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create up to 100 posts (JSON, raw CSV or multipart CSV) */
-        post: operations["posts.bulk"];
+        /**
+         * Create up to 100 posts (JSON, raw CSV or multipart CSV)
+         * @description Creates up to 100 posts in one request, as JSON rows, a CSV body or a CSV file upload. Each row succeeds or fails on its own; the reply has one result per row.
+         */
+        post: operations["createPostsInBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -45,12 +54,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a post that never went out, or unschedule a scheduled one */
-        delete: operations["posts.remove"];
+        /**
+         * Delete a post that never went out, or unschedule a scheduled one
+         * @description Deletes a post that never went out, or unschedules a scheduled one. A post already delivered anywhere cannot be deleted.
+         */
+        delete: operations["deletePost"];
         options?: never;
         head?: never;
-        /** Edit a post that has not gone out (a new post supersedes it) */
-        patch: operations["posts.edit"];
+        /**
+         * Edit a post that has not gone out (a new post supersedes it)
+         * @description Changes a post that has not gone out. The edit is a new post that supersedes the old one (its id is in the reply); an approved post goes back to approval when an agent edits it.
+         */
+        patch: operations["editPost"];
         trace?: never;
     };
     "/api/v1/posts/{id}/approve": {
@@ -62,8 +77,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve or reject a held post (human keys with posts:approve) */
-        post: operations["posts.approve"];
+        /**
+         * Approve or reject a held post (human keys with posts:approve)
+         * @description Approves or rejects a post waiting for approval. Needs a human key with posts:approve; an agent key is refused whatever its scopes.
+         */
+        post: operations["approvePost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -77,8 +95,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery receipt of a post, one row per targeted account */
-        get: operations["deliveries.results"];
+        /**
+         * Delivery receipt of a post, one row per targeted account
+         * @description The delivery receipt of a post: one row per targeted account with its status, platform URL, attempts and error.
+         */
+        get: operations["getPostResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -96,8 +117,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a failed delivery again */
-        post: operations["deliveries.retry"];
+        /**
+         * Queue a failed delivery again
+         * @description Queues a failed delivery for another attempt now.
+         */
+        post: operations["retryDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -113,8 +137,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remove a delivered post from its platform (irreversible) */
-        post: operations["deliveries.takedown"];
+        /**
+         * Remove a delivered post from its platform (irreversible)
+         * @description Deletes a published delivery from its platform. Irreversible; needs a human key.
+         */
+        post: operations["takeDownDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -128,8 +155,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Connected social accounts with their limits and capabilities */
-        get: operations["accounts.socialAccounts"];
+        /**
+         * Connected social accounts with their limits and capabilities
+         * @description The project's connected accounts with their status, caption limits, media limits and capabilities.
+         */
+        get: operations["listSocialAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -145,8 +175,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every platform_configurations key each account accepts */
-        get: operations["accounts.postingRules"];
+        /**
+         * Every platform_configurations key each account accepts
+         * @description For each account, every platform_configurations key it accepts, with its type and allowed values.
+         */
+        get: operations["getPostingRules"];
         put?: never;
         post?: never;
         delete?: never;
@@ -162,8 +195,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's rules and this key's posts today */
-        get: operations["accounts.project"];
+        /**
+         * The project's rules and this key's posts today
+         * @description The project's settings (time zone, approval mode, signature, guardrails), this key's posts today and whether publishing is paused.
+         */
+        get: operations["getProject"];
         put?: never;
         post?: never;
         delete?: never;
@@ -181,8 +217,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a caption against the guardrails without creating a post */
-        post: operations["accounts.checkGuardrails"];
+        /**
+         * Check a caption against the guardrails without creating a post
+         * @description Runs the project's guardrails on a caption and answers the verdict, without creating anything.
+         */
+        post: operations["checkGuardrails"];
         delete?: never;
         options?: never;
         head?: never;
@@ -196,11 +235,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open connection-health issues: dead logins, expiring tokens, missing permissions, unreachable accounts */
-        get: operations["accounts.connectionIssues"];
+        /**
+         * Open connection-health issues: dead logins, expiring tokens, missing permissions, unreachable accounts
+         * @description The open connection-health issues of the project's accounts, each with what to do about it.
+         */
+        get: operations["listConnectionIssues"];
         put?: never;
-        /** Check the project's accounts now, bypassing the checker's throttle (not the platforms' rate limits); concurrent calls join one check */
-        post: operations["accounts.checkConnections"];
+        /**
+         * Check the project's accounts now, bypassing the checker's throttle (not the platforms' rate limits); concurrent calls join one check
+         * @description Checks every account of the project now and answers the open issues with a summary.
+         */
+        post: operations["checkConnections"];
         delete?: never;
         options?: never;
         head?: never;
@@ -214,8 +259,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Engagement of each delivery of a post (empty data: not synced yet) */
-        get: operations["analytics.metrics"];
+        /**
+         * Engagement of each delivery of a post (empty data: not synced yet)
+         * @description The engagement numbers of each delivery of a post, as last synced from its platform.
+         */
+        get: operations["getPostMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -231,8 +279,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Totals of the window, per platform, and how much of it has numbers */
-        get: operations["analytics.insights"];
+        /**
+         * Totals of the window, per platform, and how much of it has numbers
+         * @description Engagement totals over a window of days, overall and per platform, with how much of the window has numbers.
+         */
+        get: operations["getInsights"];
         put?: never;
         post?: never;
         delete?: never;
@@ -248,8 +299,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The window's posts ranked by one metric */
-        get: operations["analytics.topPosts"];
+        /**
+         * The window's posts ranked by one metric
+         * @description The window's posts ranked by one metric, best first.
+         */
+        get: operations["getTopPosts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -265,8 +319,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mean engagement per weekday and hour (UTC) of publishing */
-        get: operations["analytics.bestTimes"];
+        /**
+         * Mean engagement per weekday and hour (UTC) of publishing
+         * @description Mean engagement per weekday and UTC hour of publishing, for the project or one account.
+         */
+        get: operations["getBestTimes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -284,8 +341,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload media: JSON with url or ticket, or multipart with file */
-        post: operations["media.upload"];
+        /**
+         * Upload media: JSON with url or ticket, or multipart with file
+         * @description Adds an image or video from a file upload, a public URL Herald fetches, or an uploaded ticket; answers its media id.
+         */
+        post: operations["uploadMedia"];
         delete?: never;
         options?: never;
         head?: never;
@@ -301,8 +361,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open an upload slot (for browsers and large files) */
-        post: operations["media.ticket"];
+        /**
+         * Open an upload slot (for browsers and large files)
+         * @description Reserves an upload: answers a URL to send a large file to without the API key, and the ticket to name it by afterwards.
+         */
+        post: operations["createUploadTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -318,8 +381,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a ticket's file straight from a browser (the ticket is the credential) */
-        post: operations["mediaAttach.attach"];
+        /**
+         * Upload a ticket's file straight from a browser (the ticket is the credential)
+         * @description Receives the file of an upload ticket. Authorised by the ticket in the path, not an API key.
+         */
+        post: operations["attachUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,8 +399,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OpenAPI 3.1 description of this API (public, no key) */
-        get: operations["spec.openapi"];
+        /**
+         * The OpenAPI 3.1 description of this API (public, no key)
+         * @description This OpenAPI 3.1 document. Public: no key needed.
+         */
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -452,14 +521,13 @@ export interface components {
             data: components["schemas"]["PostRow"][];
             /** @description The filter that actually applied (status null: every status). */
             filter: {
-                status: ("pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft")[] | null;
+                status: components["schemas"]["PostStatus"][] | null;
                 limit: components["schemas"]["Int"];
             };
         };
         PostRow: {
             id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            status: components["schemas"]["PostStatus"];
             publishes: ("at_time" | "on_approval" | "now") | null;
             scheduledAt: string | null;
             approval_url?: string;
@@ -468,19 +536,16 @@ export interface components {
             signature: string;
             targets: {
                 account_id: components["schemas"]["UUID"];
-                /** @enum {string} */
-                platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                platform: components["schemas"]["Platform"];
                 username: string;
                 delivery_id: components["schemas"]["UUID"];
-                /** @enum {string} */
-                delivery_status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+                delivery_status: components["schemas"]["DeliveryStatus"];
             }[];
             media_ids: components["schemas"]["UUID"][];
             platform_configurations: {
                 x?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     first_comment?: string;
                     thread?: string[];
                     /** @enum {string} */
@@ -494,8 +559,7 @@ export interface components {
                 };
                 instagram?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     first_comment?: string;
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
@@ -507,16 +571,14 @@ export interface components {
                 };
                 facebook?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     link?: string;
                 } & {
                     [key: string]: unknown;
                 };
                 threads?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     topic_tag?: string;
                     /** @enum {string} */
                     reply_control?: "everyone" | "accounts_you_follow" | "mentioned_only";
@@ -532,8 +594,7 @@ export interface components {
                 };
                 pinterest?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     title?: string;
                     board_ids?: string[];
                     link?: string;
@@ -544,8 +605,7 @@ export interface components {
                 };
                 tiktok?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     is_brand_content?: boolean;
                     is_organic_brand_content?: boolean;
                     is_ai_generated?: boolean;
@@ -559,8 +619,7 @@ export interface components {
                 };
                 youtube?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
                     /** @enum {string} */
@@ -572,16 +631,14 @@ export interface components {
                 };
                 linkedin?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     document_title?: string;
                 } & {
                     [key: string]: unknown;
                 };
                 bluesky?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                 } & {
                     [key: string]: unknown;
                 };
@@ -594,7 +651,9 @@ export interface components {
             provenance: components["schemas"]["Provenance"];
             supersedes: components["schemas"]["UUID"] | null;
             idempotency_key: string | null;
+            /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
             updated_at: string;
         };
         /**
@@ -614,7 +673,7 @@ export interface components {
                 key_name: string | null;
                 /** @enum {string} */
                 kind: "agent" | "human";
-                surface: ("rest" | "mcp" | "sdk") | null;
+                surface: components["schemas"]["Surface"] | null;
             };
             /** @description The key whose edit made this version (PATCH makes a new post that supersedes the old); null for a first version. */
             edited_by: {
@@ -622,7 +681,8 @@ export interface components {
                 key_name: string | null;
                 /** @enum {string} */
                 kind: "agent" | "human";
-                surface: ("rest" | "mcp" | "sdk") | null;
+                surface: components["schemas"]["Surface"] | null;
+                /** Format: date-time */
                 at: string;
             } | null;
             /** @description The person's decision on a held post; null while none was made. */
@@ -636,7 +696,14 @@ export interface components {
                 via: "api_key" | "approval_link";
                 key_id: components["schemas"]["UUID"] | null;
                 key_name: string | null;
-                surface: ("rest" | "mcp" | "sdk") | null;
+                surface: components["schemas"]["Surface"] | null;
+                /** @description When the approval link came in an approval channel message: the channel (email, chat) and its recipient (the address, or the chat channel's label); null otherwise. */
+                channel: {
+                    /** @enum {string} */
+                    kind: "email" | "chat";
+                    recipient: string;
+                } | null;
+                /** Format: date-time */
                 at: string;
             } | null;
         };
@@ -720,8 +787,7 @@ export interface components {
             platform_configurations?: {
                 x?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     first_comment?: string;
                     thread?: string[];
                     /** @enum {string} */
@@ -735,8 +801,7 @@ export interface components {
                 };
                 instagram?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     first_comment?: string;
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
@@ -748,16 +813,14 @@ export interface components {
                 };
                 facebook?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     link?: string;
                 } & {
                     [key: string]: unknown;
                 };
                 threads?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     topic_tag?: string;
                     /** @enum {string} */
                     reply_control?: "everyone" | "accounts_you_follow" | "mentioned_only";
@@ -773,8 +836,7 @@ export interface components {
                 };
                 pinterest?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     title?: string;
                     board_ids?: string[];
                     link?: string;
@@ -785,8 +847,7 @@ export interface components {
                 };
                 tiktok?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     is_brand_content?: boolean;
                     is_organic_brand_content?: boolean;
                     is_ai_generated?: boolean;
@@ -800,8 +861,7 @@ export interface components {
                 };
                 youtube?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
                     /** @enum {string} */
@@ -813,16 +873,14 @@ export interface components {
                 };
                 linkedin?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     document_title?: string;
                 } & {
                     [key: string]: unknown;
                 };
                 bluesky?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                 } & {
                     [key: string]: unknown;
                 };
@@ -838,8 +896,7 @@ export interface components {
         /** @description idempotency_key matched an earlier create: the post it made; nothing new was written. */
         RepeatedPost: {
             id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            status: components["schemas"]["PostStatus"];
             /** @description Why the post is in this status (a held post says why it waits). */
             message: string;
             /** @description The signed approval page, on a post held for approval. */
@@ -975,7 +1032,7 @@ export interface components {
             code: string;
             repeated: boolean;
             id: components["schemas"]["UUID"] | null;
-            status: ("pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft") | null;
+            status: components["schemas"]["PostStatus"] | null;
             message: string;
             approval_url?: string;
             violations?: ({
@@ -1018,8 +1075,7 @@ export interface components {
             platform_configurations?: {
                 x?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     first_comment?: string;
                     thread?: string[];
                     /** @enum {string} */
@@ -1033,8 +1089,7 @@ export interface components {
                 };
                 instagram?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     first_comment?: string;
                     is_paid_partnership?: boolean;
                     branded_content_sponsors?: string[];
@@ -1046,16 +1101,14 @@ export interface components {
                 };
                 facebook?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     link?: string;
                 } & {
                     [key: string]: unknown;
                 };
                 threads?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     topic_tag?: string;
                     /** @enum {string} */
                     reply_control?: "everyone" | "accounts_you_follow" | "mentioned_only";
@@ -1071,8 +1124,7 @@ export interface components {
                 };
                 pinterest?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     title?: string;
                     board_ids?: string[];
                     link?: string;
@@ -1083,8 +1135,7 @@ export interface components {
                 };
                 tiktok?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     is_brand_content?: boolean;
                     is_organic_brand_content?: boolean;
                     is_ai_generated?: boolean;
@@ -1098,8 +1149,7 @@ export interface components {
                 };
                 youtube?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     has_paid_product_placement?: boolean;
                     contains_synthetic_media?: boolean;
                     /** @enum {string} */
@@ -1111,16 +1161,14 @@ export interface components {
                 };
                 linkedin?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                     document_title?: string;
                 } & {
                     [key: string]: unknown;
                 };
                 bluesky?: {
                     caption?: string;
-                    /** @enum {string} */
-                    placement?: "reels" | "stories" | "timeline";
+                    placement?: components["schemas"]["Placement"];
                 } & {
                     [key: string]: unknown;
                 };
@@ -1134,8 +1182,7 @@ export interface components {
              */
             id: string;
             supersedes: components["schemas"]["UUID"];
-            /** @enum {string} */
-            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            status: components["schemas"]["PostStatus"];
             message: string;
             approval_url?: string;
         };
@@ -1173,11 +1220,8 @@ export interface components {
             id: components["schemas"]["UUID"];
             deleted: boolean;
             unscheduled: boolean;
-            /**
-             * @description The status the post is left in (for a deleted post, the one it had).
-             * @enum {string}
-             */
-            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            /** @description The status the post is left in (for a deleted post, the one it had). */
+            status: components["schemas"]["PostStatus"];
         };
         /** @description approve or reject, with an optional reason. */
         DecisionBody: {
@@ -1191,26 +1235,22 @@ export interface components {
         };
         DecidedPost: {
             id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            status: components["schemas"]["PostStatus"];
             /** @enum {string} */
             decision: "approve" | "reject";
             reason: string | null;
         };
         Receipt: {
             post_id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            post_status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            post_status: components["schemas"]["PostStatus"];
             approval_url: string;
             provenance: components["schemas"]["Provenance"];
             data: {
                 id: components["schemas"]["UUID"];
-                /** @enum {string} */
-                platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                platform: components["schemas"]["Platform"];
                 account_id: components["schemas"]["UUID"];
                 username: string;
-                /** @enum {string} */
-                status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+                status: components["schemas"]["DeliveryStatus"];
                 retries: components["schemas"]["Int"];
                 url: string | null;
                 platform_post_id: string | null;
@@ -1220,12 +1260,13 @@ export interface components {
                     code: string;
                     message: string;
                 } | null;
-                error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
+                error_category: components["schemas"]["DeliveryErrorCategory"] | null;
                 note: string | null;
                 note_kind: "info" | null;
                 next_attempt_at: string | null;
                 attempts: {
                     number: components["schemas"]["Int"];
+                    /** Format: date-time */
                     started_at: string;
                     finished_at: string | null;
                     outcome: ("success" | "failed" | "unknown" | "reconciled") | null;
@@ -1235,7 +1276,7 @@ export interface components {
                         code: string;
                         message: string;
                     } | null;
-                    error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
+                    error_category: components["schemas"]["DeliveryErrorCategory"] | null;
                 }[];
                 taken_down_at: string | null;
                 taken_down_by: string | null;
@@ -1247,15 +1288,13 @@ export interface components {
             key_id: components["schemas"]["UUID"];
             key_name: string | null;
             kind: ("agent" | "human") | null;
-            surface: ("rest" | "mcp" | "sdk") | null;
+            surface: components["schemas"]["Surface"] | null;
         };
         RetriedDelivery: {
             id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+            status: components["schemas"]["DeliveryStatus"];
             post_id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            post_status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            post_status: components["schemas"]["PostStatus"];
         };
         /** @description No delivery with this id in this key's project. */
         DeliveryNotFoundError: {
@@ -1265,11 +1304,10 @@ export interface components {
         };
         TakenDownDelivery: {
             id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+            status: components["schemas"]["DeliveryStatus"];
             post_id: components["schemas"]["UUID"];
-            /** @enum {string} */
-            post_status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+            post_status: components["schemas"]["PostStatus"];
+            /** Format: date-time */
             taken_down_at: string;
         };
         /** @description The platform refused or failed to remove the post; the receipt stays as it was. */
@@ -1287,14 +1325,11 @@ export interface components {
              * @description a Universally Unique Identifier
              */
             id: string;
-            /** @enum {string} */
-            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+            platform: components["schemas"]["Platform"];
             username: string;
-            /** @enum {string} */
-            status: "active" | "needs_reconnect" | "disconnected";
+            status: components["schemas"]["AccountStatus"];
             ref: string;
-            /** @enum {string} */
-            route: "direct" | "facebook_login" | "aggregator" | "aggregator_login" | "simulator";
+            route: components["schemas"]["ConnectionRoute"];
             limits: {
                 caption_chars: components["schemas"]["Int"];
                 caption_chars_available: components["schemas"]["Int"];
@@ -1303,7 +1338,7 @@ export interface components {
                 video_seconds: components["schemas"]["Int"] | null;
             };
             can: {
-                placements: ("reels" | "stories" | "timeline")[];
+                placements: components["schemas"]["Placement"][];
                 first_comment: boolean;
                 people_tags: boolean;
                 reel_music: boolean;
@@ -1312,6 +1347,7 @@ export interface components {
                 public_posts: boolean;
             };
             reported?: {
+                /** Format: date-time */
                 checked_at: string;
                 video_seconds: components["schemas"]["Int"] | null;
                 public_posts: boolean;
@@ -1335,8 +1371,7 @@ export interface components {
              */
             account_id: string;
             ref: string;
-            /** @enum {string} */
-            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+            platform: components["schemas"]["Platform"];
             limits: {
                 caption_chars: components["schemas"]["Int"];
                 caption_chars_available: components["schemas"]["Int"];
@@ -1345,7 +1380,7 @@ export interface components {
                 video_seconds: components["schemas"]["Int"] | null;
             };
             can: {
-                placements: ("reels" | "stories" | "timeline")[];
+                placements: components["schemas"]["Placement"][];
                 first_comment: boolean;
                 people_tags: boolean;
                 reel_music: boolean;
@@ -1361,8 +1396,8 @@ export interface components {
                 default: (string | boolean) | null;
                 max_length: components["schemas"]["Int"] | null;
                 max_items: components["schemas"]["Int"] | null;
-                only_placement: ("reels" | "stories" | "timeline")[] | null;
-                except_placement: ("reels" | "stories" | "timeline")[] | null;
+                only_placement: components["schemas"]["Placement"][] | null;
+                except_placement: components["schemas"]["Placement"][] | null;
                 note: string;
             }[];
             boards?: {
@@ -1415,7 +1450,10 @@ export interface components {
             /** @description The key's daily cap (or the project's default); null: none. */
             cap: components["schemas"]["Int"] | null;
             remaining: components["schemas"]["Int"] | null;
-            /** @description Start of the project's next day, UTC. */
+            /**
+             * Format: date-time
+             * @description Start of the project's next day, UTC.
+             */
             resets_at: string;
         };
         /** @description The text to check. */
@@ -1458,13 +1496,14 @@ export interface components {
                 username: string | null;
                 ref: string;
             };
-            /** @enum {string} */
-            kind: "login_dead" | "token_expiring" | "permission_missing" | "account_unavailable" | "unreachable" | "rate_limited";
+            kind: components["schemas"]["ConnectionIssueKind"];
             /** @enum {string} */
             severity: "critical" | "warning";
             detail: string;
             action: components["schemas"]["ConnectionIssueAction"];
+            /** Format: date-time */
             opened_at: string;
+            /** Format: date-time */
             last_checked_at: string;
             resolved_at: string | null;
         };
@@ -1510,11 +1549,9 @@ export interface components {
              * @description a Universally Unique Identifier
              */
             account_id: string;
-            /** @enum {string} */
-            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+            platform: components["schemas"]["Platform"];
             username: string;
-            /** @enum {string} */
-            format: "feed" | "reel" | "story";
+            format: components["schemas"]["ContentFormat"];
             /** @description The live post. */
             url: string | null;
             views: components["schemas"]["NonNegativeInt"] | null;
@@ -1527,7 +1564,10 @@ export interface components {
             engagement: components["schemas"]["Int"] | null;
             /** @description Why this delivery will never have numbers (its metrics are then null); null while it can. */
             unreportable: ("deleted" | "expired" | "unsupported") | null;
-            /** @description When the numbers (or the verdict) were fetched (UTC). */
+            /**
+             * Format: date-time
+             * @description When the numbers (or the verdict) were fetched (UTC).
+             */
             synced_at: string;
         };
         /**
@@ -1537,8 +1577,8 @@ export interface components {
         NonNegativeInt: number;
         Insights: {
             since_days: components["schemas"]["Int"];
-            platform: ("x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky") | null;
-            format: ("feed" | "reel" | "story") | null;
+            platform: components["schemas"]["Platform"] | null;
+            format: components["schemas"]["ContentFormat"] | null;
             /**
              * int
              * @description Posts with at least one delivery in the window.
@@ -1616,9 +1656,12 @@ export interface components {
             post_id: string;
             /** @description The metric summed over the post's deliveries that report it; null when none does (yet). */
             value: components["schemas"]["Int"] | null;
-            /** @description When its first delivery in the window went out (UTC). */
+            /**
+             * Format: date-time
+             * @description When its first delivery in the window went out (UTC).
+             */
             published_at: string;
-            platforms: ("x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky")[];
+            platforms: components["schemas"]["Platform"][];
             deliveries: components["schemas"]["Int"];
         };
         BestTimes: {
@@ -1777,6 +1820,56 @@ export interface components {
         OpenApiDocument: {
             [key: string]: unknown;
         };
+        /**
+         * @description A post's status (docs/lifecycle.md).
+         * @enum {string}
+         */
+        PostStatus: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+        /**
+         * @description Where a post appears on a platform with several surfaces.
+         * @enum {string}
+         */
+        Placement: "reels" | "stories" | "timeline";
+        /**
+         * @description A social network.
+         * @enum {string}
+         */
+        Platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+        /**
+         * @description Which interface made the request: the REST API, the MCP connector or the SDK.
+         * @enum {string}
+         */
+        Surface: "rest" | "mcp" | "sdk";
+        /**
+         * @description A delivery's status (one delivery per targeted account).
+         * @enum {string}
+         */
+        DeliveryStatus: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+        /**
+         * @description A post's format for analytics: feed, reel or story.
+         * @enum {string}
+         */
+        ContentFormat: "feed" | "reel" | "story";
+        /**
+         * @description Why a delivery failed, as a category.
+         * @enum {string}
+         */
+        DeliveryErrorCategory: "auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown";
+        /**
+         * @description What is wrong with an account's connection.
+         * @enum {string}
+         */
+        ConnectionIssueKind: "login_dead" | "token_expiring" | "permission_missing" | "account_unavailable" | "unreachable" | "rate_limited";
+        /**
+         * @description How an account is reached.
+         * @enum {string}
+         */
+        ConnectionRoute: "direct" | "facebook_login" | "aggregator" | "aggregator_login" | "simulator";
+        /**
+         * @description An account's status.
+         * @enum {string}
+         */
+        AccountStatus: "active" | "needs_reconnect" | "disconnected";
     };
     responses: never;
     parameters: never;
@@ -1795,13 +1888,13 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "posts.list": {
+    listPosts: {
         parameters: {
             query?: {
                 /** @description One status or a comma-separated list of statuses. */
                 status?: string;
-                /** @description 1 to 100, default 50. */
-                limit?: string;
+                /** @description How many posts, newest first. */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -1881,7 +1974,7 @@ export interface operations {
             };
         };
     };
-    "posts.create": {
+    createPost: {
         parameters: {
             query?: never;
             header?: never;
@@ -1890,6 +1983,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "caption": "Our spring collection is out.",
+                 *       "social_accounts": [
+                 *         "x:herald",
+                 *         "linkedin:herald"
+                 *       ],
+                 *       "scheduled_at": "2026-12-01T09:30:00Z",
+                 *       "idempotency_key": "spring-launch-1"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePostBody"];
             };
         };
@@ -1917,8 +2021,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: components["schemas"]["UUID"];
-                        /** @enum {string} */
-                        status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                        status: components["schemas"]["PostStatus"];
                         /** @description Why the post is in this status (a held post says why it waits). */
                         message: string;
                         /** @description The signed approval page, on a post held for approval. */
@@ -2024,7 +2127,7 @@ export interface operations {
             };
         };
     };
-    "posts.bulk": {
+    createPostsInBulk: {
         parameters: {
             query?: never;
             header?: never;
@@ -2033,7 +2136,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "caption": "Monday tip",
+                 *           "accounts": [
+                 *             "x:herald"
+                 *           ],
+                 *           "scheduled_at": "2026-12-07T08:00:00Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BulkBody"];
+                /**
+                 * @example caption,accounts,scheduled_at
+                 *     Monday tip,x:herald|bluesky:herald,2026-12-07T08:00:00Z
+                 */
                 "text/csv": components["schemas"]["BulkCsv"];
                 "multipart/form-data": components["schemas"]["BulkMultipart"];
             };
@@ -2135,7 +2255,7 @@ export interface operations {
             };
         };
     };
-    "posts.remove": {
+    deletePost: {
         parameters: {
             query?: never;
             header?: never;
@@ -2243,7 +2363,7 @@ export interface operations {
             };
         };
     };
-    "posts.edit": {
+    editPost: {
         parameters: {
             query?: never;
             header?: never;
@@ -2255,6 +2375,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "caption": "Our spring collection is out, with free shipping.",
+                 *       "scheduled_at": "2026-12-01T10:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PatchPostBody"];
             };
         };
@@ -2391,7 +2517,7 @@ export interface operations {
             };
         };
     };
-    "posts.approve": {
+    approvePost: {
         parameters: {
             query?: never;
             header?: never;
@@ -2403,6 +2529,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "decision": "reject",
+                 *       "reason": "Wrong product photo"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionBody"];
             };
         };
@@ -2527,7 +2659,7 @@ export interface operations {
             };
         };
     };
-    "deliveries.results": {
+    getPostResults: {
         parameters: {
             query: {
                 /** @description a Universally Unique Identifier */
@@ -2623,7 +2755,7 @@ export interface operations {
             };
         };
     };
-    "deliveries.retry": {
+    retryDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -2731,7 +2863,7 @@ export interface operations {
             };
         };
     };
-    "deliveries.takedown": {
+    takeDownDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -2851,7 +2983,7 @@ export interface operations {
             };
         };
     };
-    "accounts.socialAccounts": {
+    listSocialAccounts: {
         parameters: {
             query?: never;
             header?: never;
@@ -2932,7 +3064,7 @@ export interface operations {
             };
         };
     };
-    "accounts.postingRules": {
+    getPostingRules: {
         parameters: {
             query?: {
                 /** @description Comma-separated account ids or refs (platform:username); omit for every account of the project. */
@@ -3016,7 +3148,7 @@ export interface operations {
             };
         };
     };
-    "accounts.project": {
+    getProject: {
         parameters: {
             query?: never;
             header?: never;
@@ -3097,7 +3229,7 @@ export interface operations {
             };
         };
     };
-    "accounts.checkGuardrails": {
+    checkGuardrails: {
         parameters: {
             query?: never;
             header?: never;
@@ -3106,6 +3238,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "caption": "Limited offer: 50% off everything this weekend!"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GuardrailCheckBody"];
             };
         };
@@ -3206,7 +3343,7 @@ export interface operations {
             };
         };
     };
-    "accounts.connectionIssues": {
+    listConnectionIssues: {
         parameters: {
             query?: never;
             header?: never;
@@ -3287,7 +3424,7 @@ export interface operations {
             };
         };
     };
-    "accounts.checkConnections": {
+    checkConnections: {
         parameters: {
             query?: never;
             header?: never;
@@ -3368,7 +3505,7 @@ export interface operations {
             };
         };
     };
-    "analytics.metrics": {
+    getPostMetrics: {
         parameters: {
             query: {
                 /** @description a Universally Unique Identifier */
@@ -3464,15 +3601,15 @@ export interface operations {
             };
         };
     };
-    "analytics.insights": {
+    getInsights: {
         parameters: {
             query?: {
-                /** @description The window: deliveries published in the last 1 to 365 days, default 30. */
-                since_days?: string;
+                /** @description The window: deliveries published in the last 1 to 365 days. */
+                since_days?: number;
                 /** @description Only this platform's deliveries. */
-                platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                platform?: components["schemas"]["Platform"];
                 /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
-                format?: "feed" | "reel" | "story";
+                format?: components["schemas"]["ContentFormat"];
             };
             header?: never;
             path?: never;
@@ -3552,19 +3689,19 @@ export interface operations {
             };
         };
     };
-    "analytics.topPosts": {
+    getTopPosts: {
         parameters: {
             query?: {
                 /** @description The metric to rank by, default engagement. */
                 metric?: "engagement" | "views" | "likes" | "comments" | "shares" | "reach" | "saves";
-                /** @description The window: deliveries published in the last 1 to 365 days, default 30. */
-                since_days?: string;
+                /** @description The window: deliveries published in the last 1 to 365 days. */
+                since_days?: number;
                 /** @description Only this platform's deliveries. */
-                platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                platform?: components["schemas"]["Platform"];
                 /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
-                format?: "feed" | "reel" | "story";
-                /** @description 1 to 50, default 10. */
-                limit?: string;
+                format?: components["schemas"]["ContentFormat"];
+                /** @description How many posts. */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3644,15 +3781,15 @@ export interface operations {
             };
         };
     };
-    "analytics.bestTimes": {
+    getBestTimes: {
         parameters: {
             query?: {
-                /** @description The window: deliveries published in the last 1 to 365 days, default 90. */
-                since_days?: string;
+                /** @description The window: deliveries published in the last 1 to 365 days. */
+                since_days?: number;
                 /** @description Only this platform's deliveries. */
-                platform?: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                platform?: components["schemas"]["Platform"];
                 /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
-                format?: "feed" | "reel" | "story";
+                format?: components["schemas"]["ContentFormat"];
                 /** @description One account's own best times (its id, platform:username or username), blended with its platform's across the project where its own posts are few (docs/analytics.md). */
                 account?: string;
             };
@@ -3734,7 +3871,7 @@ export interface operations {
             };
         };
     };
-    "media.upload": {
+    uploadMedia: {
         parameters: {
             query?: never;
             header?: never;
@@ -3743,6 +3880,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://cdn.example.com/spring.jpg",
+                 *       "alt_text": "Three jackets on a rack"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MediaJsonBody"];
                 "multipart/form-data": components["schemas"]["MediaMultipart"];
             };
@@ -3892,7 +4035,7 @@ export interface operations {
             };
         };
     };
-    "media.ticket": {
+    createUploadTicket: {
         parameters: {
             query?: never;
             header?: never;
@@ -3985,7 +4128,7 @@ export interface operations {
             };
         };
     };
-    "mediaAttach.attach": {
+    attachUpload: {
         parameters: {
             query?: never;
             header?: never;
@@ -4083,7 +4226,7 @@ export interface operations {
             };
         };
     };
-    "spec.openapi": {
+    getOpenApiDocument: {
         parameters: {
             query?: never;
             header?: never;
@@ -4159,8 +4302,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             caption: string | null;
-                            /** @enum {string} */
-                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            status: components["schemas"]["PostStatus"];
                             /** @description Deliveries that went out (success or taken_down). */
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
@@ -4172,7 +4314,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                 };
                                 edited_by: {
                                     /** Format: uuid */
@@ -4180,7 +4322,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4194,18 +4336,22 @@ export interface operations {
                                     via: "api_key" | "approval_link";
                                     key_id: string | null;
                                     key_name: string | null;
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
                             };
                         };
                         deliveries: {
-                            /** @enum {string} */
-                            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                            platform: components["schemas"]["Platform"];
                             username: string;
-                            /** @enum {string} */
-                            status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+                            status: components["schemas"]["DeliveryStatus"];
                             url: string | null;
                             error: {
                                 /** @enum {string} */
@@ -4213,7 +4359,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
-                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
+                            error_category: components["schemas"]["DeliveryErrorCategory"] | null;
                         }[];
                     };
                 };
@@ -4267,8 +4413,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             caption: string | null;
-                            /** @enum {string} */
-                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            status: components["schemas"]["PostStatus"];
                             /** @description Deliveries that went out (success or taken_down). */
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
@@ -4280,7 +4425,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                 };
                                 edited_by: {
                                     /** Format: uuid */
@@ -4288,7 +4433,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4302,18 +4447,22 @@ export interface operations {
                                     via: "api_key" | "approval_link";
                                     key_id: string | null;
                                     key_name: string | null;
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
                             };
                         };
                         deliveries: {
-                            /** @enum {string} */
-                            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                            platform: components["schemas"]["Platform"];
                             username: string;
-                            /** @enum {string} */
-                            status: "pending" | "queued" | "publishing" | "unknown" | "success" | "failed" | "taken_down";
+                            status: components["schemas"]["DeliveryStatus"];
                             url: string | null;
                             error: {
                                 /** @enum {string} */
@@ -4321,7 +4470,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
-                            error_category: ("auth_expired" | "permission_missing" | "rate_limited" | "content_rejected" | "media_rejected" | "not_found" | "transient" | "outcome_unknown") | null;
+                            error_category: components["schemas"]["DeliveryErrorCategory"] | null;
                         }[];
                     };
                 };
@@ -4375,8 +4524,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             caption: string | null;
-                            /** @enum {string} */
-                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            status: components["schemas"]["PostStatus"];
                             /** @description Deliveries that went out (success or taken_down). */
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
@@ -4388,7 +4536,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                 };
                                 edited_by: {
                                     /** Format: uuid */
@@ -4396,7 +4544,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4410,7 +4558,13 @@ export interface operations {
                                     via: "api_key" | "approval_link";
                                     key_id: string | null;
                                     key_name: string | null;
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4426,7 +4580,7 @@ export interface operations {
                             via: "api_key" | "approval_link";
                             by_key_id: string | null;
                             by_key_name: string | null;
-                            surface: ("rest" | "mcp" | "sdk") | null;
+                            surface: components["schemas"]["Surface"] | null;
                             /** Format: date-time */
                             at: string;
                             reason: string | null;
@@ -4483,8 +4637,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             caption: string | null;
-                            /** @enum {string} */
-                            status: "pending_approval" | "scheduled" | "processing" | "posted" | "partial" | "failed" | "rejected" | "draft";
+                            status: components["schemas"]["PostStatus"];
                             /** @description Deliveries that went out (success or taken_down). */
                             delivered: number;
                             /** @description Deliveries in all; delivered < targets means a partial post. */
@@ -4496,7 +4649,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                 };
                                 edited_by: {
                                     /** Format: uuid */
@@ -4504,7 +4657,7 @@ export interface operations {
                                     key_name: string | null;
                                     /** @enum {string} */
                                     kind: "agent" | "human";
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4518,7 +4671,13 @@ export interface operations {
                                     via: "api_key" | "approval_link";
                                     key_id: string | null;
                                     key_name: string | null;
-                                    surface: ("rest" | "mcp" | "sdk") | null;
+                                    surface: components["schemas"]["Surface"] | null;
+                                    channel: {
+                                        /** @enum {string} */
+                                        kind: "email" | "chat";
+                                        /** @description The e-mail address, or the chat channel's label, the approval link was sent to. */
+                                        recipient: string;
+                                    } | null;
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
@@ -4534,7 +4693,7 @@ export interface operations {
                             via: "api_key" | "approval_link";
                             by_key_id: string | null;
                             by_key_name: string | null;
-                            surface: ("rest" | "mcp" | "sdk") | null;
+                            surface: components["schemas"]["Surface"] | null;
                             /** Format: date-time */
                             at: string;
                             reason: string | null;
@@ -4590,19 +4749,14 @@ export interface operations {
                         account: {
                             /** Format: uuid */
                             id: string;
-                            /** @enum {string} */
-                            platform: "x" | "instagram" | "facebook" | "threads" | "pinterest" | "tiktok" | "youtube" | "linkedin" | "bluesky";
+                            platform: components["schemas"]["Platform"];
                             username: string;
-                            /** @enum {string} */
-                            status: "active" | "needs_reconnect" | "disconnected";
+                            status: components["schemas"]["AccountStatus"];
                         };
                         /** @description Why the platform refused the account's credentials (the same text as detail). */
                         reason: string;
-                        /**
-                         * @description The connection issue this opens (docs/connection-health.md).
-                         * @enum {string}
-                         */
-                        kind: "login_dead" | "token_expiring" | "permission_missing" | "account_unavailable" | "unreachable" | "rate_limited";
+                        /** @description The connection issue this opens (docs/connection-health.md). */
+                        kind: components["schemas"]["ConnectionIssueKind"];
                         /** @description The issue's detail in plain words. */
                         detail: string;
                         /**

@@ -11,7 +11,7 @@ export const announce = async (baseUrl: string, apiKey: string, caption: string)
     body: { caption, social_accounts: ["x:herald_demo"] }
   })
   if (error !== undefined) return { status: response.status, code: error.code, error: error.error }
-  const listed = await herald.GET("/api/v1/posts", { params: { query: { status: data.status, limit: "5" } } })
+  const listed = await herald.GET("/api/v1/posts", { params: { query: { status: data.status, limit: 5 } } })
   return { status: response.status, id: data.id, listed: listed.data?.data.map((post) => post.id) ?? [] }
 }
 

@@ -61,7 +61,7 @@ describe("an Error class for every documented code", () => {
   it("every class is documented, but the SDK's own two (no reply: status 0)", () => {
     const documentedCodes = new Set(documented().map(([code]) => code))
     const undocumented = Object.keys(heraldErrorClasses).filter((code) => !documentedCodes.has(code))
-    expect(undocumented.sort()).toEqual(["approval_link_outdated", "herald_unreachable", "unexpected_reply"])
+    expect(undocumented.sort()).toEqual(["herald_unreachable", "unexpected_reply"])
   })
 
   it("a reply body becomes its class with its details; a code this SDK does not know is an UnexpectedReply naming it", () => {
