@@ -233,6 +233,16 @@ const webhooks = group("webhooks", "Webhook endpoints: add, enable, disable, del
       ({ webhook }, project) => inProject(project, (p) => `${webhookPath(p, webhook)}/test`, "POST")
     ),
     adminCommand(
+      "rotate-secret",
+      "Give an endpoint a new signing secret (printed once); the old one keeps signing alongside it for the overlap (docs/webhooks.md).",
+      {
+        webhook: webhookId,
+        expiresIn: countOption("expires-in", "seconds the old secret keeps signing, 0 to 604800 (0 ends it now; default 86400)")
+      },
+      ({ expiresIn, webhook }, project) =>
+        inProject(project, (p) => `${webhookPath(p, webhook)}/rotate-secret`, "POST", presentFields({ expires_in_seconds: expiresIn }))
+    ),
+    adminCommand(
       "delete",
       "Delete an endpoint.",
       { webhook: webhookId },

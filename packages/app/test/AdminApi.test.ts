@@ -288,6 +288,48 @@ describe("social accounts", () => {
 })
 
 describe("webhook endpoints", () => {
+  it("rotates a secret: the new one shown once, the old one's end 24 h on by default, expires_in_seconds checked", async () => {
+    const project = herald.credentials.project_id
+    const endpoint = await json(await admin(`/projects/${project}/webhooks`, {
+      method: "POST",
+      json: { url: "https://hooks.example.com/rotate", kinds: ["post.published"] }
+    }))
+    const rotate = (body: Record<string, unknown>, id = endpoint.id) =>
+      admin(`/projects/${project}/webhooks/${id}/rotate-secret`, { method: "POST", json: body })
+
+    const before = Date.now()
+    const first = await rotate({})
+    expect(first.status).toBe(200)
+    const rotated = await json(first)
+    expect(rotated.id).toBe(endpoint.id)
+    expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
+    expect(rotated.secret).not.toBe(endpoint.secret)
+    const end = Date.parse(rotated.previous_secret_expires_at)
+    expect(end - before).toBeGreaterThanOrEqual(24 * 3600_000 - 1000)
+    expect(end - Date.now()).toBeLessThanOrEqual(24 * 3600_000)
+    const listed = await (await admin(`/projects/${project}/webhooks`)).text()
+    expect(listed).not.toContain(rotated.secret)
+    expect(listed).not.toContain(endpoint.secret)
+
+    const now = await json(await rotate({ expires_in_seconds: 0 }))
+    expect(Math.abs(Date.parse(now.previous_secret_expires_at) - Date.now())).toBeLessThan(60_000)
+    const week = await json(await rotate({ expires_in_seconds: 604800 }))
+    expect(Date.parse(week.previous_secret_expires_at) - Date.now()).toBeGreaterThan(604800_000 - 60_000)
+
+    for (const bad of [604801, -1, 1.5, "60"]) {
+      const refused = await rotate({ expires_in_seconds: bad })
+      expect(refused.status, String(bad)).toBe(400)
+      expect(JSON.stringify(await json(refused))).toContain("expires_in_seconds")
+    }
+    // Like every admin operation with a body, the defaults take `{}`: a bare POST is asked for JSON.
+    const bare = await admin(`/projects/${project}/webhooks/${endpoint.id}/rotate-secret`, { method: "POST" })
+    expect(bare.status).toBe(415)
+    const missing = await rotate({}, missingUuid)
+    expect(missing.status).toBe(404)
+    expect(await json(missing)).toMatchObject({ code: "webhook_endpoint_not_found" })
+    await admin(`/projects/${project}/webhooks/${endpoint.id}`, { method: "DELETE" })
+  })
+
   it("creates with a secret shown once, lists, disables, enables and deletes", async () => {
     const project = herald.credentials.project_id
     const created = await admin(`/projects/${project}/webhooks`, {

@@ -81,6 +81,13 @@ describe("argument parsing", () => {
       body: { caption: "hello", guardrails: { banned_words: ["a", "b"] } }
     })
     expect((await request("webhooks test w1")).call).toMatchObject({ method: "POST", path: "/admin/v1/projects/p1/webhooks/w1/test" })
+    expect((await request("webhooks rotate-secret w1")).call).toEqual({
+      method: "POST",
+      path: "/admin/v1/projects/p1/webhooks/w1/rotate-secret",
+      body: {}
+    })
+    expect((await request("webhooks rotate-secret w1 --expires-in 0")).call).toMatchObject({ body: { expires_in_seconds: 0 } })
+    expect((await request("webhooks rotate-secret w1 --expires-in=3600")).call).toMatchObject({ body: { expires_in_seconds: 3600 } })
     expect((await request("approval-channels add-email --address dana@example.com")).call).toEqual({
       method: "POST",
       path: "/admin/v1/projects/p1/approval-channels",
@@ -130,8 +137,8 @@ const recordOnly: HeraldHttp["Type"] = (_server, _token, call) =>
 describe("help and version", () => {
   it("--help on every command and sub-command exits 0 and describes it", async () => {
     const paths = commandPaths(heraldCommand)
-    // herald, serve, work, migrate, admin (6 groups, 32 commands), import.
-    expect(paths.length).toBe(44)
+    // herald, serve, work, migrate, admin (6 groups, 33 commands), import.
+    expect(paths.length).toBe(45)
     for (const path of paths) {
       const help = await cli([...path, "--help"])
       expect(help.code, path.join(" ")).toBe(0)

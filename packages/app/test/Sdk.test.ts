@@ -12,7 +12,8 @@ import {
   PostNotFound,
   ProjectNotFound,
   RevokedApiKey,
-  ValidationFailed
+  ValidationFailed,
+  WebhookEndpointNotFound
 } from "../src/index.js"
 import { createHerald, type Herald } from "../src/Sdk.js"
 
@@ -138,6 +139,8 @@ describe("createHerald(): the whole surface, in process", () => {
       .toBeInstanceOf(AccountNotFound)
     expect(await rejection(herald.admin.keys.update({ path: { project_id: projectId, key_id: unknownId }, payload: { daily_post_cap: 3 } })))
       .toBeInstanceOf(ApiKeyNotFound)
+    expect(await rejection(herald.admin.webhooks.rotateSecret({ path: { project_id: projectId, webhook_id: unknownId }, payload: { expires_in_seconds: 60 } })))
+      .toBeInstanceOf(WebhookEndpointNotFound)
     expect(await rejection(herald.admin.publishing.pauseProject({ path: { project_id: unknownId }, payload: { reason: null } }))).toBeInstanceOf(ProjectNotFound)
   })
 

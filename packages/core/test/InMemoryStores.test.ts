@@ -21,6 +21,7 @@ import {
   pinterestBoardCases,
   publishCheckpointCases,
   rateLimitCases,
+  webhookSecretCases,
   StoredRows
 } from "./contract/index.js"
 
@@ -55,8 +56,8 @@ const storedRows = Layer.succeed(StoredRows, StoredRows.of({
     })
 }))
 
-// No in-memory adapter exists of DeliveryQueue, OutboxQueue or WebhookEndpoints (the workers and
-// webhooks run on a database), so their cases run on PGlite and PostgreSQL only.
+// No in-memory adapter exists of DeliveryQueue or OutboxQueue (the workers and webhooks run on a
+// database), so their cases run on PGlite and PostgreSQL only.
 layer(Layer.mergeAll(makeInMemoryStores(data), keys.layer, inMemoryRateLimits(), storedRows))("in-memory stores", (it) => {
   postStoreCases(it)
   projectCases(it)
@@ -72,6 +73,7 @@ layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryAdmin(data), storedRo
   connectionCases(it)
   connectionCheckCases(it)
   pinterestBoardCases(it)
+  webhookSecretCases(it)
 })
 
 layer(Layer.mergeAll(makeInMemoryStores(data), makeInMemoryApprovalChannels(data)))("in-memory approval channels", (it) => {

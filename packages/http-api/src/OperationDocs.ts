@@ -204,6 +204,12 @@ export const adminOperations: Readonly<Record<string, OperationDoc>> = {
     id: "testWebhookEndpoint",
     description: "Sends the endpoint one signed webhook.test event now and answers what it replied."
   },
+  "webhooks.rotateSecret": {
+    id: "rotateWebhookSecret",
+    description: "Gives the endpoint a new signing secret, answered this once. Until previous_secret_expires_at " +
+      "(default 24 h, at most 7 days, 0 = now) every request carries a v1 signature with the old secret and one with the new.",
+    examples: json({ expires_in_seconds: 3600 })
+  },
   "webhooks.remove": { id: "deleteWebhookEndpoint", description: "Deletes a webhook endpoint; its pending events are dropped." },
   "webhookDeliveries.list": { id: "listWebhookDeliveries", description: "An endpoint's delivery attempts, newest first." },
   "webhookDeliveries.resend": { id: "resendWebhookEvent", description: "Queues a given-up event again with its delivery id." },

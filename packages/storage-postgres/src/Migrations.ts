@@ -26,6 +26,7 @@ import accountReports from "./migrations/0035_account_reports.js"
 import approvalChannels from "./migrations/0037_approval_channels.js"
 import approvalMessages from "./migrations/0038_approval_messages.js"
 import dashboardSessions from "./migrations/0039_dashboard_sessions.js"
+import webhookSecretRotation from "./migrations/0044_webhook_secret_rotation.js"
 
 /** The table that records which migrations ran; the migrator locks it while it runs (see `migrationRunning`). */
 const table = "herald_migrations"
@@ -60,7 +61,8 @@ export const migrate = run({
     "0035_account_reports": accountReports,
     "0037_approval_channels": approvalChannels,
     "0038_approval_messages": approvalMessages,
-    "0039_dashboard_sessions": dashboardSessions
+    "0039_dashboard_sessions": dashboardSessions,
+    "0044_webhook_secret_rotation": webhookSecretRotation
   }),
   table
 })

@@ -3,13 +3,14 @@ import {
   type ClaimedSend,
   OutboxQueue,
   type OutboxSendOutcome,
+  type SigningSecrets,
   traced,
   WebhookEndpoint,
   WebhookEndpointId,
   WebhookEndpointNotFound,
   WebhookEndpoints
 } from "@herald/core"
-import { DateTime, Effect, Layer, Redacted, Schema } from "effect"
+import { DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { CredentialsCipher } from "./CredentialsCipher.js"
 import { orDieInfra } from "./Infra.js"
 import { eventFromRow, type EventRow } from "./Rows.js"
@@ -38,18 +39,36 @@ const endpointFromRow = (row: EndpointRow) =>
     createdAt: row.created_at.toISOString()
   })
 
-interface ClaimRow extends EventRow {
+/** The sealed secret columns, as the claim and signingTarget read them. */
+interface SecretColumns {
+  readonly secret: string
+  readonly previous_secret: string | null
+  readonly previous_secret_expires_at: Date | null
+}
+
+interface ClaimRow extends EventRow, SecretColumns {
   readonly send_id: string
   readonly attempts: number
   readonly endpoint_id: string
   readonly url: string
-  readonly secret: string
 }
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const cipher = yield* CredentialsCipher
   const wakeups = yield* Wakeups
+
+  // Both secrets are sealed with the endpoint id as associated data, so a rotation moves the
+  // current one into the previous column without opening it.
+  const opened = (row: SecretColumns, endpointId: string): SigningSecrets => ({
+    current: Redacted.make(cipher.open(row.secret, endpointId)),
+    previous: row.previous_secret === null || row.previous_secret_expires_at === null
+      ? Option.none()
+      : Option.some({
+        secret: Redacted.make(cipher.open(row.previous_secret, endpointId)),
+        until: DateTime.unsafeMake(row.previous_secret_expires_at)
+      })
+  })
 
   const endpoints = WebhookEndpoints.of({
     create: traced("WebhookEndpoints.create")((endpoint, secret) =>
@@ -89,10 +108,20 @@ const make = Effect.gen(function*() {
       if (rows.length === 0) return yield* new WebhookEndpointNotFound({ endpointId: id })
     }),
     signingTarget: traced("WebhookEndpoints.signingTarget")(function*(projectId, id) {
-      const [row] = yield* orDieInfra(sql<{ readonly url: string; readonly secret: string }>`
-        SELECT url, secret FROM webhook_endpoints WHERE project_id = ${projectId} AND id = ${id}`)
+      const [row] = yield* orDieInfra(sql<SecretColumns & { readonly url: string }>`
+        SELECT url, secret, previous_secret, previous_secret_expires_at
+        FROM webhook_endpoints WHERE project_id = ${projectId} AND id = ${id}`)
       if (row === undefined) return yield* new WebhookEndpointNotFound({ endpointId: id })
-      return { url: row.url, secret: Redacted.make(cipher.open(row.secret, id)) }
+      return { url: row.url, secrets: opened(row, id) }
+    }),
+    rotateSecret: traced("WebhookEndpoints.rotateSecret")(function*(projectId, id, secret, previousUntil) {
+      const rows = yield* orDieInfra(sql`
+        UPDATE webhook_endpoints SET
+          previous_secret = secret,
+          previous_secret_expires_at = ${DateTime.formatIso(previousUntil)}::timestamptz,
+          secret = ${cipher.seal(Redacted.value(secret), id)}
+        WHERE project_id = ${projectId} AND id = ${id} RETURNING id`)
+      if (rows.length === 0) return yield* new WebhookEndpointNotFound({ endpointId: id })
     }),
     remove: traced("WebhookEndpoints.remove")(function*(projectId, id) {
       const rows = yield* orDieInfra(
@@ -109,7 +138,7 @@ const make = Effect.gen(function*() {
       endpoint: {
         id: WebhookEndpointId.make(row.endpoint_id),
         url: row.url,
-        secret: Redacted.make(cipher.open(row.secret, row.endpoint_id))
+        secrets: opened(row, row.endpoint_id)
       },
       attempts: row.attempts
     }))
@@ -160,7 +189,7 @@ const make = Effect.gen(function*() {
           FROM due, outbox_events e, webhook_endpoints w
           WHERE s.id = due.id AND e.id = s.event_id AND w.id = s.endpoint_id
           RETURNING s.id AS send_id, s.attempts, e.id, e.project_id, e.kind, e.data, e.created_at,
-            w.id AS endpoint_id, w.url, w.secret`.pipe(Effect.flatMap(Effect.forEach(claimed)))
+            w.id AS endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at`.pipe(Effect.flatMap(Effect.forEach(claimed)))
       )
     }),
     complete: traced("OutboxQueue.complete")((sendId, worker, outcome) =>

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountAdmin, AccountStore, ApprovalChannel, ApprovalChannelId, ApprovalChannels, ProjectAdmin } from "@herald/core"
+import { AccountAdmin, AccountStore, ApprovalChannel, ApprovalChannelId, ApprovalChannels, ProjectAdmin, WebhookEndpoints } from "@herald/core"
 import { type Storage as ContractStorage, storageCases, StoredRows } from "@herald/core/storage-contract"
 import { DateTime, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
-import { newAccount, newProject } from "./fixtures.js"
+import { newAccount, newEndpoint, newProject } from "./fixtures.js"
 
 export type Storage = SqlClient.SqlClient | Exclude<ContractStorage, StoredRows>
 
@@ -67,6 +67,22 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           expect(raw!.row).not.toContain("SUPER-SECRET")
           expect(raw!.row).toMatch(/"address":"v1\./)
           expect(JSON.stringify(yield* channels.list(project.id))).not.toContain("SUPER-SECRET")
+        }))
+
+      it.effect("a webhook endpoint's current and rotated-out secrets are both sealed in the table", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const projects = yield* ProjectAdmin
+          const endpoints = yield* WebhookEndpoints
+          const project = newProject()
+          yield* projects.create(project)
+          const endpoint = newEndpoint(project.id)
+          yield* endpoints.create(endpoint, Redacted.make("whsec_OLD-SECRET"))
+          yield* endpoints.rotateSecret(project.id, endpoint.id, Redacted.make("whsec_NEW-SECRET"), DateTime.unsafeMake("2030-01-16T10:00:00.000Z"))
+          const [raw] = yield* Effect.orDie(sql<{ readonly row: string }>`SELECT row_to_json(w)::text AS row FROM webhook_endpoints w WHERE id = ${endpoint.id}`)
+          expect(raw!.row).not.toContain("SECRET")
+          expect(raw!.row).toMatch(/"secret":"v1\./)
+          expect(raw!.row).toMatch(/"previous_secret":"v1\./)
         }))
     })
   })

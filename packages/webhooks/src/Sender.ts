@@ -1,5 +1,5 @@
 import { OutboundGuard } from "@herald/outbound"
-import { Clock, Data, Duration, Effect, Either, Option } from "effect"
+import { Clock, Data, Duration, Effect, Either, Option, Redacted } from "effect"
 import { type WebhookRequest, webhookHeaders } from "./WebhookRequest.js"
 import { traced } from "@herald/core"
 
@@ -7,6 +7,14 @@ import { traced } from "@herald/core"
 export interface WebhookTarget {
   readonly url: string
   readonly secret: string | readonly [string, ...Array<string>]
+}
+
+/** The plain secrets a target signs with, unwrapped only here, on the way into the HMAC. */
+export const signingKeys = (
+  secrets: readonly [Redacted.Redacted<string>, ...Array<Redacted.Redacted<string>>]
+): readonly [string, ...Array<string>] => {
+  const [first, ...rest] = secrets
+  return [Redacted.value(first), ...rest.map(Redacted.value)]
 }
 
 export type EndpointVerdict = Data.TaggedEnum<{

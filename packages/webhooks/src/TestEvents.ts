@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto"
-import { webhookTestKind, WebhookTestEvents } from "@herald/core"
+import { secretsInForce, webhookTestKind, WebhookTestEvents } from "@herald/core"
 import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Effect, Layer, Option, Redacted } from "effect"
-import { send } from "./Sender.js"
+import { DateTime, Effect, Layer, Option } from "effect"
+import { send, signingKeys } from "./Sender.js"
 import { WebhookDeliveryId } from "./WebhookRequest.js"
 
 /**
- * WebhookTestEvents through the real sender: signed with the endpoint's secret, POSTed through the
+ * WebhookTestEvents through the real sender: signed with the endpoint's secrets in force, POSTed through the
  * outbound guard, judged as an event is (2xx accepted). Its delivery id is fresh on every test, so
  * a receiver that deduplicates by delivery id still sees each one.
  */
@@ -17,15 +17,16 @@ export const WebhookTestEventsLive = Layer.effect(
       send: (target, project) =>
         Effect.gen(function*() {
           const deliveryId = WebhookDeliveryId.make(randomUUID())
+          const now = yield* DateTime.now
           const body = JSON.stringify({
             event: webhookTestKind,
             delivery_id: deliveryId,
-            created_at: DateTime.formatIso(yield* DateTime.now),
+            created_at: DateTime.formatIso(now),
             project: { id: project.id, name: project.name },
             data: { webhook_id: target.endpointId }
           })
           const result = yield* send(
-            { url: target.url, secret: Redacted.value(target.secret) },
+            { url: target.url, secret: signingKeys(secretsInForce(target.secrets, now)) },
             { event: webhookTestKind, deliveryId, body }
           )
           return {

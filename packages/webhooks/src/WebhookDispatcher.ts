@@ -4,15 +4,16 @@ import {
   OutboxQueue,
   OutboxSendOutcome,
   ProjectStore,
+  secretsInForce,
   traced,
   WebhookAttempt,
   WebhookDeliveryLog,
   WorkerHeartbeats
 } from "@herald/core"
 import type { OutboundGuard } from "@herald/outbound"
-import { Cause, DateTime, Duration, Effect, FiberSet, Layer, Option, Queue, Redacted, Stream } from "effect"
+import { Cause, DateTime, Duration, Effect, FiberSet, Layer, Option, Queue, Stream } from "effect"
 import { disableAfterGiveUps, scheduleRetry } from "./RetrySchedule.js"
-import { EndpointVerdict, send, type SendResult, webhookTimeout } from "./Sender.js"
+import { EndpointVerdict, send, type SendResult, signingKeys, webhookTimeout } from "./Sender.js"
 import { makeWebhookRequest } from "./WebhookRequest.js"
 
 export interface WebhookDispatcherOptions {
@@ -73,7 +74,7 @@ const make = Effect.fnUntraced(function*(options: WebhookDispatcherOptions) {
     // once an answer is in hand, it is recorded whatever happens.
     yield* Effect.uninterruptibleMask((restore) =>
       Effect.gen(function*() {
-        const result = yield* restore(send({ url: endpoint.url, secret: Redacted.value(endpoint.secret) }, request, { timeout }))
+        const result = yield* restore(send({ url: endpoint.url, secret: signingKeys(secretsInForce(endpoint.secrets, yield* DateTime.now)) }, request, { timeout }))
         const outcome = yield* verdict(attempt, result)
         yield* log.record(
           new WebhookAttempt({

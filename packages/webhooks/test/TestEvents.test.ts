@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { ProjectId, WebhookEndpointId, WebhookTestEvents } from "@herald/core"
 import { OutboundGuard } from "@herald/outbound"
 import { receiver, selfSigned } from "@herald/outbound/testing"
-import { Effect, Either, Layer, Redacted } from "effect"
+import { Effect, Either, Layer, Option, Redacted } from "effect"
 import { verify, WebhookTestEventsLive } from "../src/index.js"
 
 const tls = selfSigned()
@@ -18,7 +18,7 @@ const testEvents = WebhookTestEventsLive.pipe(Layer.provide(OutboundGuard.layer(
 })))
 
 const sendTo = (url: string) =>
-  Effect.flatMap(WebhookTestEvents, (events) => events.send({ endpointId, url, secret: Redacted.make(secret) }, project))
+  Effect.flatMap(WebhookTestEvents, (events) => events.send({ endpointId, url, secrets: { current: Redacted.make(secret), previous: Option.none() } }, project))
 
 describe("WebhookTestEventsLive", () => {
   it.scopedLive("sends one webhook.test event signed with the endpoint's secret, a fresh delivery id each time", () =>

@@ -208,6 +208,39 @@ const storageTest = <A, E>(name: string, body: () => Effect.Effect<A, E, Storage
     }).pipe(Effect.provide(storage())), 60_000)
 
 describe("WebhookDispatcher", () => {
+  storageTest("during a rotation's overlap signs with the old and the new secret; after it, with the new only", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver(tls)
+      yield* startDispatcher()
+      const project = yield* newProject
+      const endpoint = yield* addEndpoint(project, `${server.origin}/hook`)
+      const rotated = "whsec_dispatcher_rotated"
+      const overlapEnd = DateTime.add(t0, { hours: 1 })
+      yield* Effect.flatMap(WebhookEndpoints, (endpoints) =>
+        endpoints.rotateSecret(project.id, endpoint.id, Redacted.make(rotated), overlapEnd))
+
+      /** What a receiver holding only `key` makes of the latest request. */
+      const verdictWith = (key: string) => {
+        const { headers, rawBody } = server.received.at(-1)!
+        return Either.map(verify(rawBody, headers, key, { now: Number(headers["x-service-timestamp"]) * 1000 }), () => "verified")
+      }
+
+      yield* raise(project)
+      yield* settle
+      expect(server.received).toHaveLength(1)
+      expect(String(server.received[0]!.headers["x-service-signature"])).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/)
+      expect(verdictWith(secret)).toEqual(Either.right("verified"))
+      expect(verdictWith(rotated)).toEqual(Either.right("verified"))
+
+      yield* TestClock.setTime(DateTime.toEpochMillis(overlapEnd))
+      yield* raise(project)
+      yield* settle
+      expect(server.received).toHaveLength(2)
+      expect(String(server.received[1]!.headers["x-service-signature"])).toMatch(/^v1=[0-9a-f]{64}$/)
+      expect(verdictWith(rotated)).toEqual(Either.right("verified"))
+      expect(Either.getLeft(verdictWith(secret)).pipe(Option.map((error) => error._tag))).toEqual(Option.some("BadSignature"))
+    }))
+
   storageTest("sends each event once to each subscribed endpoint, signed, and logs the attempt", () =>
     Effect.gen(function*() {
       const server = yield* receiver(tls)

@@ -6,7 +6,7 @@ import { ConnectionStates } from "../ports/ConnectionStates.js"
 import { ProjectAdmin, ProjectNotFound } from "../ports/ProjectAdmin.js"
 import { SecretMint } from "../ports/SecretMint.js"
 import { WebhookDestinationRefused, WebhookDestinations } from "../ports/WebhookDestinations.js"
-import { WebhookEndpoint, WebhookEndpointNotFound, WebhookEndpoints } from "../ports/WebhookEndpoints.js"
+import { type SigningSecrets, WebhookEndpoint, WebhookEndpointNotFound, WebhookEndpoints } from "../ports/WebhookEndpoints.js"
 import { makeInMemoryConnections } from "./InMemoryConnections.js"
 import type { InMemoryData } from "./InMemoryStores.js"
 
@@ -23,7 +23,7 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
     semaphores.set(id, made)
     return made
   }
-  const webhooks = new Map<string, { endpoint: WebhookEndpoint; readonly secret: Redacted.Redacted<string> }>()
+  const webhooks = new Map<string, { endpoint: WebhookEndpoint; secrets: SigningSecrets }>()
   const ownedWebhook = (projectId: string, id: string) => {
     const stored = webhooks.get(id)
     return stored !== undefined && stored.endpoint.projectId === projectId ? stored : undefined
@@ -83,7 +83,8 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
         })
     })),
     Layer.succeed(WebhookEndpoints, WebhookEndpoints.of({
-      create: (endpoint, secret) => Effect.sync(() => void webhooks.set(endpoint.id, { endpoint, secret })),
+      create: (endpoint, secret) =>
+        Effect.sync(() => void webhooks.set(endpoint.id, { endpoint, secrets: { current: secret, previous: Option.none() } })),
       list: (projectId) =>
         Effect.sync(() => [...webhooks.values()].map(({ endpoint }) => endpoint).filter((endpoint) => endpoint.projectId === projectId)),
       setEnabled: (projectId, id, enabled) =>
@@ -109,7 +110,14 @@ export const makeInMemoryAdmin = (data: InMemoryData) => {
           const stored = ownedWebhook(projectId, id)
           return stored === undefined
             ? Effect.fail(new WebhookEndpointNotFound({ endpointId: id }))
-            : Effect.succeed({ url: stored.endpoint.url, secret: stored.secret })
+            : Effect.succeed({ url: stored.endpoint.url, secrets: stored.secrets })
+        }),
+      rotateSecret: (projectId, id, secret, previousUntil) =>
+        Effect.suspend(() => {
+          const stored = ownedWebhook(projectId, id)
+          if (stored === undefined) return Effect.fail(new WebhookEndpointNotFound({ endpointId: id }))
+          stored.secrets = { current: secret, previous: Option.some({ secret: stored.secrets.current, until: previousUntil }) }
+          return Effect.void
         }),
       remove: (projectId, id) =>
         ownedWebhook(projectId, id) === undefined

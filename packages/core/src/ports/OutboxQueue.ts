@@ -1,7 +1,8 @@
-import { Context, Data, type DateTime, type Effect, type Redacted, type Stream } from "effect"
+import { Context, Data, type DateTime, type Effect, type Stream } from "effect"
 import type { OutboxEvent } from "../Event.js"
 import type { WebhookEndpointId } from "../Ids.js"
 import type { ClaimRequest } from "./DeliveryQueue.js"
+import type { SigningSecrets } from "./WebhookEndpoints.js"
 
 /**
  * One event to one endpoint. sendId names the queued row (for complete); the x-service-delivery
@@ -13,7 +14,7 @@ export interface ClaimedSend {
   readonly endpoint: {
     readonly id: WebhookEndpointId
     readonly url: string
-    readonly secret: Redacted.Redacted<string>
+    readonly secrets: SigningSecrets
   }
   /** Attempts already made before this one. */
   readonly attempts: number

@@ -1,4 +1,4 @@
-import { Context, type Effect, type Redacted, Schema } from "effect"
+import { Context, DateTime, type Effect, Option, type Redacted, Schema } from "effect"
 import { EventKind } from "../Event.js"
 import { ProjectId, WebhookEndpointId } from "../Ids.js"
 
@@ -16,6 +16,25 @@ export class WebhookEndpoint extends Schema.Class<WebhookEndpoint>("WebhookEndpo
   lastError: Schema.NullOr(Schema.String),
   createdAt: Schema.DateTimeUtc
 }) {}
+
+/**
+ * What an endpoint signs with: its current secret and, while a rotation's overlap lasts, the one
+ * it replaced, so receivers still holding the old secret keep verifying until `until`.
+ */
+export interface SigningSecrets {
+  readonly current: Redacted.Redacted<string>
+  readonly previous: Option.Option<{ readonly secret: Redacted.Redacted<string>; readonly until: DateTime.Utc }>
+}
+
+/** The secrets a request signed at `now` carries: the previous one (while its overlap lasts) and the current one. */
+export const secretsInForce = (
+  secrets: SigningSecrets,
+  now: DateTime.Utc
+): readonly [Redacted.Redacted<string>, ...Array<Redacted.Redacted<string>>] =>
+  Option.match(Option.filter(secrets.previous, ({ until }) => DateTime.lessThan(now, until)), {
+    onNone: () => [secrets.current],
+    onSome: ({ secret }) => [secret, secrets.current]
+  })
 
 export class WebhookEndpointNotFound extends Schema.TaggedError<WebhookEndpointNotFound>()("WebhookEndpointNotFound", {
   endpointId: Schema.String
@@ -40,10 +59,20 @@ export class WebhookEndpoints extends Context.Tag("@herald/core/WebhookEndpoints
     id: WebhookEndpointId,
     kinds: ReadonlyArray<EventKind>
   ) => Effect.Effect<void, WebhookEndpointNotFound>
-  /** The URL and signing secret, for a test event sent on the operator's request. */
+  /** The URL and signing secrets, for a test event sent on the operator's request. */
   readonly signingTarget: (
     projectId: ProjectId,
     id: WebhookEndpointId
-  ) => Effect.Effect<{ readonly url: string; readonly secret: Redacted.Redacted<string> }, WebhookEndpointNotFound>
+  ) => Effect.Effect<{ readonly url: string; readonly secrets: SigningSecrets }, WebhookEndpointNotFound>
+  /**
+   * Makes `secret` the current one; the current one becomes the previous until `previousUntil`
+   * (an earlier previous one is dropped). Both are sealed at rest.
+   */
+  readonly rotateSecret: (
+    projectId: ProjectId,
+    id: WebhookEndpointId,
+    secret: Redacted.Redacted<string>,
+    previousUntil: DateTime.Utc
+  ) => Effect.Effect<void, WebhookEndpointNotFound>
   readonly remove: (projectId: ProjectId, id: WebhookEndpointId) => Effect.Effect<void, WebhookEndpointNotFound>
 }>() {}

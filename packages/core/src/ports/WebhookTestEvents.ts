@@ -1,6 +1,7 @@
-import { Context, type Effect, type Redacted } from "effect"
+import { Context, type Effect } from "effect"
 import type { WebhookEndpointId } from "../Ids.js"
 import type { Project } from "../Project.js"
+import type { SigningSecrets } from "./WebhookEndpoints.js"
 
 /** The kind a test event carries in its body and x-service-event header; never queued, never subscribed to. */
 export const webhookTestKind = "webhook.test" as const
@@ -19,7 +20,7 @@ export interface WebhookTestResult {
 /** Sends one signed test event to an endpoint, through the same sender and guard as real events. */
 export class WebhookTestEvents extends Context.Tag("@herald/core/WebhookTestEvents")<WebhookTestEvents, {
   readonly send: (
-    target: { readonly endpointId: WebhookEndpointId; readonly url: string; readonly secret: Redacted.Redacted<string> },
+    target: { readonly endpointId: WebhookEndpointId; readonly url: string; readonly secrets: SigningSecrets },
     project: Pick<Project, "id" | "name">
   ) => Effect.Effect<WebhookTestResult>
 }>() {}

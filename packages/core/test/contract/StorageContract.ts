@@ -38,6 +38,7 @@ import {
   RateLimitStore,
   OutboxSendOutcome,
   Project,
+  type SigningSecrets,
   SocialAccount,
   WebhookEndpoints
 } from "@herald/core"
@@ -477,8 +478,10 @@ export const outboxQueueCases: Cases<PostStore | OutboxQueue | ProjectAdmin | We
         const project = newProject()
         yield* admin.create(project)
         const endpoint = newEndpoint(project.id)
-        yield* endpoints.create(endpoint, Redacted.make("whsec_topsecret"))
+        yield* endpoints.create(endpoint, Redacted.make("whsec_old"))
         const eventAt = DateTime.add(t0, { days: 2 })
+        const oldUntil = DateTime.add(eventAt, { hours: 1 })
+        yield* endpoints.rotateSecret(project.id, endpoint.id, Redacted.make("whsec_topsecret"), oldUntil)
         const event = (kind: "post.published" | "post.failed") =>
           new OutboxEvent({ id: EventId.make(randomUUID()), projectId: project.id, kind, createdAt: eventAt, data: {} })
         const published = event("post.published")
@@ -487,7 +490,9 @@ export const outboxQueueCases: Cases<PostStore | OutboxQueue | ProjectAdmin | We
         const [a, b] = yield* Effect.all([outbox.claimDue(request("a")), outbox.claimDue(request("b"))], { concurrency: 2 })
         const mine = [...a, ...b].filter((send) => send.endpoint.id === endpoint.id)
         expect(mine.map((send) => send.event.id)).toEqual([published.id])
-        expect(Redacted.value(mine[0]!.endpoint.secret)).toBe("whsec_topsecret")
+        expect(Redacted.value(mine[0]!.endpoint.secrets.current)).toBe("whsec_topsecret")
+        expect(Option.map(mine[0]!.endpoint.secrets.previous, ({ secret, until }) => [Redacted.value(secret), until]))
+          .toEqual(Option.some(["whsec_old", oldUntil]))
         const owner = a.includes(mine[0]!) ? "a" : "b"
         yield* outbox.complete(mine[0]!.sendId, owner, OutboxSendOutcome.GaveUp({ at: eventAt, error: "HTTP 500", disableAfter: 1 }))
         const [listed] = yield* endpoints.list(project.id)
@@ -499,6 +504,40 @@ export const outboxQueueCases: Cases<PostStore | OutboxQueue | ProjectAdmin | We
 }
 
 /** ApprovalChannels: the messages held posts owe their project's channels, each to one worker. */
+/** WebhookEndpoints' secret rotation: the current secret becomes the previous one until the given time. */
+export const webhookSecretCases: Cases<ProjectAdmin | WebhookEndpoints> = (it) => {
+  describe("WebhookEndpoints.rotateSecret", () => {
+    const plain = (secrets: SigningSecrets) => ({
+      current: Redacted.value(secrets.current),
+      previous: Option.map(secrets.previous, ({ secret, until }) => ({ secret: Redacted.value(secret), until }))
+    })
+    it.effect("keeps the replaced secret with its end, drops an older one, and refuses another project's endpoint", () =>
+      Effect.gen(function*() {
+        const admin = yield* ProjectAdmin
+        const endpoints = yield* WebhookEndpoints
+        const project = newProject()
+        yield* admin.create(project)
+        const endpoint = newEndpoint(project.id)
+        yield* endpoints.create(endpoint, Redacted.make("whsec_first"))
+        expect(plain((yield* endpoints.signingTarget(project.id, endpoint.id)).secrets))
+          .toEqual({ current: "whsec_first", previous: Option.none() })
+        const firstUntil = DateTime.add(t0, { hours: 24 })
+        yield* endpoints.rotateSecret(project.id, endpoint.id, Redacted.make("whsec_second"), firstUntil)
+        expect(plain((yield* endpoints.signingTarget(project.id, endpoint.id)).secrets))
+          .toEqual({ current: "whsec_second", previous: Option.some({ secret: "whsec_first", until: firstUntil }) })
+        const secondUntil = DateTime.add(t0, { hours: 1 })
+        yield* endpoints.rotateSecret(project.id, endpoint.id, Redacted.make("whsec_third"), secondUntil)
+        expect(plain((yield* endpoints.signingTarget(project.id, endpoint.id)).secrets))
+          .toEqual({ current: "whsec_third", previous: Option.some({ secret: "whsec_second", until: secondUntil }) })
+        const other = newProject()
+        yield* admin.create(other)
+        const refused = yield* Effect.flip(endpoints.rotateSecret(other.id, endpoint.id, Redacted.make("whsec_x"), secondUntil))
+        expect(refused._tag).toBe("WebhookEndpointNotFound")
+        expect(Redacted.value((yield* endpoints.signingTarget(project.id, endpoint.id)).secrets.current)).toBe("whsec_third")
+      }))
+  })
+}
+
 export const approvalChannelCases: Cases<PostStore | ApprovalChannels> = (it) => {
   describe("ApprovalChannels", () => {
     const channelOf = (projectId: Project["id"], kind: "email" | "chat", createdAt: DateTime.Utc) =>
@@ -1065,4 +1104,5 @@ export const storageCases: Cases<Storage> = (it) => {
   pinterestBoardCases(it)
   platformQuotaCases(it)
   approvalChannelCases(it)
+  webhookSecretCases(it)
 }

@@ -25,11 +25,12 @@ import {
   Scope,
   TimeZone,
   Timestamp,
+  maxSecretOverlap,
   WebhookEndpointChange,
   WebhookEndpointId,
   webhookTestKind
 } from "@herald/core"
-import { Schema } from "effect"
+import { Duration, Schema } from "effect"
 import { OpenApiDocument } from "../Api.js"
 import { finishAdminDocument } from "../OpenApiDocument.js"
 import { AdminApprovalChannelsGroup } from "./AdminApprovalChannelsApi.js"
@@ -424,6 +425,26 @@ export const WebhookTestResult = Schema.Struct({
   error: Schema.NullOr(Schema.String).annotations({ description: "Why it was not accepted; null when it was." })
 }).annotations({ identifier: "AdminWebhookTestResult" })
 
+export const RotateWebhookSecretBody = request(
+  Schema.Struct({
+    expires_in_seconds: Schema.optional(
+      Schema.Int.pipe(Schema.between(0, Duration.toSeconds(maxSecretOverlap)))
+    ).annotations({
+      description: "How long the old secret keeps signing alongside the new one, in seconds (0 to 604800, 7 days; " +
+        "0 ends it now). Default 86400 (24 h)."
+    })
+  }),
+  "RotateWebhookSecretBody"
+)
+
+export const RotatedWebhookSecret = Schema.Struct({
+  id: WebhookEndpointId,
+  secret: Schema.String.annotations({ description: "The new signing secret. Shown once, in this reply only." }),
+  previous_secret_expires_at: Timestamp.annotations({
+    description: "Until then each request carries a signature with the old secret and one with the new; after it, only the new."
+  })
+}).annotations({ identifier: "AdminRotatedWebhookSecret" })
+
 const webhookPath = Schema.Struct({ project_id: ProjectId, webhook_id: WebhookEndpointId })
 
 export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
@@ -459,6 +480,17 @@ export class AdminWebhooksGroup extends HttpApiGroup.make("webhooks")
       .annotate(
         OpenApi.Summary,
         "Send one signed webhook.test event now (enabled or not) and answer what the endpoint replied; not retried, not in the delivery log"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("rotateSecret", "/projects/:project_id/webhooks/:webhook_id/rotate-secret")
+      .setPath(webhookPath)
+      .setPayload(RotateWebhookSecretBody)
+      .addSuccess(RotatedWebhookSecret)
+      .addError(AdminNotFound)
+      .annotate(
+        OpenApi.Summary,
+        "Give an endpoint a new signing secret; the reply carries it once, and the old one keeps signing alongside it until previous_secret_expires_at"
       )
   )
   .add(

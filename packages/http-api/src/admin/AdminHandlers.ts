@@ -34,6 +34,7 @@ import {
   PostStore,
   ProjectStore,
   removeWebhookEndpoint,
+  rotateWebhookSecret,
   retryAuthFailures,
   revokeApiKey,
   SecretMint,
@@ -51,7 +52,7 @@ import {
   webhookTestKind,
   WebhookTestEvents
 } from "@herald/core"
-import { DateTime, Effect, Redacted } from "effect"
+import { DateTime, Duration, Effect, Redacted } from "effect"
 import { AdminNotFound, AdminRefused } from "../HttpErrors.js"
 import { HttpApiConfig } from "../ApprovalLinks.js"
 import { groupContext } from "../RequestPath.js"
@@ -291,6 +292,19 @@ export const AdminWebhooksLive = HttpApiBuilder.group(HeraldAdminApi, "webhooks"
           latency_ms: result.latencyMs,
           response_prefix: result.responsePrefix,
           error: result.error
+        })),
+        Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
+      ))
+    .handle("rotateSecret", ({ path, payload }) =>
+      rotateWebhookSecret(
+        path.project_id,
+        path.webhook_id,
+        payload.expires_in_seconds === undefined ? undefined : Duration.seconds(payload.expires_in_seconds)
+      ).pipe(
+        Effect.map(({ previousExpiresAt, secret }) => ({
+          id: path.webhook_id,
+          secret: Redacted.value(secret),
+          previous_secret_expires_at: DateTime.formatIso(previousExpiresAt)
         })),
         Effect.catchTags({ ProjectNotFound: ProjectNotFound404, WebhookEndpointNotFound: WebhookEndpointNotFound404 })
       ))

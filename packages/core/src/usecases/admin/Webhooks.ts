@@ -1,4 +1,4 @@
-import { DateTime, Effect, type Redacted, Schema } from "effect"
+import { DateTime, Duration, Effect, type Redacted, Schema } from "effect"
 import { EventKind } from "../../Event.js"
 import { type ProjectId, WebhookEndpointId } from "../../Ids.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
@@ -74,6 +74,32 @@ export const sendWebhookTestEvent = Effect.fnUntraced(function*(projectId: Proje
   const target = yield* Effect.flatMap(WebhookEndpoints, (store) => store.signingTarget(projectId, id))
   return yield* Effect.flatMap(WebhookTestEvents, (events) => events.send({ endpointId: id, ...target }, project))
 })
+
+/** How long the replaced secret keeps signing when the caller does not say: a day, as Stripe's default. */
+export const defaultSecretOverlap = Duration.hours(24)
+/** The longest overlap a rotation may ask for. */
+export const maxSecretOverlap = Duration.days(7)
+
+/** A rotation's outcome: the new secret, shown this once, and until when the old one still signs. */
+export interface RotatedWebhookSecret {
+  readonly secret: Redacted.Redacted<string>
+  readonly previousExpiresAt: DateTime.Utc
+}
+
+/**
+ * A fresh signing secret for the endpoint. Until `overlap` has passed every request is signed
+ * with the old and the new secret, so receivers can switch at their own pace; a zero overlap
+ * ends the old secret at once.
+ */
+export const rotateWebhookSecret = Effect.fnUntraced(
+  function*(projectId: ProjectId, id: WebhookEndpointId, overlap: Duration.Duration = defaultSecretOverlap) {
+    yield* getProject(projectId)
+    const secret = yield* Effect.flatMap(SecretMint, (mint) => mint.webhookSecret)
+    const previousExpiresAt = DateTime.addDuration(yield* DateTime.now, overlap)
+    yield* Effect.flatMap(WebhookEndpoints, (store) => store.rotateSecret(projectId, id, secret, previousExpiresAt))
+    return { secret, previousExpiresAt } satisfies RotatedWebhookSecret
+  }
+)
 
 export const removeWebhookEndpoint = (projectId: ProjectId, id: WebhookEndpointId) =>
   Effect.zipRight(getProject(projectId), Effect.flatMap(WebhookEndpoints, (store) => store.remove(projectId, id)))
