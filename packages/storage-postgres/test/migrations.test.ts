@@ -136,7 +136,7 @@ describe.skipIf(url === "")("migration 0018 on PostgreSQL (needs DATABASE_URL)",
         expect(provenanceOf(after.post)).toEqual({
           created_by: { key_id: first.record.post.author.keyId, key_name: null, kind: "agent", surface: null },
           edited_by: { key_id: edit.record.post.author.keyId, key_name: null, kind: "human", surface: null, at: expect.any(String) },
-          decided_by: { outcome: "approved", via: "api_key", key_id: edit.record.post.author.keyId, key_name: null, surface: null, at }
+          decided_by: { outcome: "approved", via: "api_key", key_id: edit.record.post.author.keyId, key_name: null, surface: null, channel: null, at }
         })
         expect(toReceiptEntry(after.deliveries[0]!).taken_down_by_key).toEqual({
           key_id: edit.record.post.author.keyId,
