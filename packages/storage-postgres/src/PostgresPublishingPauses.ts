@@ -20,16 +20,14 @@ const make = Effect.gen(function*() {
   const wakeups = yield* Wakeups
   return PublishingPauses.of({
     pause: traced("PublishingPauses.pause")((pause) =>
+      // A scope already paused keeps its first pause: the no-op update returns the row standing,
+      // and, unlike DO NOTHING beside a read of the table, it waits for a concurrent pause of the
+      // same scope instead of reading a snapshot taken before that pause committed (no row at all).
       orDieInfra(sql<PauseRow>`
-        WITH added AS (
-          INSERT INTO publishing_pauses (scope, project_id, paused_at, reason)
-          VALUES (${scopeOf(pause.projectId)}, ${pause.projectId}, ${DateTime.formatIso(pause.pausedAt)}, ${pause.reason})
-          ON CONFLICT (scope) DO NOTHING
-          RETURNING project_id, paused_at, reason
-        )
-        SELECT project_id, paused_at, reason FROM added
-        UNION ALL
-        SELECT project_id, paused_at, reason FROM publishing_pauses WHERE scope = ${scopeOf(pause.projectId)}`).pipe(
+        INSERT INTO publishing_pauses (scope, project_id, paused_at, reason)
+        VALUES (${scopeOf(pause.projectId)}, ${pause.projectId}, ${DateTime.formatIso(pause.pausedAt)}, ${pause.reason})
+        ON CONFLICT (scope) DO UPDATE SET scope = EXCLUDED.scope
+        RETURNING project_id, paused_at, reason`).pipe(
         Effect.map((rows) => fromRow(rows[0]!))
       )
     ),

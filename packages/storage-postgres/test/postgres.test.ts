@@ -10,6 +10,8 @@ import {
   PostChange,
   PostStore,
   ProjectAdmin,
+  PublishingPause,
+  PublishingPauses,
   WebhookEndpoints
 } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, TestServices } from "effect"
@@ -131,5 +133,19 @@ describe.skipIf(url === "")("on a PostgreSQL server (needs DATABASE_URL)", () =>
           Effect.orDie(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM outbox_events WHERE project_id = ${project.id} AND kind = 'post.failed'`))
         expect(n).toBe(2)
       })))
+  })
+
+  layer(storage(), { timeout: 30_000 })("PostgreSQL emergency stop", (it) => {
+    it.effect("pauses of one scope sent at once each answer the pause that stands, never nothing", () =>
+      Effect.gen(function*() {
+        const pauses = yield* PublishingPauses
+        const stood = yield* Effect.forEach(
+          Array.from({ length: 24 }, (_, i) => i),
+          (i) => pauses.pause(PublishingPause.make({ projectId: null, pausedAt: t0, reason: `pause ${i}` })),
+          { concurrency: "unbounded" }
+        )
+        expect(new Set(stood.map((pause) => pause.reason)).size).toBe(1)
+        expect(Option.isSome(yield* pauses.resume(null))).toBe(true)
+      }))
   })
 })
