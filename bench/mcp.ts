@@ -9,38 +9,14 @@
 // an unmeasured warm-up of the same load.
 //   npx tsx --conditions=herald-source bench/mcp.ts [tool ...]   (only the pairs of the tools named; every pair when none is)
 // Target: a tool call costs at most 1.5x the REST call.
-import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { heraldReady, start, stop } from "./HeraldProcess.js"
 import { type Figures, load as loadAt, seconds, warmupSeconds } from "./Load.js"
 import { cpuMsOf } from "./ProcessCpu.js"
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16)
-const root = Path.resolve(import.meta.dirname, "..")
-
-const serve = (dataDir: string) =>
-  new Promise<{ readonly child: ChildProcess; readonly origin: string }>((resolve, reject) => {
-    // node itself (not npx), so that the child's pid is the server's, whose CPU time is read.
-    const child = spawn(process.execPath, ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", "serve"], {
-      cwd: root,
-      env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: "0", HERALD_WORKERS: "false" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true
-    })
-    let output = ""
-    const timer = setTimeout(() => reject(new Error(`not ready within 180 s:\n${output}`)), 180_000)
-    const read = (chunk: Buffer) => {
-      output += chunk.toString("utf8")
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)
-      if (match !== null) {
-        clearTimeout(timer)
-        resolve({ child, origin: `http://127.0.0.1:${match[1]}` })
-      }
-    }
-    child.stdout!.on("data", read)
-    child.stderr!.on("data", read)
-  })
 
 const post = async (url: string, token: string, body: unknown) => {
   const reply = await fetch(url, {
@@ -83,7 +59,13 @@ if (unknown.length > 0) throw new Error(`no pair for ${unknown.join(", ")}: the 
 const pairs = named.length === 0 ? allPairs : allPairs.filter((pair) => named.includes(pair.tool))
 
 const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-bench-mcp-"))
-const server = await serve(dataDir)
+// node itself (not npx), so that the child's pid is the server's, whose CPU time is read.
+const server = await start(
+  process.execPath,
+  ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", "serve"],
+  { HERALD_DATA_DIR: dataDir, PORT: "0", HERALD_WORKERS: "false" },
+  heraldReady
+)
 try {
   const credentials = JSON.parse(Fs.readFileSync(Path.join(dataDir, "credentials.json"), "utf8"))
   // A key whose rate limit the load cannot reach (the demo keys allow 60 a minute).
@@ -143,9 +125,6 @@ try {
   console.log(`target <= 1.5x: ${worst <= 1.5 ? "met" : "NOT met"} in req/s (worst ${worst.toFixed(2)}x); ` +
     `${worstCpu <= 1.5 ? "met" : "NOT met"} in server CPU per request (worst ${worstCpu.toFixed(2)}x)`)
 } finally {
-  await new Promise<void>((resolve) => {
-    server.child.on("exit", () => resolve())
-    process.kill(-server.child.pid!, "SIGINT")
-  })
+  await stop(server)
   Fs.rmSync(dataDir, { recursive: true, force: true })
 }
