@@ -90,9 +90,10 @@ if (pending.length > 0) {
     // Another build may have done the work while this one waited.
     for (const workspace of pending.filter(stale)) {
       console.error(`build: ${workspace.pkg.name}`)
+      // The builds' output goes to stderr: run by prepack under `npm pack --json`, stdout is npm's JSON.
       const run = spawnSync(npm[0], [...npm.slice(1), "run", "build", "--silent", "--workspace", workspace.pkg.name], {
         cwd: root,
-        stdio: "inherit"
+        stdio: ["inherit", 2, "inherit"]
       })
       if (run.status !== 0) {
         process.exitCode = run.status ?? 1

@@ -25,8 +25,8 @@ export const threadsOptions = (fake: ThreadsFake): ReadonlyArray<OptionCase> => 
   { name: "reply_control", configuration: { reply_control: "mentioned_only" }, check: expectField(fake, "reply_control", "mentioned_only") },
   {
     name: "poll",
-    configuration: { poll_option_a: "Yes", poll_option_b: "No", poll_option_c: "Maybe" },
-    check: expectField(fake, "poll_attachment", JSON.stringify({ option_a: "Yes", option_b: "No", option_c: "Maybe" }))
+    configuration: { poll_option_a: "Yes", poll_option_b: "No", poll_option_c: "Maybe", poll_option_d: "Later" },
+    check: expectField(fake, "poll_attachment", JSON.stringify({ option_a: "Yes", option_b: "No", option_c: "Maybe", option_d: "Later" }))
   },
   { name: "gif_id", configuration: { gif_id: "3o7TKSjRrfIPjeiVyM" }, check: expectField(fake, "gif_attachment", JSON.stringify({ gif_id: "3o7TKSjRrfIPjeiVyM", provider: "GIPHY" })) },
   { name: "crosspost_ig_story", configuration: { crosspost_ig_story: true }, check: expectField(fake, "crossreshare_to_ig", "true") },
