@@ -95,6 +95,11 @@ export const publicOperations: Readonly<Record<string, OperationDoc>> = {
     id: "getPostMetrics",
     description: "The engagement numbers of each delivery of a post, as last synced from its platform."
   },
+  "analytics.metricsHistory": {
+    id: "getPostMetricsHistory",
+    description: "The engagement numbers of each delivery of a post over time: a point per sync that changed them, oldest first. " +
+      "GET /metrics is the latest of these."
+  },
   "analytics.insights": {
     id: "getInsights",
     description: "Engagement totals over a window of days, overall and per platform, with how much of the window has numbers."
