@@ -121,6 +121,16 @@ export const publicOperations: Readonly<Record<string, OperationDoc>> = {
     id: "createUploadTicket",
     description: "Reserves an upload: answers a URL to send a large file to without the API key, and the ticket to name it by afterwards."
   },
+  "media.get": {
+    id: "getMedia",
+    description: "What is known of a stored file of the project: kind, type read from its bytes, size, width and height, " +
+      "duration, alt text, the sender's file name and when it was stored. Another project's id answers media_not_found."
+  },
+  "media.content": {
+    id: "getMediaContent",
+    description: "The stored file's bytes with its type, for previews: private caching with an ETag (If-None-Match answers " +
+      "304) and one byte range per request (Range answers 206, or 416 outside the file). Another project's id answers media_not_found."
+  },
   "mediaAttach.attach": {
     id: "attachUpload",
     description: "Receives the file of an upload ticket. Authorised by the ticket in the path, not an API key."
