@@ -27,7 +27,7 @@ export class Media extends Schema.Class<Media>("Media")({
   createdAt: Schema.DateTimeUtc
 }) {}
 
-/** GET /media/{id}: what is known of a stored file (the bytes are at GET /media/{id}/content). */
+/** GET /media/{id}: what is known of a stored file (the bytes are at GET /media/content/{id}). */
 export const MediaInfo = Schema.Struct({
   id: MediaId,
   kind: MediaKind,

@@ -2,8 +2,8 @@ import { useEffect, useState } from "preact/hooks"
 import { get } from "./api.js"
 import type { MediaInfo } from "./types.js"
 
-/** The bytes of a stored file, same-origin with the session cookie (GET /media/{id}/content). */
-export const mediaContentUrl = (id: string) => `/api/v1/media/${encodeURIComponent(id)}/content`
+/** The bytes of a stored file, same-origin with the session cookie (GET /media/content/{id}). */
+export const mediaContentUrl = (id: string) => `/api/v1/media/content/${encodeURIComponent(id)}`
 
 // One read per file for the page's life: a post's previews show the same files once per network.
 const known = new Map<string, Promise<MediaInfo | null>>()

@@ -12,6 +12,9 @@ const pad = { left: 34, right: 6, top: 6, bottom: 16 }
 
 const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 })
 const day = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" })
+const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" })
+/** Days on a long span, hours and minutes on a short one (a post's first day). */
+const whenLabel = (start: number, end: number) => (end - start < 36 * 3600_000 ? clock : day)
 
 interface Series {
   readonly label: string
@@ -49,8 +52,8 @@ const Chart = ({ metric, series }: { readonly metric: MetricName; readonly serie
         <line class="axis" x1={pad.left} y1={pad.top} x2={pad.left} y2={y(0)} />
         <text class="label" x={pad.left - 4} y={pad.top + 8} text-anchor="end">{compact.format(top)}</text>
         <text class="label" x={pad.left - 4} y={y(0)} text-anchor="end">0</text>
-        <text class="label" x={pad.left} y={height - 3}>{day.format(start)}</text>
-        <text class="label" x={width - pad.right} y={height - 3} text-anchor="end">{day.format(end)}</text>
+        <text class="label" x={pad.left} y={height - 3}>{whenLabel(start, end).format(start)}</text>
+        <text class="label" x={width - pad.right} y={height - 3} text-anchor="end">{whenLabel(start, end).format(end)}</text>
         {series.map((s) => (
           <g key={s.label}>
             <path d={pathOf(s, x, y)} fill="none" stroke={s.color} stroke-width={2} />
@@ -58,11 +61,9 @@ const Chart = ({ metric, series }: { readonly metric: MetricName; readonly serie
           </g>
         ))}
       </svg>
-      {series.length > 1 && (
-        <ul class="legend">
-          {series.map((s) => <li key={s.label}><span style={{ background: s.color }} />{s.label}</li>)}
-        </ul>
-      )}
+      <ul class="legend">
+        {series.map((s) => <li key={s.label}><span style={{ background: s.color }} />{s.label}</li>)}
+      </ul>
     </figure>
   )
 }

@@ -6,7 +6,7 @@ import { json, startHerald, type TestHerald } from "../TestHerald.js"
 import { buildDashboard, hasChromium, launchChromium, screenshot, seriousViolations } from "./Browser.js"
 
 /**
- * Media shown as pictures (the queue's previews, through GET /media/{id}/content with the session
+ * Media shown as pictures (the queue's previews, through GET /media/content/{id} with the session
  * cookie) and a posted post's metrics over time (GET /metrics/history) as charts, in chromium,
  * against a server with its workers, so the post goes out and its metrics are synced.
  */
@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)("media and metrics in the dashboard (skipped witho
     await page.waitForFunction(() =>
       [...document.querySelectorAll<HTMLImageElement>(".thumb img")].some((img) => img.complete && img.naturalWidth === 64)
     )
-    expect(await thumbnail.getAttribute("src")).toMatch(/^\/api\/v1\/media\/[0-9a-f-]{36}\/content$/)
+    expect(await thumbnail.getAttribute("src")).toMatch(/^\/api\/v1\/media\/content\/[0-9a-f-]{36}$/)
     expect(heldId).not.toBe("")
     await screenshot(page, "queue-media")
     expect(await seriousViolations(page)).toEqual([])

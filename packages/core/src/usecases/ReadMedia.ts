@@ -25,7 +25,7 @@ export const readMedia = traced("readMedia")(function*(principal: Principal, id:
 })
 
 /**
- * GET /media/{id}/content: the stored bytes with their row (type, size); not found when the row
+ * GET /media/content/{id}: the stored bytes with their row (type, size); not found when the row
  * is another project's or the storage no longer holds the bytes.
  */
 export const readMediaContent = traced("readMediaContent")(function*(principal: Principal, id: string) {

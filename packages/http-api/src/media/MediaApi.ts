@@ -32,6 +32,12 @@ export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("Servic
   HttpApiSchema.annotations({ status: 503, description: "Media storage (local or bucket) is not configured on this instance." })
 ) {}
 
+/** 416: the Range asked for starts past the end of the file (Content-Range says its size). */
+export class RangeNotSatisfiable extends Schema.Class<RangeNotSatisfiable>("RangeNotSatisfiable")(
+  body("range_not_satisfiable"),
+  HttpApiSchema.annotations({ status: 416, description: "The Range starts past the end of the file; Content-Range: bytes */size gives its size." })
+) {}
+
 const altTextPlatforms = platforms.filter((platform) => platformRegistry[platform].media.altText).join(" and ")
 
 const detailFields = {
@@ -136,11 +142,12 @@ export class MediaGroup extends HttpApiGroup.make("media")
       .annotate(OpenApi.Summary, "A stored file's kind, type, size, dimensions, duration and alt text")
   )
   .add(
-    HttpApiEndpoint.get("content", "/media/:id/content")
+    HttpApiEndpoint.get("content", "/media/content/:id")
       .setPath(MediaPath)
       .addSuccess(MediaContent)
       .addError(MissingScopeError)
       .addError(MediaNotFoundError)
+      .addError(RangeNotSatisfiable)
       .annotate(OpenApi.Summary, "A stored file's bytes, for previews (ETag, Range)")
   )
   .annotate(OpenApi.Description, "Upload images, videos and PDFs for posts; open upload slots; read stored media back.")

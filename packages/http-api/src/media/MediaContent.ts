@@ -1,8 +1,9 @@
 import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { Media } from "@herald/core"
+import type { RangeNotSatisfiable } from "./MediaApi.js"
 
 /**
- * GET /media/{id}/content's reply: the bytes with their type, cached privately (the reply depends
+ * GET /media/content/{id}'s reply: the bytes with their type, cached privately (the reply depends
  * on the caller's key or session), validated by an ETag, and one byte range when asked (a video
  * element asks for ranges to read its metadata and seek).
  *
@@ -25,7 +26,10 @@ export const mediaContentReply = (request: HttpServerRequest.HttpServerRequest, 
   const ifRange = request.headers["if-range"]
   const wanted = range === undefined || (ifRange !== undefined && ifRange !== etag) ? null : byteRange(range, bytes.length)
   if (wanted === "unsatisfiable") {
-    return HttpServerResponse.empty({ status: 416, headers: { ...headers, "content-range": `bytes */${bytes.length}` } })
+    return HttpServerResponse.unsafeJson({
+      error: `the range ${range} starts past the end of the file (${bytes.length} bytes)`,
+      code: "range_not_satisfiable"
+    } satisfies typeof RangeNotSatisfiable.Encoded, { status: 416, headers: { ...headers, "content-range": `bytes */${bytes.length}` } })
   }
   if (wanted === null) return HttpServerResponse.uint8Array(bytes, { contentType: media.mime, headers })
   return HttpServerResponse.uint8Array(bytes.subarray(wanted.start, wanted.end + 1), {
