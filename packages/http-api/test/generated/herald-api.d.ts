@@ -1940,6 +1940,12 @@ export interface components {
             /** @enum {string} */
             code: "media_not_found";
         };
+        /** @description The Range starts past the end of the file; Content-Range: bytes *\/size gives its size. */
+        RangeNotSatisfiable: {
+            error: string;
+            /** @enum {string} */
+            code: "range_not_satisfiable";
+        };
         AttachMultipart: {
             /** Format: binary */
             file: string;
@@ -4524,6 +4530,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MediaNotFoundError"];
+                };
+            };
+            /** @description The Range starts past the end of the file; Content-Range: bytes *\/size gives its size. */
+            416: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RangeNotSatisfiable"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
