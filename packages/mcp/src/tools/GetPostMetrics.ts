@@ -9,6 +9,7 @@ const PostMetricsWithHistory = Schema.Struct({
     description: "With history true: each delivery's numbers over time (GET /metrics/history's data), a point per sync that changed them."
   }))
 }).annotations({ identifier: "PostMetricsWithHistory" })
+type PostMetricsWithHistory = typeof PostMetricsWithHistory.Type
 
 /** GET /metrics (and GET /metrics/history when asked). */
 export const getPostMetrics = tool({
@@ -29,9 +30,10 @@ export const getPostMetrics = tool({
     Effect.catchAll(
       Effect.gen(function*() {
         const latest = yield* metricsOfPost(principal, input.post_id)
-        if (input.history !== true) return latest
-        const over = yield* metricsHistoryOfPost(principal, input.post_id)
-        return { ...latest, history: over.data }
+        const reply: PostMetricsWithHistory = input.history === true
+          ? { ...latest, history: (yield* metricsHistoryOfPost(principal, input.post_id)).data }
+          : latest
+        return reply
       }),
       refuse
     ),
