@@ -68,8 +68,10 @@ describe.skipIf(!hasChromium)("media and metrics in the dashboard (skipped witho
     const thumbnail = page.getByRole("img", { name: "A red square on white" }).first()
     await thumbnail.waitFor()
     // Loaded, not a broken image: the bytes came through the session cookie.
-    // (A string: this file is compiled without the DOM's types.)
-    await page.waitForFunction("[...document.querySelectorAll('.thumb img')].some((img) => img.complete && img.naturalWidth === 64)")
+    // (Typed by hand: this file is compiled without the DOM's types.)
+    type Picture = { readonly complete: boolean; readonly naturalWidth: number }
+    const loaded = () => thumbnail.evaluate((img: unknown) => ((img as Picture).complete ? (img as Picture).naturalWidth : 0))
+    await expect.poll(loaded, { timeout: 15_000 }).toBe(64)
     expect(await thumbnail.getAttribute("src")).toMatch(/^\/api\/v1\/media\/content\/[0-9a-f-]{36}$/)
     expect(heldId).not.toBe("")
     await screenshot(page, "queue-media")
