@@ -11,6 +11,7 @@ export interface ApprovalNotifierOptions {
   readonly leaseMillis: number
   /** Between two passes when the last one found less than a full batch. */
   readonly pollInterval: Duration.Duration
+  /** At most one heartbeat per interval (GET /health, docs/operations.md). */
   readonly heartbeatInterval: Duration.Duration
 }
 
@@ -30,20 +31,21 @@ export const approvalNotifierHeartbeatKind = "approval-notifier"
  * held posts themselves say what is still owed, so nothing is lost.
  */
 export const runApprovalNotifier = (options: ApprovalNotifierOptions) =>
-  Effect.flatMap(
-    WorkerHeartbeats.every(options.worker, approvalNotifierHeartbeatKind, options.heartbeatInterval),
-    (beat) => Effect.forever(Effect.gen(function*() {
-    yield* beat
-    const handled = yield* notifyApprovers({
-      now: yield* DateTime.now,
-      limit: options.concurrency,
-      leaseMillis: options.leaseMillis,
-      worker: options.worker
-    }, options.concurrency).pipe(
-      Effect.catchAllCause((cause) => Effect.as(Effect.logError("approval notifier pass failed; the next pass tries again", Cause.pretty(cause)), 0))
-    )
-    if (handled < options.concurrency) yield* Effect.sleep(options.pollInterval)
-  })))
+  Effect.gen(function*() {
+    const beat = yield* WorkerHeartbeats.every(options.worker, approvalNotifierHeartbeatKind, options.heartbeatInterval)
+    return yield* Effect.forever(Effect.gen(function*() {
+      yield* beat
+      const handled = yield* notifyApprovers({
+        now: yield* DateTime.now,
+        limit: options.concurrency,
+        leaseMillis: options.leaseMillis,
+        worker: options.worker
+      }, options.concurrency).pipe(
+        Effect.catchAllCause((cause) => Effect.as(Effect.logError("approval notifier pass failed; the next pass tries again", Cause.pretty(cause)), 0))
+      )
+      if (handled < options.concurrency) yield* Effect.sleep(options.pollInterval)
+    }))
+  })
 
 /**
  * The notifier for the life of the layer, beside `workers` (as WebhookDispatcher.layer is). Needs

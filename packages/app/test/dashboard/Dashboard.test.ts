@@ -194,6 +194,7 @@ describe.skipIf(!hasChromium)(
       await page.getByText("Guardrails: passed").waitFor()
       await page.getByLabel("Media").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: Buffer.from(onePixelPng, "base64") })
       await expect.poll(() => page.locator(".uploads").textContent(), { timeout: 15_000 }).toMatch(/dot\.png: .*uploaded/)
+      await page.locator(".uploads .thumb img").waitFor()
       await page.getByRole("button", { name: "Save as draft" }).click()
       await page.getByText("Post created (draft).").waitFor()
       await page.getByRole("link", { name: "Open the new post" }).click()
