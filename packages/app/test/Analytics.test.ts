@@ -75,6 +75,26 @@ const analyticsSuite = (database: "embedded" | "PostgreSQL") => () => {
     expect((await json(bad)).error).toContain("post_id")
   })
 
+  it("GET /metrics/history: each delivery's points oldest first, the last one GET /metrics's numbers; 404 for another project", async () => {
+    const latest = (await json(await get(`/metrics?post_id=${postId}`))).data as ReadonlyArray<Record<string, unknown>>
+    const reply = await json(await get(`/metrics/history?post_id=${postId}`))
+    expect(reply.post_id).toBe(postId)
+    expect(reply.data.map((row: { delivery_id: string }) => row.delivery_id).sort()).toEqual(latest.map((row) => row.delivery_id).sort())
+    for (const row of reply.data) {
+      const now = latest.find((candidate) => candidate.delivery_id === row.delivery_id)!
+      expect(row).toMatchObject({ platform: now.platform, username: "herald_demo" })
+      expect(row.points.length).toBeGreaterThan(0)
+      const times = row.points.map((point: { taken_at: string }) => Date.parse(point.taken_at))
+      expect(times).toEqual([...times].sort((a, b) => a - b))
+      const last = row.points.at(-1)
+      for (const metric of ["views", "likes", "comments", "shares", "reach", "saves", "engagement"]) expect(last[metric]).toBe(now[metric])
+      expect(Date.parse(row.synced_at)).toBeGreaterThanOrEqual(Date.parse(last.taken_at))
+    }
+    const other = await get(`/metrics/history?post_id=${postId}`, otherKey)
+    expect(other.status).toBe(404)
+    expect(await json(other)).toMatchObject({ code: "post_not_found" })
+  })
+
   it("GET /insights: totals of what went out, per platform, with the coverage invariant and ever_delivered", async () => {
     const reply = await json(await get("/insights"))
     expect(reply).toMatchObject({ since_days: 30, platform: null, format: null, posts: 1, deliveries: 3 })

@@ -145,3 +145,60 @@ describe("approval channels", () => {
     expect(await late.text()).toContain("This post was approved")
   }, 60_000)
 })
+
+describe("a post held again under the same id", () => {
+  it("is announced again with new links; the first hold's links answer as outdated", async () => {
+    // The channels of the test above are still there: mail to dana@example.com and the chat.
+    const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString()
+    const created = await herald.call("/api/v1/posts", {
+      method: "POST",
+      token: herald.credentials.agent_key,
+      json: { caption: "Held twice, on purpose", social_accounts: ["x:herald_demo"], scheduled_at: tomorrow }
+    })
+    const postId = (await json(created)).id as string
+    const mailsOf = () => mails.filter((m) => mailText(m.raw).includes("Held twice"))
+    const linkOf = (raw: string) => pathOf(mailText(raw).match(/Approve or reject: (\S+)/)![1]!)
+    const first = linkOf((await until("the first hold's mail", () => mailsOf()[0])).raw)
+    await until("the first hold's chat message", () => chats.find((c) => JSON.stringify(c).includes("Held twice")))
+
+    const approved = await herald.call(`/api/v1/posts/${postId}/approve`, {
+      method: "POST",
+      token: herald.credentials.human_key,
+      json: { decision: "approve" }
+    })
+    expect((await json(approved)).status).toBe("scheduled")
+    // DELETE of a scheduled agent post in copilot mode unschedules it back to a person.
+    const unscheduled = await herald.call(`/api/v1/posts/${postId}`, { method: "DELETE", token: herald.credentials.human_key })
+    expect(await json(unscheduled)).toMatchObject({ unscheduled: true, status: "pending_approval" })
+
+    const second = linkOf((await until("the second hold's mail", () => mailsOf()[1])).raw)
+    await until("the second hold's chat message", () => {
+      const sent = chats.filter((c) => JSON.stringify(c).includes("Held twice"))
+      return sent.length >= 2 ? sent : undefined
+    })
+    expect(second).not.toBe(first)
+    const outdated = await decide(first, "approve")
+    expect(outdated.status).toBe(409)
+    expect(await outdated.text()).toContain("earlier version of the post")
+    expect((await decide(second, "reject")).status).toBe(200)
+    // One message per hold and channel: no third mail comes.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(mailsOf()).toHaveLength(2)
+  }, 60_000)
+
+  it("the notifier reports its heartbeat to GET /health and the Prometheus page", async () => {
+    const beat = await (async () => {
+      const deadline = Date.now() + 20_000
+      for (;;) {
+        const body = await json(await herald.call("/health"))
+        const found = (body.workers as ReadonlyArray<{ kind: string; stale: boolean }>).find((w) => w.kind === "approval-notifier")
+        if (found !== undefined || Date.now() > deadline) return found
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    })()
+    expect(beat).toMatchObject({ kind: "approval-notifier", stale: false })
+    const page = await (await herald.call("/metrics", { token: herald.credentials.admin_token })).text()
+    expect(page).toMatch(/herald_worker_heartbeats_total\{[^}]*kind="approval-notifier"[^}]*\} [1-9]/)
+    expect(page).toMatch(/herald_worker_heartbeat_age_seconds\{[^}]*kind="approval-notifier"[^}]*\} /)
+  }, 30_000)
+})

@@ -8,6 +8,7 @@ import {
   HeraldError,
   InvalidApiKey,
   InvalidRequest,
+  MediaNotFound,
   PlatformNotConfigured,
   PostNotFound,
   ProjectNotFound,
@@ -120,6 +121,9 @@ describe("createHerald(): the whole surface, in process", () => {
     expect(outOfRange).toBeInstanceOf(InvalidRequest)
     expect((outOfRange as InvalidRequest).details.violations?.[0]).toMatchObject({ field: "limit" })
     expect(await rejection(api.analytics.metrics({ urlParams: { post_id: unknownId } }))).toBeInstanceOf(PostNotFound)
+    expect(await rejection(api.analytics.metricsHistory({ urlParams: { post_id: unknownId } }))).toBeInstanceOf(PostNotFound)
+    expect(await rejection(api.media.get({ path: { id: unknownId } }))).toBeInstanceOf(MediaNotFound)
+    expect(await rejection(api.media.content({ path: { id: unknownId } }))).toBeInstanceOf(MediaNotFound)
   })
 
   it("connection health: check probes the demo's nine accounts, issues lists none", async () => {

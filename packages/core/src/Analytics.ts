@@ -29,6 +29,11 @@ export const ReportedCounts = Schema.Struct({
 })
 export type ReportedCounts = typeof ReportedCounts.Type
 
+/** Whether two syncs found the same numbers (a history keeps a point only when they changed). */
+export const sameCounts = (a: ReportedCounts, b: ReportedCounts): boolean =>
+  a.views === b.views && a.likes === b.likes && a.comments === b.comments && a.shares === b.shares && a.reach === b.reach &&
+  a.saves === b.saves
+
 /** The metrics GET /top-posts ranks by. */
 export const RankingMetric = Schema.Literal("engagement", "views", "likes", "comments", "shares", "reach", "saves")
 export type RankingMetric = typeof RankingMetric.Type
@@ -515,3 +520,37 @@ export const deliveryMetricsOf = (delivery: TrackedDelivery): DeliveryMetrics | 
     synced_at: DateTime.formatIso(laterVerdict ? delivery.unreportable!.at : syncedAt)
   }
 }
+
+export const MetricsPoint = Schema.Struct({
+  taken_at: Timestamp.annotations({ description: "When the sync found these numbers (UTC)." }),
+  ...ReportedCounts.fields,
+  engagement: DeliveryMetrics.fields.engagement
+}).annotations({ identifier: "MetricsPoint" })
+export type MetricsPoint = typeof MetricsPoint.Type
+
+export const DeliveryMetricsHistory = Schema.Struct({
+  delivery_id: DeliveryId,
+  account_id: AccountId,
+  platform: Platform,
+  username: Schema.String,
+  points: Schema.Array(MetricsPoint).annotations({
+    description: "Oldest first; a point per sync that changed the numbers (the last stands until synced_at)."
+  }),
+  synced_at: DeliveryMetrics.fields.synced_at
+}).annotations({ identifier: "DeliveryMetricsHistory" })
+export type DeliveryMetricsHistory = typeof DeliveryMetricsHistory.Type
+
+export const PostMetricsHistoryReply = Schema.Struct({
+  post_id: PostId,
+  data: Schema.Array(DeliveryMetricsHistory).annotations({
+    description: "One row per delivery synced at least once, in the order of GET /metrics; empty: not synced yet."
+  })
+}).annotations({ identifier: "PostMetricsHistory" })
+export type PostMetricsHistoryReply = typeof PostMetricsHistoryReply.Type
+
+/** A snapshot as a point of GET /metrics/history. */
+export const metricsPointOf = (snapshot: MetricsSnapshot): MetricsPoint => ({
+  taken_at: DateTime.formatIso(snapshot.takenAt),
+  ...snapshot.counts,
+  engagement: engagementOf(snapshot.counts)
+})

@@ -7,6 +7,7 @@ import type {
   DeliveryNotFound,
   GuardrailBlocked,
   IdempotencyKeyReused,
+  MediaNotFound,
   MissingScope,
   NotEditable,
   PlanInactive,
@@ -26,6 +27,7 @@ export type DomainError =
   | DeliveryNotFound
   | GuardrailBlocked
   | IdempotencyKeyReused
+  | MediaNotFound
   | MissingScope
   | NotEditable
   | PlanInactive
@@ -46,6 +48,7 @@ export const errorCodes = {
   DeliveryNotFound: "delivery_not_found",
   GuardrailBlocked: "guardrail_blocked",
   IdempotencyKeyReused: "idempotency_key_reused",
+  MediaNotFound: "media_not_found",
   MissingScope: "missing_scope",
   NotEditable: "post_not_editable",
   PlanInactive: "no_active_plan",

@@ -85,6 +85,14 @@ export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("De
   }
 }
 
+export class MediaNotFound extends Schema.TaggedError<MediaNotFound>()("MediaNotFound", {
+  mediaId: Schema.String
+}) {
+  override get message(): string {
+    return `media ${this.mediaId} not found in this project`
+  }
+}
+
 export class MissingScope extends Schema.TaggedError<MissingScope>()("MissingScope", {
   scope: Schema.String
 }) {

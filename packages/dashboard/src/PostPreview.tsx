@@ -1,4 +1,5 @@
 import { appendSignature, captionLength } from "./core.js"
+import { MediaThumbs } from "./MediaThumbs.js"
 import type { Platform, Post } from "./types.js"
 
 const platformNames: Record<Platform, string> = {
@@ -38,9 +39,7 @@ export const PostPreview = ({ post }: { readonly post: Post }) => (
           </header>
           {text === null ? <p class="muted">No caption on this network.</p> : <p class="caption">{text}</p>}
           {text !== null && <p class="count">{captionLength[target.platform](text)} characters as {platformName(target.platform)} counts</p>}
-          {post.media_ids.length > 0 && (
-            <p class="media">{post.media_ids.length} media file{post.media_ids.length === 1 ? "" : "s"} attached</p>
-          )}
+          <MediaThumbs ids={post.media_ids} />
           {options.length > 0 && (
             <dl class="options">
               {options.map(([key, value]) => (

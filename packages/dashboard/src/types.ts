@@ -102,3 +102,33 @@ export interface AdminProject {
   readonly signature: string
   readonly guardrails: { readonly banned_words: ReadonlyArray<string>; readonly banned_topics: ReadonlyArray<string>; readonly daily_post_cap: number | null }
 }
+
+/** GET /api/v1/media/{id}. */
+export interface MediaInfo {
+  readonly id: string
+  readonly kind: "image" | "video" | "document"
+  readonly mime: string
+  readonly bytes: number
+  readonly width: number | null
+  readonly height: number | null
+  readonly duration_seconds: number | null
+  readonly alt_text: string | null
+  readonly filename: string | null
+  readonly created_at: string
+}
+
+export type MetricName = "views" | "likes" | "comments" | "shares" | "reach" | "saves" | "engagement"
+
+export type MetricsPoint = { readonly taken_at: string } & { readonly [K in MetricName]: number | null }
+
+/** GET /api/v1/metrics/history. */
+export interface MetricsHistory {
+  readonly post_id: string
+  readonly data: ReadonlyArray<{
+    readonly delivery_id: string
+    readonly platform: Platform
+    readonly username: string
+    readonly points: ReadonlyArray<MetricsPoint>
+    readonly synced_at: string
+  }>
+}

@@ -36,6 +36,7 @@ import {
   Platform,
   PostId,
   PostListReply,
+  PostMetricsHistoryReply,
   PostMetricsReply,
   PostStatus,
   RankingMetric,
@@ -492,6 +493,15 @@ export class AnalyticsGroup extends HttpApiGroup.make("analytics")
       .addError(PostNotFoundError)
       .addError(PostSupersededError)
       .annotate(OpenApi.Summary, "Engagement of each delivery of a post (empty data: not synced yet)")
+  )
+  .add(
+    HttpApiEndpoint.get("metricsHistory", "/metrics/history")
+      .setUrlParams(queryStruct(Schema.Struct({ post_id: PostId })))
+      .addSuccess(PostMetricsHistoryReply)
+      .addError(MissingScopeError)
+      .addError(PostNotFoundError)
+      .addError(PostSupersededError)
+      .annotate(OpenApi.Summary, "Engagement of each delivery of a post over time: a point per sync that changed it")
   )
   .add(
     HttpApiEndpoint.get("insights", "/insights")

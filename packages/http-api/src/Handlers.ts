@@ -26,6 +26,7 @@ import {
   listPosts,
   MediaIngest,
   MediaLibrary,
+  metricsHistoryOfPost,
   metricsOfPost,
   MetricsStore,
   parseBulkCsv,
@@ -277,6 +278,8 @@ export const AnalyticsLive = HttpApiBuilder.group(HeraldApi, "analytics", (handl
   handlers
     .handle("metrics", ({ urlParams }) =>
       CurrentPrincipal.pipe(Effect.flatMap((principal) => metricsOfPost(principal, urlParams.post_id)), Effect.catchAll(failWith)))
+    .handle("metricsHistory", ({ urlParams }) =>
+      CurrentPrincipal.pipe(Effect.flatMap((principal) => metricsHistoryOfPost(principal, urlParams.post_id)), Effect.catchAll(failWith)))
     .handle("insights", ({ urlParams }) =>
       CurrentPrincipal.pipe(
         Effect.flatMap((principal) => insights(principal, analyticsQueryOf(urlParams, defaultInsightsDays))),

@@ -129,6 +129,8 @@ export class PostSupersededError extends domainReply<PostSupersededError>()("Pos
 
 export class DeliveryNotFoundError extends domainReply<DeliveryNotFoundError>()("DeliveryNotFoundError", errorCodes.DeliveryNotFound, 404, "No delivery with this id in this key's project.") {}
 
+export class MediaNotFoundError extends domainReply<MediaNotFoundError>()("MediaNotFoundError", errorCodes.MediaNotFound, 404, "No media with this id in this key's project.") {}
+
 export class StateConflictError extends Schema.Class<StateConflictError>("StateConflictError")(
   domain(StateConflictCode),
   HttpApiSchema.annotations({ status: 409, description: "The current state forbids this operation." })
@@ -158,6 +160,7 @@ export const domainReplies = {
   PostNotFound: PostNotFoundError,
   PostSuperseded: PostSupersededError,
   DeliveryNotFound: DeliveryNotFoundError,
+  MediaNotFound: MediaNotFoundError,
   StateConflict: StateConflictError,
   GuardrailBlocked: GuardrailBlockedError,
   DailyCapReached: DailyCapReachedError,

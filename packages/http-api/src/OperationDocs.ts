@@ -95,6 +95,11 @@ export const publicOperations: Readonly<Record<string, OperationDoc>> = {
     id: "getPostMetrics",
     description: "The engagement numbers of each delivery of a post, as last synced from its platform."
   },
+  "analytics.metricsHistory": {
+    id: "getPostMetricsHistory",
+    description: "The engagement numbers of each delivery of a post over time: a point per sync that changed them, oldest first. " +
+      "GET /metrics is the latest of these."
+  },
   "analytics.insights": {
     id: "getInsights",
     description: "Engagement totals over a window of days, overall and per platform, with how much of the window has numbers."
@@ -115,6 +120,16 @@ export const publicOperations: Readonly<Record<string, OperationDoc>> = {
   "media.ticket": {
     id: "createUploadTicket",
     description: "Reserves an upload: answers a URL to send a large file to without the API key, and the ticket to name it by afterwards."
+  },
+  "media.get": {
+    id: "getMedia",
+    description: "What is known of a stored file of the project: kind, type read from its bytes, size, width and height, " +
+      "duration, alt text, the sender's file name and when it was stored. Another project's id answers media_not_found."
+  },
+  "media.content": {
+    id: "getMediaContent",
+    description: "The stored file's bytes with its type, for previews: private caching with an ETag (If-None-Match answers " +
+      "304) and one byte range per request (Range answers 206, or 416 outside the file). Another project's id answers media_not_found."
   },
   "mediaAttach.attach": {
     id: "attachUpload",

@@ -236,6 +236,8 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     const metrics = resultOf(await call(agent, "get_post_metrics", { post_id: post.id }))
     expect(metrics.post_id).toBe(post.id)
     expect(metrics).toEqual((await rest(`/metrics?post_id=${post.id}`)).body)
+    const withHistory = resultOf(await call(agent, "get_post_metrics", { post_id: post.id, history: true }))
+    expect(withHistory).toEqual({ ...metrics, history: (await rest(`/metrics/history?post_id=${post.id}`)).body.data })
     const missing = refusalOf(await call(agent, "get_post_metrics", { post_id: "00000000-0000-4000-8000-000000000000" }))
     expect(missing).toEqual((await rest("/metrics?post_id=00000000-0000-4000-8000-000000000000")).body)
     expect(missing.code).toBe("post_not_found")

@@ -27,6 +27,8 @@ import approvalChannels from "./migrations/0037_approval_channels.js"
 import approvalMessages from "./migrations/0038_approval_messages.js"
 import dashboardSessions from "./migrations/0039_dashboard_sessions.js"
 import webhookSecretRotation from "./migrations/0044_webhook_secret_rotation.js"
+import metricsHistory from "./migrations/0046_metrics_history.js"
+import approvalMessageHolds from "./migrations/0047_approval_message_holds.js"
 
 /** The table that records which migrations ran; the migrator locks it while it runs (see `migrationRunning`). */
 const table = "herald_migrations"
@@ -62,7 +64,9 @@ export const migrate = run({
     "0037_approval_channels": approvalChannels,
     "0038_approval_messages": approvalMessages,
     "0039_dashboard_sessions": dashboardSessions,
-    "0044_webhook_secret_rotation": webhookSecretRotation
+    "0044_webhook_secret_rotation": webhookSecretRotation,
+    "0046_metrics_history": metricsHistory,
+    "0047_approval_message_holds": approvalMessageHolds
   }),
   table
 })

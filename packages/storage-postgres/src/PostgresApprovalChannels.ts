@@ -34,6 +34,7 @@ const channelFromRow = (row: ChannelRow) =>
 interface ClaimRow extends ChannelRow {
   readonly message_id: string
   readonly post_id: string
+  readonly post_version: number
   readonly attempts: number
   readonly address: string
 }
@@ -47,6 +48,7 @@ const make = Effect.gen(function*() {
       id: ApprovalMessageId.make(row.message_id),
       projectId: ProjectId.make(row.project_id),
       postId: PostId.make(row.post_id),
+      postVersion: row.post_version,
       channel,
       address: Redacted.make(cipher.open(row.address, row.id)),
       attempts: row.attempts
@@ -80,16 +82,17 @@ const make = Effect.gen(function*() {
       )
       if (rows.length === 0) return yield* new ApprovalChannelNotFound({ channelId: id })
     }),
-    // Only posts written after the channel was added: adding a channel does not announce the backlog.
+    // Only holds begun after the channel was added (a held post's last write began its hold):
+    // adding a channel does not announce the backlog.
     fanOut: traced("ApprovalChannels.fanOut")((now) =>
       orDieInfra(
         sql`
-          INSERT INTO approval_messages (id, project_id, post_id, channel_id, kind, recipient, status, due_at)
-          SELECT gen_random_uuid(), p.project_id, p.id, c.id, c.kind, c.recipient, 'pending', ${DateTime.formatIso(now)}::timestamptz
+          INSERT INTO approval_messages (id, project_id, post_id, post_version, channel_id, kind, recipient, status, due_at)
+          SELECT gen_random_uuid(), p.project_id, p.id, p.version, c.id, c.kind, c.recipient, 'pending', ${DateTime.formatIso(now)}::timestamptz
           FROM posts p
-          JOIN approval_channels c ON c.project_id = p.project_id AND c.created_at <= p.created_at
+          JOIN approval_channels c ON c.project_id = p.project_id AND c.created_at <= p.updated_at
           WHERE p.status = 'pending_approval' AND p.superseded_by IS NULL
-          ON CONFLICT (post_id, channel_id) DO NOTHING
+          ON CONFLICT (post_id, channel_id, post_version) DO NOTHING
           RETURNING id`.pipe(Effect.map((rows) => rows.length))
       )
     ),
@@ -111,7 +114,7 @@ const make = Effect.gen(function*() {
               lease_expires_at = ${at}::timestamptz + ${leaseMillis} * interval '1 millisecond'
           FROM due, approval_channels c
           WHERE m.id = due.id AND c.id = m.channel_id
-          RETURNING m.id AS message_id, m.post_id, m.attempts, c.id, c.project_id, c.kind, c.recipient, c.address, c.created_at`
+          RETURNING m.id AS message_id, m.post_id, m.post_version, m.attempts, c.id, c.project_id, c.kind, c.recipient, c.address, c.created_at`
           .pipe(Effect.flatMap(Effect.forEach(claimed)))
       )
     }),

@@ -198,6 +198,14 @@ const make = Effect.gen(function*() {
               ), snapshot AS (
                 INSERT INTO metric_snapshots (delivery_id, taken_at, views, likes, comments, shares, reach, saves)
                 SELECT delivery_id, ${at}, ${c.views}, ${c.likes}, ${c.comments}, ${c.shares}, ${c.reach}, ${c.saves} FROM settled
+                WHERE NOT EXISTS (
+                  SELECT 1 FROM (
+                    SELECT views, likes, comments, shares, reach, saves FROM metric_snapshots
+                    WHERE delivery_id = settled.delivery_id ORDER BY taken_at DESC LIMIT 1
+                  ) last
+                  WHERE (last.views, last.likes, last.comments, last.shares, last.reach, last.saves) IS NOT DISTINCT FROM
+                    (${c.views}::bigint, ${c.likes}::bigint, ${c.comments}::bigint, ${c.shares}::bigint, ${c.reach}::bigint, ${c.saves}::bigint)
+                )
                 ON CONFLICT DO NOTHING
               )
               SELECT count(*)::int AS n FROM settled`

@@ -7,6 +7,8 @@ import deliveryErrorCategories from "../src/migrations/0011_delivery_error_categ
 import deliveryMetrics from "../src/migrations/0014_delivery_metrics.js"
 import analyticsRollups from "../src/migrations/0016_analytics_rollups.js"
 import provenance from "../src/migrations/0018_provenance.js"
+import metricsHistory from "../src/migrations/0046_metrics_history.js"
+import approvalMessageHolds from "../src/migrations/0047_approval_message_holds.js"
 import { newPost, newProject, storageOnThrowawaySchema } from "./fixtures.js"
 
 const url = process.env.DATABASE_URL ?? ""
@@ -144,6 +146,68 @@ describe.skipIf(url === "")("migration 0018 on PostgreSQL (needs DATABASE_URL)",
           kind: null,
           surface: null
         })
+      }))
+  })
+})
+
+describe.skipIf(url === "")("migrations 0046 and 0047 on PostgreSQL (needs DATABASE_URL)", () => {
+  layer(Layer.suspend(() => storageOnThrowawaySchema(url)), { timeout: 30_000 })((it) => {
+    it.effect("0046 drops the snapshots that repeat the one before them, and keeps every change", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const store = yield* PostStore
+        const project = newProject()
+        const input = publishedPost(project.id, [{ platform: "x", publishedAt: DateTime.unsafeMake("2030-02-03T04:05:06.000Z") }])
+        yield* store.create(input)
+        const id = input.record.deliveries[0]!.id
+        // As a sync before the rule wrote them: one snapshot per fetch, changed or not.
+        const series: ReadonlyArray<readonly [string, number, number | null]> = [
+          ["2030-02-03T05:00:00Z", 10, null],
+          ["2030-02-03T11:00:00Z", 10, null],
+          ["2030-02-03T17:00:00Z", 12, null],
+          ["2030-02-03T23:00:00Z", 12, 1],
+          ["2030-02-04T05:00:00Z", 12, 1],
+          ["2030-02-04T11:00:00Z", 10, null]
+        ]
+        for (const [at, views, likes] of series) {
+          yield* sql`INSERT INTO metric_snapshots (delivery_id, taken_at, views, likes) VALUES (${id}, ${at}::timestamptz, ${views}, ${likes})`
+        }
+        yield* metricsHistory
+        const kept = yield* sql<{ readonly taken_at: Date; readonly views: string; readonly likes: string | null }>`
+          SELECT taken_at, views, likes FROM metric_snapshots WHERE delivery_id = ${id} ORDER BY taken_at`
+        expect(kept.map((row) => [row.taken_at.toISOString(), Number(row.views), row.likes === null ? null : Number(row.likes)])).toEqual([
+          ["2030-02-03T05:00:00.000Z", 10, null],
+          ["2030-02-03T17:00:00.000Z", 12, null],
+          ["2030-02-03T23:00:00.000Z", 12, 1],
+          ["2030-02-04T11:00:00.000Z", 10, null]
+        ])
+      }))
+
+    it.effect("0047 gives the messages queued before it their post's version, and a post may then be owed one per hold", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const store = yield* PostStore
+        const project = newProject()
+        const input = newPost({ projectId: project.id })
+        yield* store.create(input)
+        const postId = input.record.post.id
+        yield* sql`UPDATE posts SET version = 3, status = 'pending_approval' WHERE id = ${postId}`
+        // The table as 0038 made it.
+        yield* sql.unsafe(`ALTER TABLE approval_messages DROP CONSTRAINT approval_messages_hold, DROP COLUMN post_version;
+          ALTER TABLE approval_messages ADD CONSTRAINT approval_messages_post_id_channel_id_key UNIQUE (post_id, channel_id)`)
+        const channelId = "00000000-0000-4000-8000-0000000000c1"
+        yield* sql`INSERT INTO approval_messages (id, project_id, post_id, channel_id, kind, recipient, status, due_at)
+          VALUES ('00000000-0000-4000-8000-0000000000a1', ${project.id}, ${postId}, ${channelId}, 'email', 'dana@example.com', 'sent', now())`
+        yield* approvalMessageHolds
+        const [row] = yield* sql<{ readonly post_version: number }>`SELECT post_version FROM approval_messages WHERE post_id = ${postId}`
+        expect(row).toEqual({ post_version: 3 })
+        // A later hold of the same post and channel is a message of its own; the same hold twice is not.
+        const queue = (id: string, version: number) =>
+          sql`INSERT INTO approval_messages (id, project_id, post_id, post_version, channel_id, kind, recipient, status, due_at)
+            VALUES (${id}, ${project.id}, ${postId}, ${version}, ${channelId}, 'email', 'dana@example.com', 'pending', now())
+            ON CONFLICT (post_id, channel_id, post_version) DO NOTHING RETURNING id`
+        expect(yield* queue("00000000-0000-4000-8000-0000000000a2", 5)).toHaveLength(1)
+        expect(yield* queue("00000000-0000-4000-8000-0000000000a3", 5)).toHaveLength(0)
       }))
   })
 })

@@ -77,6 +77,8 @@ export class AgentCannotApprove extends errorOfCode("AgentCannotApprove", "agent
 export class NoActivePlan extends errorOfCode("NoActivePlan", "no_active_plan", 403) {}
 export class PostNotFound extends errorOfCode("PostNotFound", "post_not_found", 404) {}
 export class DeliveryNotFound extends errorOfCode("DeliveryNotFound", "delivery_not_found", 404) {}
+export class MediaNotFound extends errorOfCode("MediaNotFound", "media_not_found", 404) {}
+export class RangeNotSatisfiable extends errorOfCode("RangeNotSatisfiable", "range_not_satisfiable", 416) {}
 export class PostSuperseded extends errorOfCode("PostSuperseded", "post_superseded", 404) {}
 export class ApprovalLinkOutdated extends errorOfCode("ApprovalLinkOutdated", "approval_link_outdated", 409) {}
 export class PostNotPendingApproval extends errorOfCode("PostNotPendingApproval", "post_not_pending_approval", 409) {}
@@ -137,7 +139,7 @@ const allErrorClasses = [
   InvalidRequest, MalformedBody, BodyTooDeep, MalformedRequest, InvalidRequestId, InvalidCsv, RequestTimeout, BodyTooLarge, UriTooLong,
   UnsupportedMediaType, RequestHeaderTooLarge, NotFound,
   ValidationFailed, UnknownOption, IdempotencyKeyReused, PostNotEditable, MissingScope, AgentCannotApprove, NoActivePlan,
-  PostNotFound, DeliveryNotFound, PostSuperseded, ApprovalLinkOutdated, PostNotPendingApproval, PostNotDeletable, PostApproved,
+  PostNotFound, DeliveryNotFound, MediaNotFound, RangeNotSatisfiable, PostSuperseded, ApprovalLinkOutdated, PostNotPendingApproval, PostNotDeletable, PostApproved,
   DeliveryNotFailed, DeliveryNeverWentOut, DeliveryTakenDown, TakedownUnsupported, ConcurrentUpdate, GuardrailBlocked,
   RateLimited, DailyCapReached, TakedownFailed,
   MediaUnsupported, MediaUnfetchable, TicketExpired, PeopleTagsNeedImage, TicketNotFound, TicketEmpty, TicketClaimed,

@@ -1,9 +1,9 @@
-import { notifyApprovers } from "@herald/core"
+import { notifyApprovers, WorkerHeartbeats } from "@herald/core"
 import { Cause, DateTime, Duration, Effect, Layer } from "effect"
 import { workerName } from "./PublishingDispatcher.js"
 
 export interface ApprovalNotifierOptions {
-  /** This worker's name in leases; unique per process. */
+  /** This worker's name in leases and heartbeats; unique per process. */
   readonly worker: string
   /** Messages sent at once: the claim size. */
   readonly concurrency: number
@@ -11,14 +11,19 @@ export interface ApprovalNotifierOptions {
   readonly leaseMillis: number
   /** Between two passes when the last one found less than a full batch. */
   readonly pollInterval: Duration.Duration
+  /** At most one heartbeat per interval (GET /health, docs/operations.md). */
+  readonly heartbeatInterval: Duration.Duration
 }
 
 export const defaultApprovalNotifierOptions = (): ApprovalNotifierOptions => ({
   worker: workerName(),
   concurrency: 8,
   leaseMillis: 120_000,
-  pollInterval: Duration.seconds(5)
+  pollInterval: Duration.seconds(5),
+  heartbeatInterval: Duration.seconds(5)
 })
+
+export const approvalNotifierHeartbeatKind = "approval-notifier"
 
 /**
  * Announces held posts on their project's approval channels (docs/approval-channels.md): each pass
@@ -26,22 +31,26 @@ export const defaultApprovalNotifierOptions = (): ApprovalNotifierOptions => ({
  * held posts themselves say what is still owed, so nothing is lost.
  */
 export const runApprovalNotifier = (options: ApprovalNotifierOptions) =>
-  Effect.forever(Effect.gen(function*() {
-    const handled = yield* notifyApprovers({
-      now: yield* DateTime.now,
-      limit: options.concurrency,
-      leaseMillis: options.leaseMillis,
-      worker: options.worker
-    }, options.concurrency).pipe(
-      Effect.catchAllCause((cause) => Effect.as(Effect.logError("approval notifier pass failed; the next pass tries again", Cause.pretty(cause)), 0))
-    )
-    if (handled < options.concurrency) yield* Effect.sleep(options.pollInterval)
-  }))
+  Effect.gen(function*() {
+    const beat = yield* WorkerHeartbeats.every(options.worker, approvalNotifierHeartbeatKind, options.heartbeatInterval)
+    return yield* Effect.forever(Effect.gen(function*() {
+      yield* beat
+      const handled = yield* notifyApprovers({
+        now: yield* DateTime.now,
+        limit: options.concurrency,
+        leaseMillis: options.leaseMillis,
+        worker: options.worker
+      }, options.concurrency).pipe(
+        Effect.catchAllCause((cause) => Effect.as(Effect.logError("approval notifier pass failed; the next pass tries again", Cause.pretty(cause)), 0))
+      )
+      if (handled < options.concurrency) yield* Effect.sleep(options.pollInterval)
+    }))
+  })
 
 /**
  * The notifier for the life of the layer, beside `workers` (as WebhookDispatcher.layer is). Needs
- * ApprovalChannels, ApprovalMessengers, ApprovalLinks and what a message reads: PostStore,
- * AccountStore, ProjectStore, MediaLibrary, MediaStorage.
+ * ApprovalChannels, ApprovalMessengers, ApprovalLinks, WorkerHeartbeats and what a message reads:
+ * PostStore, AccountStore, ProjectStore, MediaLibrary, MediaStorage.
  */
 export const approvalNotifier = (options: Partial<ApprovalNotifierOptions> = {}) =>
   Layer.scopedDiscard(Effect.forkScoped(runApprovalNotifier({ ...defaultApprovalNotifierOptions(), ...options })))

@@ -194,11 +194,13 @@ describe.skipIf(!hasChromium)(
       await page.getByText("Guardrails: passed").waitFor()
       await page.getByLabel("Media").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: Buffer.from(onePixelPng, "base64") })
       await expect.poll(() => page.locator(".uploads").textContent(), { timeout: 15_000 }).toMatch(/dot\.png: .*uploaded/)
+      await page.locator(".uploads .thumb img").waitFor()
       await page.getByRole("button", { name: "Save as draft" }).click()
       await page.getByText("Post created (draft).").waitFor()
       await page.getByRole("link", { name: "Open the new post" }).click()
       await page.getByRole("heading", { name: "Receipt" }).waitFor()
-      await expect.poll(() => page.getByText("1 media file attached").count()).toBe(1)
+      // The picture itself (GET /media/content/{id}), not a count: no alt text was given, so it says so.
+      await expect.poll(() => page.getByRole("img", { name: "Attached image 1 (no alt text)" }).count()).toBe(1)
 
       // Edited (a new version replaces it), then deleted.
       await page.getByRole("button", { name: "Edit" }).click()

@@ -31,12 +31,14 @@ export const makeInMemoryApprovalChannels = (data: InMemoryData): Layer.Layer<Ap
         for (const { post } of data.posts.values()) {
           if (post.status !== "pending_approval" || post.supersededBy !== null) continue
           for (const { address, channel } of channels.values()) {
-            const owed = channel.projectId === post.projectId && !DateTime.greaterThan(channel.createdAt, post.createdAt)
-            const known = [...messages.values()].some(({ message }) => message.postId === post.id && message.channel.id === channel.id)
+            const owed = channel.projectId === post.projectId && !DateTime.greaterThan(channel.createdAt, post.updatedAt)
+            const known = [...messages.values()].some(({ message }) =>
+              message.postId === post.id && message.postVersion === post.version && message.channel.id === channel.id
+            )
             if (!owed || known) continue
             const id = ApprovalMessageId.make(`00000000-0000-4000-a000-${(++next).toString(16).padStart(12, "0")}`)
             messages.set(id, {
-              message: { id, projectId: post.projectId, postId: post.id, channel, address },
+              message: { id, projectId: post.projectId, postId: post.id, postVersion: post.version, channel, address },
               attempts: 0,
               status: "pending",
               dueAt: now,

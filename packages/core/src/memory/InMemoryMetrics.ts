@@ -1,5 +1,6 @@
 import { DateTime, Effect, Layer } from "effect"
 import {
+  sameCounts,
   bestTimeCellsOf,
   deliveryMetricsOf,
   formatOfPlacement,
@@ -117,7 +118,8 @@ export const inMemoryMetricsStore = (data: InMemoryData): Layer.Layer<MetricsSto
           switch (outcome._tag) {
             case "Reported": {
               const snapshot = { counts: outcome.counts, takenAt: outcome.at }
-              state.snapshots.push(snapshot)
+              const last = state.snapshots.at(-1)
+              if (last === undefined || !sameCounts(last.counts, outcome.counts)) state.snapshots.push(snapshot)
               state.tracked = { ...state.tracked, latest: snapshot }
               state.begun = true
               state.nextAt = nextWithin(state, schedule, plus(outcome.at, schedule.every))

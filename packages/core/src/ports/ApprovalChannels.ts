@@ -8,6 +8,8 @@ export interface ClaimedApprovalMessage {
   readonly id: ApprovalMessageId
   readonly projectId: ProjectId
   readonly postId: PostId
+  /** The post's version when it was queued: which hold it announces (a post may be held again). */
+  readonly postVersion: number
   readonly channel: ApprovalChannel
   /** Where to send: the e-mail address, or the chat URL (unsealed for the sender only). */
   readonly address: Redacted.Redacted<string>
@@ -29,14 +31,15 @@ export const ApprovalMessageOutcome = Data.taggedEnum<ApprovalMessageOutcome>()
 
 /**
  * A project's approval channels and the messages owed to them. The held post is the durable
- * record: `fanOut` derives from the posts held now the messages not yet queued (one per channel
- * that existed when the post was written), so a crash between a hold and its message loses nothing.
+ * record: `fanOut` derives from the posts held now the messages not yet queued (one per hold and
+ * channel that existed when the hold began), so a crash between a hold and its message loses
+ * nothing. A post held again under the same id (at a new version) is owed its messages again.
  */
 export class ApprovalChannels extends Context.Tag("@herald/core/ApprovalChannels")<ApprovalChannels, {
   readonly add: (channel: ApprovalChannel, address: Redacted.Redacted<string>) => Effect.Effect<void>
   readonly list: (projectId: ProjectId) => Effect.Effect<ReadonlyArray<ApprovalChannel>>
   readonly remove: (projectId: ProjectId, id: ApprovalChannelId) => Effect.Effect<void, ApprovalChannelNotFound>
-  /** Queues a message for every held, current post and channel of its project lacking one; how many. */
+  /** Queues a message for every held, current post (at its version) and channel of its project lacking one; how many. */
   readonly fanOut: (now: DateTime.Utc) => Effect.Effect<number>
   readonly claimDue: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<ClaimedApprovalMessage>>
   /** Records the outcome and releases the lease; ignored when the worker no longer holds it. */

@@ -69,7 +69,11 @@ export class MetricsStore extends Context.Tag("@herald/core/MetricsStore")<Metri
   readonly settle: (deliveryId: DeliveryId, worker: string, outcome: SyncOutcome, schedule: SyncSchedule) => Effect.Effect<boolean>
   /** No claims for this platform until `until` (its rate limit), for every worker. */
   readonly pausePlatform: (platform: Platform, until: DateTime.Utc) => Effect.Effect<void>
-  /** The snapshots of one delivery, oldest first. */
+  /**
+   * The snapshots of one delivery, oldest first: one per sync whose numbers differ from the one
+   * before (a sync finding the same numbers moves only synced_at). Kept while the delivery is: the
+   * schedule's `lastAfter` ends its syncs, so a series has at most lastAfter / every points.
+   */
   readonly history: (deliveryId: DeliveryId) => Effect.Effect<ReadonlyArray<MetricsSnapshot>>
   /** GET /metrics rows of one post of the project: its deliveries synced at least once. */
   readonly ofPost: (projectId: ProjectId, postId: PostId) => Effect.Effect<ReadonlyArray<DeliveryMetrics>>

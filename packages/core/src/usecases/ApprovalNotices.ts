@@ -22,13 +22,18 @@ export const approvalMessageRetry: Pick<RetryPolicy, "maxAttempts" | "backoffBas
 /** A picture larger than this goes by its link only, not inside the mail. */
 const inlinePictureBytes = 5 * 1024 * 1024
 
-/** What the message about a post says; none when the post is no longer held (decided, edited or deleted). */
+/**
+ * What the message about a post says; none when the post is no longer in the hold the message was
+ * queued for (decided, edited, deleted, or released and held again: the new hold has its own message).
+ */
 const noticeFor = (claimed: ClaimedApprovalMessage) =>
   Effect.gen(function*() {
     const found = yield* Effect.flatMap(PostStore, (store) => store.find(claimed.projectId, claimed.postId))
     if (Option.isNone(found)) return Option.none<ApprovalNotice>()
     const { post } = found.value
-    if (post.status !== "pending_approval" || post.supersededBy !== null) return Option.none<ApprovalNotice>()
+    if (post.status !== "pending_approval" || post.supersededBy !== null || post.version !== claimed.postVersion) {
+      return Option.none<ApprovalNotice>()
+    }
     const all = yield* Effect.flatMap(AccountStore, (store) => store.list(post.projectId))
     const targets = post.accountIds.flatMap((id) => all.filter((account) => account.id === id))
     const media = yield* Effect.flatMap(MediaLibrary, (library) => library.getMany(post.projectId, post.mediaIds))

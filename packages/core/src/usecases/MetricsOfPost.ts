@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { PostMetricsReply } from "../Analytics.js"
+import { metricsPointOf, type PostMetricsHistoryReply, type PostMetricsReply } from "../Analytics.js"
 import { requireScope } from "../Authorization.js"
 import type { PostId } from "../Ids.js"
 import { loadPost } from "../PostLookup.js"
@@ -13,4 +13,25 @@ export const metricsOfPost = traced("metricsOfPost")(function*(principal: Princi
   yield* loadPost(principal.projectId, postId)
   const data = yield* MetricsStore.pipe(Effect.flatMap((store) => store.ofPost(principal.projectId, postId)))
   return { post_id: postId, data } satisfies PostMetricsReply
+})
+
+/**
+ * GET /metrics/history: each synced delivery of the post with its numbers over time (a point per
+ * sync that changed them), for a chart of one post.
+ */
+export const metricsHistoryOfPost = traced("metricsHistoryOfPost")(function*(principal: Principal, postId: PostId) {
+  yield* requireScope(principal, "posts:read")
+  yield* loadPost(principal.projectId, postId)
+  const store = yield* MetricsStore
+  const rows = yield* store.ofPost(principal.projectId, postId)
+  const data = yield* Effect.forEach(rows, (row) =>
+    Effect.map(store.history(row.delivery_id), (snapshots) => ({
+      delivery_id: row.delivery_id,
+      account_id: row.account_id,
+      platform: row.platform,
+      username: row.username,
+      points: snapshots.map(metricsPointOf),
+      synced_at: row.synced_at
+    })))
+  return { post_id: postId, data } satisfies PostMetricsHistoryReply
 })

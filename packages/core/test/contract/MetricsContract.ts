@@ -182,6 +182,39 @@ export const metricsStoreCases: Cases<PostStore | MetricsStore> = (it) => {
         expect(yield* claim(DateTime.add(published, { days: 31 }))).toEqual([])
       }))
 
+    it.effect("a sync that finds the same numbers moves synced_at and adds no point to the history", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const store = yield* MetricsStore
+        const project = newProject()
+        const published = base(7)
+        const input = publishedPost(project.id, [{ platform: "x", publishedAt: published }])
+        yield* posts.create(input)
+        const id = input.record.deliveries[0]!.id
+        const sync = (at: DateTime.Utc, reported: ReportedCounts) =>
+          Effect.gen(function*() {
+            const claimed = (yield* store.claimDue({ now: at, limit: 1000, leaseMillis: 60_000, worker: "w1", schedule }))
+              .filter((c) => c.deliveryId === id)
+            expect(claimed).toHaveLength(1)
+            expect(yield* store.settle(id, "w1", SyncOutcome.Reported({ counts: reported, at }), schedule)).toBe(true)
+          })
+        const first = DateTime.add(published, { minutes: 15 })
+        const second = DateTime.add(first, { hours: 6 })
+        const third = DateTime.add(second, { hours: 6 })
+        const fourth = DateTime.add(third, { hours: 6 })
+        yield* sync(first, counts({ views: 10, likes: 2 }))
+        yield* sync(second, counts({ views: 10, likes: 2 }))
+        yield* sync(third, counts({ views: 12, likes: 2 }))
+        yield* sync(fourth, counts({ views: 12, likes: 2 }))
+        const history = yield* store.history(id)
+        expect(history.map((snapshot) => [DateTime.formatIso(snapshot.takenAt), snapshot.counts.views])).toEqual([
+          [DateTime.formatIso(first), 10],
+          [DateTime.formatIso(third), 12]
+        ])
+        const [row] = yield* store.ofPost(project.id, input.record.post.id)
+        expect(row).toMatchObject({ views: 12, synced_at: DateTime.formatIso(fourth) })
+      }))
+
     it.effect("two workers claiming the same due set take each delivery exactly once", () =>
       Effect.gen(function*() {
         const posts = yield* PostStore

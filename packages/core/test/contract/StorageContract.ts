@@ -583,6 +583,39 @@ export const approvalChannelCases: Cases<PostStore | ApprovalChannels> = (it) =>
         expect((yield* channels.list(project.id)).map((channel) => channel.id).sort()).toEqual([mail.id, chat.id].sort())
       }))
 
+    it.effect("owes a post held again under the same id (a new version) its messages again, once per hold", () =>
+      Effect.gen(function*() {
+        const posts = yield* PostStore
+        const channels = yield* ApprovalChannels
+        const project = newProject()
+        const mail = channelOf(project.id, "email", t0)
+        yield* channels.add(mail, Redacted.make("dana@example.com"))
+        const input = held(project.id, DateTime.add(t0, { minutes: 1 }))
+        yield* posts.create(input)
+        const mine = (list: ReadonlyArray<ClaimedApprovalMessage>) => list.filter((message) => message.projectId === project.id)
+        const request = (worker: string, at: DateTime.Utc) => ({ now: at, limit: 100, leaseMillis: 10_000, worker })
+        const first = DateTime.add(t0, { minutes: 2 })
+        yield* channels.fanOut(first)
+        const [announced] = mine(yield* channels.claimDue(request("a", first)))
+        expect(announced).toMatchObject({ postId: input.record.post.id, postVersion: 1 })
+        yield* channels.complete(announced!.id, "a", ApprovalMessageOutcome.Sent({ at: first }))
+        // Approved and scheduled (version 2), then unscheduled back to the hold (version 3).
+        const post = input.record.post
+        const scheduled = post.with({ version: 2, status: "scheduled", updatedAt: DateTime.add(t0, { minutes: 3 }) })
+        yield* posts.commit(PostChange.Update({ expectedVersion: 1, record: { ...input.record, post: scheduled }, events: [] }))
+        const second = DateTime.add(t0, { minutes: 4 })
+        yield* channels.fanOut(second)
+        expect(mine(yield* channels.claimDue(request("b", second)))).toEqual([])
+        const reheld = scheduled.with({ version: 3, status: "pending_approval", updatedAt: second })
+        yield* posts.commit(PostChange.Update({ expectedVersion: 2, record: { ...input.record, post: reheld }, events: [] }))
+        yield* channels.fanOut(second)
+        expect(yield* channels.fanOut(second)).toBe(0)
+        const again = mine(yield* channels.claimDue(request("b", second)))
+        expect(again.map((message) => [message.postId, message.postVersion, message.channel.id])).toEqual([[post.id, 3, mail.id]])
+        expect(again[0]!.id).not.toBe(announced!.id)
+        expect(yield* channels.recipientOf(project.id, announced!.id)).toEqual(Option.some({ kind: "email", recipient: "dana@example.com" }))
+      }))
+
     it.effect("hands a message to one worker; a retry comes back when due; a sent or removed channel's message does not", () =>
       Effect.gen(function*() {
         const posts = yield* PostStore

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks"
 import { type ApiError, get, post, upload } from "../api.js"
+import { MediaThumbs } from "../MediaThumbs.js"
 import { appendSignature, captionLength } from "../core.js"
 import { platformName } from "../PostPreview.js"
 import { href } from "../router.js"
@@ -227,6 +228,7 @@ export const Composer = (_: PageProps) => {
                 ? <span class="error">{item.error}</span>
                 : <progress max={1} value={item.progress} aria-label={`Upload of ${item.name}`}>{Math.round(item.progress * 100)}%</progress>}
               {item.id !== undefined && " uploaded"}
+              {item.id !== undefined && <MediaThumbs ids={[item.id]} />}
             </li>
           ))}
         </ul>

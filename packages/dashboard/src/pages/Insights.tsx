@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
 import { get } from "../api.js"
+import { href } from "../router.js"
 import type { PageProps } from "../routes.js"
 import { Empty, ErrorNote, Loading, useLoad, When } from "../ui.js"
 
@@ -75,6 +76,7 @@ const OnePost = ({ postId }: { readonly postId: string }) => {
   if (metrics.value === undefined) return metrics.error === undefined ? <Loading /> : <ErrorNote error={metrics.error} onRetry={metrics.reload} />
   if (metrics.value.data.length === 0) return <Empty>Not synced yet: numbers are fetched 15 minutes after publishing, then every 6 hours.</Empty>
   return (
+    <>
     <table>
       <caption>Post <code>{postId}</code>, as last fetched</caption>
       <thead><tr><th scope="col">Account</th><th scope="col">Views</th><th scope="col">Likes</th><th scope="col">Comments</th><th scope="col">Shares</th><th scope="col">Fetched</th></tr></thead>
@@ -88,6 +90,8 @@ const OnePost = ({ postId }: { readonly postId: string }) => {
         ))}
       </tbody>
     </table>
+    <p><a href={href("post", postId)}>These metrics over time, on the post's page</a></p>
+    </>
   )
 }
 

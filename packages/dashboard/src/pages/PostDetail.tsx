@@ -1,9 +1,10 @@
 import { useEffect, useState } from "preact/hooks"
 import { type ApiError, del, get, patch, post } from "../api.js"
+import { MetricsCharts } from "../MetricsChart.js"
 import { PostPreview, platformName } from "../PostPreview.js"
 import { href, navigate } from "../router.js"
 import type { PageProps } from "../routes.js"
-import type { Post, PostList, Receipt, ReceiptEntry } from "../types.js"
+import type { MetricsHistory, Post, PostList, Receipt, ReceiptEntry } from "../types.js"
 import { asApiError, Empty, ErrorNote, Loading, Notice, StatusBadge, useLoad, When } from "../ui.js"
 
 /** How often a post that is going out is read again, so its receipt fills in as the deliveries finish. */
@@ -92,7 +93,10 @@ export const PostDetail = ({ params }: PageProps) => {
     const receipt = await get<Receipt>(`/api/v1/post-results?post_id=${encodeURIComponent(id)}`)
     // GET /posts has no by-id read: the post is found in the newest 100 of its status.
     const list = await get<PostList>(`/api/v1/posts?limit=100&status=${receipt.post_status}`)
-    return { receipt, post: list.data.find((candidate) => candidate.id === id) ?? null }
+    // Numbers exist only for what went out; a held or draft post has none to ask for.
+    const wentOut = receipt.data.some((entry) => entry.status === "success" || entry.status === "taken_down")
+    const history = wentOut ? await get<MetricsHistory>(`/api/v1/metrics/history?post_id=${encodeURIComponent(id)}`) : null
+    return { receipt, history, post: list.data.find((candidate) => candidate.id === id) ?? null }
   }, [id])
   const goingOut = loaded.value?.receipt.post_status === "processing"
   useEffect(() => {
@@ -101,7 +105,7 @@ export const PostDetail = ({ params }: PageProps) => {
     return () => clearTimeout(timer)
   }, [loaded.value])
   if (loaded.value === undefined) return loaded.error === undefined ? <Loading /> : <ErrorNote error={loaded.error} onRetry={loaded.reload} />
-  const { receipt, post: current } = loaded.value
+  const { history, receipt, post: current } = loaded.value
   const remove = async () => {
     setActionError(null)
     try {
@@ -145,6 +149,12 @@ export const PostDetail = ({ params }: PageProps) => {
             </tbody>
           </table>
         )}
+      {history !== null && (
+        <>
+          <h2>Metrics over time</h2>
+          <MetricsCharts history={history} />
+        </>
+      )}
     </>
   )
 }

@@ -1,7 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { maxPeopleTags, MediaKind, PeopleTags, platformRegistry, platforms, platformsWith } from "@herald/core"
+import { maxPeopleTags, MediaInfo, MediaKind, PeopleTags, platformRegistry, platforms, platformsWith } from "@herald/core"
 import { Schema } from "effect"
-import { Conflict, MediaRefused, MediaTooLargeError, MissingScopeError, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
+import {
+  Conflict,
+  MediaNotFoundError,
+  MediaRefused,
+  MediaTooLargeError,
+  MissingScopeError,
+  NotFound,
+  PayloadTooLarge,
+  UnsupportedMediaType
+} from "../HttpErrors.js"
 
 /** Fields of a media reply with its one code (an enum in the document). */
 const body = <const Code extends string>(code: Code) => ({ error: Schema.String, code: Schema.Literal(code) })
@@ -21,6 +30,12 @@ export class TagsNeedImage extends Schema.Class<TagsNeedImage>("TagsNeedImage")(
 export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
   body("media_storage_unavailable"),
   HttpApiSchema.annotations({ status: 503, description: "Media storage (local or bucket) is not configured on this instance." })
+) {}
+
+/** 416: the Range asked for starts past the end of the file (Content-Range says its size). */
+export class RangeNotSatisfiable extends Schema.Class<RangeNotSatisfiable>("RangeNotSatisfiable")(
+  body("range_not_satisfiable"),
+  HttpApiSchema.annotations({ status: 416, description: "The Range starts past the end of the file; Content-Range: bytes */size gives its size." })
 ) {}
 
 const altTextPlatforms = platforms.filter((platform) => platformRegistry[platform].media.altText).join(" and ")
@@ -86,7 +101,14 @@ export const UploadTicketReply = Schema.Struct({
   curl: Schema.optional(Schema.String.annotations({ description: "Bucket configured: the same upload as a curl command." }))
 }).annotations({ identifier: "UploadTicketReply" })
 
-/** POST /media and POST /media/ticket: behind the API key (the group gets Authentication in HeraldApi). */
+const MediaPath = Schema.Struct({ id: Schema.String.annotations({ description: "The media id POST /media answered." }) })
+
+/** The stored bytes, sent with the media's own type (image/jpeg, video/mp4, …), not this placeholder's. */
+export const MediaContent = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }).annotations({
+  description: "The file's bytes, with Content-Type its mime, an ETag and Accept-Ranges: bytes (a Range request answers 206)."
+})
+
+/** POST /media, POST /media/ticket and the reads: behind the API key (the group gets Authentication in HeraldApi). */
 export class MediaGroup extends HttpApiGroup.make("media")
   .add(
     HttpApiEndpoint.post("upload", "/media")
@@ -111,7 +133,24 @@ export class MediaGroup extends HttpApiGroup.make("media")
       .addError(ServiceUnavailable)
       .annotate(OpenApi.Summary, "Open an upload slot (for browsers and large files)")
   )
-  .annotate(OpenApi.Description, "Upload images, videos and PDFs for posts; open upload slots.")
+  .add(
+    HttpApiEndpoint.get("get", "/media/:id")
+      .setPath(MediaPath)
+      .addSuccess(MediaInfo)
+      .addError(MissingScopeError)
+      .addError(MediaNotFoundError)
+      .annotate(OpenApi.Summary, "A stored file's kind, type, size, dimensions, duration and alt text")
+  )
+  .add(
+    HttpApiEndpoint.get("content", "/media/content/:id")
+      .setPath(MediaPath)
+      .addSuccess(MediaContent)
+      .addError(MissingScopeError)
+      .addError(MediaNotFoundError)
+      .addError(RangeNotSatisfiable)
+      .annotate(OpenApi.Summary, "A stored file's bytes, for previews (ETag, Range)")
+  )
+  .annotate(OpenApi.Description, "Upload images, videos and PDFs for posts; open upload slots; read stored media back.")
 {}
 
 /** The attach URL of a ticket: no key, the ticket in the path is the credential. */

@@ -6,6 +6,8 @@ import {
   IdGenerator,
   issueUploadTicket,
   MediaAdmin,
+  MediaLibrary,
+  mediaInfoOf,
   MediaProbe,
   MediaSource,
   MediaStaging,
@@ -15,6 +17,8 @@ import {
   type MissingScope,
   openTicket,
   PeopleTagCheck,
+  readMedia,
+  readMediaContent,
   requireMediaStorage,
   requireScope,
   type PeopleTagsUnavailable,
@@ -46,6 +50,7 @@ import {
 } from "../HttpErrors.js"
 import { CurrentPrincipal, groupContext } from "../RequestPath.js"
 import { PeopleTagsRefused, ServiceUnavailable, TagsNeedImage } from "./MediaApi.js"
+import { mediaContentReply } from "./MediaContent.js"
 import { contentTypeOf, readJsonBody, readMultipart } from "./MediaRequest.js"
 
 /** The reply classes FailuresLive answers; the media-only ones are answered in place. */
@@ -169,7 +174,32 @@ export const MediaHttpLive = HttpApiBuilder.group(HeraldApi, "media", (handlers)
           })
         }
       }).pipe(replying))
-).pipe(groupContext(Authentication, RequestUrlGuard, HttpApiConfig, IdGenerator, AccountStore, MediaAdmin, MediaStaging, MediaStorage, MediaProbe, PeopleTagCheck, UploadTickets))
+    .handle("get", ({ path }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => readMedia(principal, path.id)),
+        Effect.map(mediaInfoOf),
+        Effect.catchAll(failWith)
+      ))
+    .handleRaw("content", ({ path, request }) =>
+      CurrentPrincipal.pipe(
+        Effect.flatMap((principal) => readMediaContent(principal, path.id)),
+        Effect.map(({ bytes, media }) => mediaContentReply(request, media, bytes)),
+        Effect.catchAll(failWith)
+      ))
+).pipe(groupContext(
+  Authentication,
+  RequestUrlGuard,
+  HttpApiConfig,
+  IdGenerator,
+  AccountStore,
+  MediaAdmin,
+  MediaLibrary,
+  MediaStaging,
+  MediaStorage,
+  MediaProbe,
+  PeopleTagCheck,
+  UploadTickets
+))
 
 /** A browser page on another origin posts here and reads the reply: the ticket is the credential. */
 const corsOpen = HttpApp.appendPreResponseHandler((_request, response) =>

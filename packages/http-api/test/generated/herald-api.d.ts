@@ -272,6 +272,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/metrics/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Engagement of each delivery of a post over time: a point per sync that changed it
+         * @description The engagement numbers of each delivery of a post over time: a point per sync that changed them, oldest first. GET /metrics is the latest of these.
+         */
+        get: operations["getPostMetricsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/insights": {
         parameters: {
             query?: never;
@@ -366,6 +386,46 @@ export interface paths {
          * @description Reserves an upload: answers a URL to send a large file to without the API key, and the ticket to name it by afterwards.
          */
         post: operations["createUploadTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored file's kind, type, size, dimensions, duration and alt text
+         * @description What is known of a stored file of the project: kind, type read from its bytes, size, width and height, duration, alt text, the sender's file name and when it was stored. Another project's id answers media_not_found.
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/content/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored file's bytes, for previews (ETag, Range)
+         * @description The stored file's bytes with its type, for previews: private caching with an ETag (If-None-Match answers 304) and one byte range per request (Range answers 206, or 416 outside the file). Another project's id answers media_not_found.
+         */
+        get: operations["getMediaContent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1575,6 +1635,51 @@ export interface components {
          * @description an integer
          */
         NonNegativeInt: number;
+        PostMetricsHistory: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            post_id: string;
+            /** @description One row per delivery synced at least once, in the order of GET /metrics; empty: not synced yet. */
+            data: components["schemas"]["DeliveryMetricsHistory"][];
+        };
+        DeliveryMetricsHistory: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            delivery_id: string;
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            account_id: string;
+            platform: components["schemas"]["Platform"];
+            username: string;
+            /** @description Oldest first; a point per sync that changed the numbers (the last stands until synced_at). */
+            points: components["schemas"]["MetricsPoint"][];
+            /**
+             * Format: date-time
+             * @description When the numbers (or the verdict) were fetched (UTC).
+             */
+            synced_at: string;
+        };
+        MetricsPoint: {
+            /**
+             * Format: date-time
+             * @description When the sync found these numbers (UTC).
+             */
+            taken_at: string;
+            views: components["schemas"]["NonNegativeInt"] | null;
+            likes: components["schemas"]["NonNegativeInt"] | null;
+            comments: components["schemas"]["NonNegativeInt"] | null;
+            shares: components["schemas"]["NonNegativeInt"] | null;
+            reach: components["schemas"]["NonNegativeInt"] | null;
+            saves: components["schemas"]["NonNegativeInt"] | null;
+            /** @description likes + comments + shares + saves over those the platform reports; null when it reports none. */
+            engagement: components["schemas"]["Int"] | null;
+        };
         Insights: {
             since_days: components["schemas"]["Int"];
             platform: components["schemas"]["Platform"] | null;
@@ -1802,6 +1907,44 @@ export interface components {
             };
             /** @description Bucket configured: the same upload as a curl command. */
             curl?: string;
+        };
+        MediaInfo: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "image" | "video" | "document";
+            /** @description The type read from the bytes (never the sender's name for it). */
+            mime: string;
+            /**
+             * int
+             * @description The file's size.
+             */
+            bytes: number;
+            /** @description Pixels; null when unknown (documents). */
+            width: components["schemas"]["Int"] | null;
+            height: components["schemas"]["Int"] | null;
+            /** @description Videos; null otherwise. */
+            duration_seconds: number | null;
+            alt_text: string | null;
+            /** @description The name the sender gave, as a label only. */
+            filename: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description No media with this id in this key's project. */
+        MediaNotFoundError: {
+            error: string;
+            /** @enum {string} */
+            code: "media_not_found";
+        };
+        /** @description The Range starts past the end of the file; Content-Range: bytes *\/size gives its size. */
+        RangeNotSatisfiable: {
+            error: string;
+            /** @enum {string} */
+            code: "range_not_satisfiable";
         };
         AttachMultipart: {
             /** Format: binary */
@@ -3601,6 +3744,102 @@ export interface operations {
             };
         };
     };
+    getPostMetricsHistory: {
+        parameters: {
+            query: {
+                /** @description a Universally Unique Identifier */
+                post_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PostMetricsHistory */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostMetricsHistory"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
+                };
+            };
+            /** @description Not found in this key's project; code says what. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
     getInsights: {
         parameters: {
             query?: {
@@ -4124,6 +4363,210 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ServiceUnavailable"];
+                };
+            };
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The media id POST /media answered. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description MediaInfo */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaInfo"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description No media with this id in this key's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaNotFoundError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getMediaContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The media id POST /media answered. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with Content-Type its mime, an ETag and Accept-Ranges: bytes (a Range request answers 206). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description No media with this id in this key's project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaNotFoundError"];
+                };
+            };
+            /** @description The Range starts past the end of the file; Content-Range: bytes *\/size gives its size. */
+            416: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RangeNotSatisfiable"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
                 };
             };
         };
