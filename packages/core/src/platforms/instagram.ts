@@ -62,7 +62,13 @@ const options = {
   branded_content_sponsors: brandedContent(list(Schema.Array(Schema.String), "Usernames of the sponsoring brands.", {
     items: { max: 2, refusal: (count, { max }) => `branded content names at most ${max} sponsors; this post names ${count}` }
   })),
-  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later."),
+  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later.", {
+    // Ayrshare's documented Instagram fields carry no AI label (docs/networks/aggregator.md).
+    refuse: (labelled, target) =>
+      labelled && (target.account.route === "aggregator" || target.account.route === "aggregator_login")
+        ? `the AI-generated label goes only through Instagram's own logins; ${target.ref} is connected ${target.account.route}`
+        : null
+  }),
   // Beyond the contract: Instagram's collaborators (ig-user/media), invited as co-authors.
   collaborators: list(Schema.Array(PeopleTagHandle), "Usernames invited as collaborators; each must accept before the post shows on their profile.", {
     items: { max: 3, refusal: (count, { max }) => `a post invites at most ${max} collaborators; this post names ${count}` },
@@ -104,8 +110,9 @@ export const instagram: PlatformModule = {
     // Instagram Login carries no branded content; Facebook Login does (Content Publishing requirements).
     direct: [],
     facebook_login: ["branded_content"],
-    aggregator: ["first_comment", "branded_content"],
-    aggregator_login: ["first_comment", "people_tags", "reel_music", "branded_content"],
+    // Ayrshare's documented Instagram fields carry no paid-partnership label (docs/networks/aggregator.md).
+    aggregator: ["first_comment"],
+    aggregator_login: ["first_comment", "people_tags", "reel_music"],
     simulator: ["first_comment", "people_tags", "reel_music", "branded_content"]
   },
   options,
