@@ -170,7 +170,7 @@ const accounts = group("accounts", "Social accounts: connect, log in, set their 
           return inProject(project, (p) => `/projects/${p}/accounts`, "POST", {
             platform,
             username: username.value,
-            route: route.value,
+            route: Option.getOrElse(route, () => "aggregator"),
             api_key: apiKey,
             ...(profileKey === "" ? {} : { profile_key: profileKey })
           })
