@@ -64,8 +64,9 @@ const options = {
   })),
   is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later.", {
     // Ayrshare's documented Instagram fields carry no AI label (docs/networks/aggregator.md).
+    needs: "ai_label",
     refuse: (labelled, target) =>
-      labelled && (target.account.route === "aggregator" || target.account.route === "aggregator_login")
+      labelled && !instagram.routes[target.account.route].includes("ai_label")
         ? `the AI-generated label goes only through Instagram's own logins; ${target.ref} is connected ${target.account.route}`
         : null
   }),
@@ -105,15 +106,15 @@ export const instagram: PlatformModule = {
     singleVideoIsReel: true
   }),
   placements: ["reels", "stories", "timeline"],
-  // People tags and reel music: only the aggregator's login variant.
+  // People tags and reel music: only the aggregator's login variant; the AI label: Instagram's own logins.
   routes: {
     // Instagram Login carries no branded content; Facebook Login does (Content Publishing requirements).
-    direct: [],
-    facebook_login: ["branded_content"],
+    direct: ["ai_label"],
+    facebook_login: ["branded_content", "ai_label"],
     // Ayrshare's documented Instagram fields carry no paid-partnership label (docs/networks/aggregator.md).
     aggregator: ["first_comment"],
     aggregator_login: ["first_comment", "people_tags", "reel_music"],
-    simulator: ["first_comment", "people_tags", "reel_music", "branded_content"]
+    simulator: ["first_comment", "people_tags", "reel_music", "branded_content", "ai_label"]
   },
   options,
   rules: [coverRules],
