@@ -51,7 +51,6 @@ export const postBody = (request: PublishRequest, mediaUrls: ReadonlyArray<strin
   const tags = userTagsOf(sent, placement)
   const instagramOptions = {
     ...(placement === "stories" ? { stories: true } : {}),
-    ...(placement === "reels" ? { shareReelsFeed: false } : {}),
     ...(tags.length === 0 ? {} : { userTags: tags }),
     ...(configuration.collaborators === undefined || configuration.collaborators.length === 0
       ? {}
