@@ -96,6 +96,12 @@ describe("Instagram through the aggregator (fake Ayrshare on loopback, media in 
     const noKeys = await admin("/accounts", { method: "POST", json: { platform: "instagram", username: "acme.studio", route: "aggregator" } })
     expect(noKeys.status).toBe(400)
     expect(JSON.stringify(await json(noKeys))).toContain("api_key")
+    const tooLong = `${apiKey}-${"x".repeat(300)}`
+    const long = await admin("/accounts", { method: "POST", json: { platform: "instagram", username: "acme.studio", route: "aggregator", api_key: tooLong } })
+    expect(long.status).toBe(400)
+    const longBody = JSON.stringify(await json(long))
+    expect(longBody).toContain("api_key")
+    expect(longBody).not.toContain(apiKey)
     const stray = await admin("/accounts", { method: "POST", json: { platform: "instagram", username: "acme.sim", route: "simulator", profile_key: profileKey } })
     expect(stray.status).toBe(400)
     expect(JSON.stringify(await json(stray))).toContain("profile_key")

@@ -269,6 +269,15 @@ export const AdminSocialAccount = Schema.Struct({
 }).annotations({ identifier: "AdminSocialAccount" })
 export type AdminSocialAccount = typeof AdminSocialAccount.Type
 
+/**
+ * An aggregator's key in a request body: held Redacted from decoding on, and refused with a
+ * message that never repeats the value (a schema's own messages quote what they got).
+ */
+const aggregatorKey = (field: string) => {
+  const refused = { message: () => `${field} must be a string of 1 to 300 characters (its value is not repeated)` }
+  return Schema.Redacted(Schema.String.annotations(refused).pipe(Schema.minLength(1, refused), Schema.maxLength(300, refused)))
+}
+
 export const ConnectAccountBody = request(
   Schema.Struct({
     platform: Platform,
@@ -279,10 +288,10 @@ export const ConnectAccountBody = request(
       description:
         "simulator (by name), or an aggregator route (instagram: aggregator, aggregator_login) with the aggregator's keys; direct accounts connect through accounts/oauth or accounts/login."
     }),
-    api_key: Schema.optional(Schema.Redacted(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)))).annotations({
+    api_key: Schema.optional(aggregatorKey("api_key")).annotations({
       description: "Aggregator routes only, required there: the Ayrshare account's API key. Stored encrypted; never logged or echoed."
     }),
-    profile_key: Schema.optional(Schema.Redacted(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)))).annotations({
+    profile_key: Schema.optional(aggregatorKey("profile_key")).annotations({
       description:
         "Aggregator routes only: the Ayrshare user profile's Profile-Key (absent: the API key's primary profile). Stored encrypted; never logged or echoed."
     })
