@@ -150,19 +150,35 @@ const accounts = group("accounts", "Social accounts: connect, log in, set their 
     adminCommand("list", "List a project's accounts.", {}, (_, project) => inProject(project, (p) => `/projects/${p}/accounts`)),
     adminCommand(
       "connect",
-      "Connect an account: a simulator one by --username, a direct one through the platform's consent page (the reply's authorize_url).",
+      "Connect an account: a simulator one by --username, an aggregator one (instagram, --route aggregator or aggregator_login) by --username with the keys from HERALD_AYRSHARE_API_KEY and HERALD_AYRSHARE_PROFILE_KEY, a direct one through the platform's consent page (the reply's authorize_url).",
       {
         platform: platformOption,
-        username: textOption("username", "a simulator account's name"),
-        route: textOption("route", "simulator, direct (the default without --username) or facebook_login (instagram)"),
+        username: textOption("username", "a simulator account's name, or the Instagram account an aggregator profile links"),
+        route: textOption("route", "simulator, direct (the default without --username), facebook_login (instagram), aggregator or aggregator_login (instagram, through Ayrshare)"),
         identifier: textOption("identifier", "Bluesky: the handle or DID to connect")
       },
-      // A simulator account is connected by name; a direct one through the platform's consent page,
-      // whose URL the reply carries (authorize_url) for the person to open.
-      ({ identifier, platform, route, username }, project) =>
-        Option.isSome(username) || Option.contains(route, "simulator")
+      // A simulator account is connected by name; an aggregator one by name with the aggregator's
+      // keys; a direct one through the platform's consent page, whose URL the reply carries
+      // (authorize_url) for the person to open.
+      ({ identifier, platform, route, username }, project) => {
+        if (Option.contains(route, "aggregator") || Option.contains(route, "aggregator_login")) {
+          // Read from the environment, never an option: a command line is visible to every user of the machine.
+          const apiKey = process.env.HERALD_AYRSHARE_API_KEY ?? ""
+          const profileKey = process.env.HERALD_AYRSHARE_PROFILE_KEY ?? ""
+          if (apiKey === "") return usageError("set HERALD_AYRSHARE_API_KEY to the Ayrshare account's API key (and HERALD_AYRSHARE_PROFILE_KEY to the user profile's key)")
+          if (Option.isNone(username)) return usageError("name the Instagram account the Ayrshare profile links with --username")
+          return inProject(project, (p) => `/projects/${p}/accounts`, "POST", {
+            platform,
+            username: username.value,
+            route: Option.getOrElse(route, () => "aggregator"),
+            api_key: apiKey,
+            ...(profileKey === "" ? {} : { profile_key: profileKey })
+          })
+        }
+        return Option.isSome(username) || Option.contains(route, "simulator")
           ? inProject(project, (p) => `/projects/${p}/accounts`, "POST", { platform, ...presentFields({ username, route }) })
           : inProject(project, (p) => `/projects/${p}/accounts/oauth`, "POST", { platform, ...presentFields({ identifier, route }) })
+      }
     ),
     adminCommand(
       "login",

@@ -7,7 +7,7 @@ import {
   type Refresher,
   type RouteAdapters
 } from "@herald/core"
-import { Bluesky, Facebook, Instagram, Kit, Linkedin, Pinterest, Threads, Tiktok, X, Youtube } from "@herald/publishers"
+import { Aggregator, Bluesky, Facebook, Instagram, Kit, Linkedin, Pinterest, Threads, Tiktok, X, Youtube } from "@herald/publishers"
 import { Context, Deferred, Effect, Either, Layer } from "effect"
 
 /**
@@ -24,7 +24,9 @@ export const directRoutes: ReadonlyArray<Kit.DirectRoute> = [
   Facebook.facebookDirectRoute,
   Instagram.instagramDirectRoute,
   Instagram.instagramFacebookLoginDirectRoute,
-  Pinterest.pinterestDirectRoute
+  Pinterest.pinterestDirectRoute,
+  Aggregator.instagramAggregatorRoute,
+  Aggregator.instagramAggregatorLoginRoute
 ]
 
 /** This build's direct routes with `own` added: one for a (platform, route) this build has replaces it. */
@@ -56,6 +58,7 @@ export const directRoutesLayer = (routes: ReadonlyArray<Kit.DirectRoute>) =>
     const tokens = yield* makeAccountTokens(refresherOf)
     const oauth: Array<ConnectionMethods["oauth"][number]> = []
     const logins: Array<ConnectionMethods["logins"][number]> = []
+    const keys: Array<NonNullable<ConnectionMethods["keys"]>[number]> = []
     const unconfigured: Array<ConnectionMethods["unconfigured"][number]> = []
     const adapters: Array<RouteAdapters> = []
     for (const route of routes) {
@@ -63,13 +66,14 @@ export const directRoutesLayer = (routes: ReadonlyArray<Kit.DirectRoute>) =>
       const built = yield* route.build(endpoints).pipe(Effect.provideService(AccountTokens, tokens))
       adapters.push(built.adapters)
       if (built.login !== undefined) logins.push(built.login)
+      if (built.keys !== undefined) keys.push(built.keys)
       if (built.oauth !== undefined) {
         const client = Kit.oauthClient(endpoints)
         if (route.oauthUnregistered === true || Either.isRight(client)) oauth.push(built.oauth)
         else unconfigured.push({ platform: route.platform, ...(route.route === undefined ? {} : { route: route.route }), variables: client.left })
       }
     }
-    const connection = { oauth, logins, unconfigured }
+    const connection = { oauth, logins, keys, unconfigured }
     yield* Deferred.succeed(methods, connection)
     return Context.make(DirectAdapters, adapters).pipe(
       Context.add(AccountTokens, tokens),

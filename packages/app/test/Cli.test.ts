@@ -40,6 +40,30 @@ const request = async (line: string, project: ReadonlyArray<string> = ["--projec
 }
 
 describe("argument parsing", () => {
+  it("connects an aggregator account with Ayrshare's keys from the environment, never from the command line", async () => {
+    const line = "accounts connect --platform instagram --route aggregator_login --username acme.studio"
+    const saved = { api: process.env.HERALD_AYRSHARE_API_KEY, profile: process.env.HERALD_AYRSHARE_PROFILE_KEY }
+    try {
+      delete process.env.HERALD_AYRSHARE_API_KEY
+      delete process.env.HERALD_AYRSHARE_PROFILE_KEY
+      const missing = await request(line)
+      expect(missing.code).toBe(2)
+      expect(missing.err).toContain("HERALD_AYRSHARE_API_KEY")
+      process.env.HERALD_AYRSHARE_API_KEY = "ayr-key"
+      process.env.HERALD_AYRSHARE_PROFILE_KEY = "ayr-profile"
+      expect((await request(line)).call).toEqual({
+        method: "POST",
+        path: "/admin/v1/projects/p1/accounts",
+        body: { platform: "instagram", username: "acme.studio", route: "aggregator_login", api_key: "ayr-key", profile_key: "ayr-profile" }
+      })
+    } finally {
+      if (saved.api === undefined) delete process.env.HERALD_AYRSHARE_API_KEY
+      else process.env.HERALD_AYRSHARE_API_KEY = saved.api
+      if (saved.profile === undefined) delete process.env.HERALD_AYRSHARE_PROFILE_KEY
+      else process.env.HERALD_AYRSHARE_PROFILE_KEY = saved.profile
+    }
+  })
+
   it("maps a command line to its admin request", async () => {
     expect((await request("keys create --kind agent --scopes posts:read,posts:write --rate-limit 5000")).call).toEqual({
       method: "POST",

@@ -182,7 +182,8 @@ export const adminOperations: Readonly<Record<string, OperationDoc>> = {
   "accounts.list": { id: "listAccounts", description: "A project's social accounts." },
   "accounts.connect": {
     id: "connectAccount",
-    description: "Connects a simulator account by name. Real networks are connected through accounts/oauth or accounts/login.",
+    description:
+      "Connects a simulator account by name, or an Instagram account through the aggregator (Ayrshare) with its keys: route aggregator or aggregator_login, api_key and profile_key; Herald asks Ayrshare which account the profile links and refuses another username. Direct accounts are connected through accounts/oauth or accounts/login.",
     examples: json({ platform: "x", username: "acme", route: "simulator" })
   },
   "accounts.startOAuth": {

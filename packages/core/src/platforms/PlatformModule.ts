@@ -98,9 +98,13 @@ export const everyRoute = (
  * Capabilities that depend on the connection route (placements and mixed_media are the
  * platform's, public_posts the account's report): those `can` shows, and branded_content
  * (instagram's paid partnership labels, which only some logins carry; its options are listed
- * only where the route has it).
+ * only where the route has it) and ai_label (instagram's AI-generated label, which the aggregator
+ * route does not carry).
  */
-export type RouteCapability = Exclude<keyof AccountCapabilities, "placements" | "mixed_media" | "public_posts"> | "branded_content"
+export type RouteCapability =
+  | Exclude<keyof AccountCapabilities, "placements" | "mixed_media" | "public_posts">
+  | "branded_content"
+  | "ai_label"
 
 export type Metric = "views" | "likes" | "comments" | "shares" | "reach" | "saves"
 

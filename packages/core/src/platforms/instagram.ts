@@ -62,7 +62,14 @@ const options = {
   branded_content_sponsors: brandedContent(list(Schema.Array(Schema.String), "Usernames of the sponsoring brands.", {
     items: { max: 2, refusal: (count, { max }) => `branded content names at most ${max} sponsors; this post names ${count}` }
   })),
-  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later."),
+  is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later.", {
+    // Ayrshare's documented Instagram fields carry no AI label (docs/networks/aggregator.md).
+    needs: "ai_label",
+    refuse: (labelled, target) =>
+      labelled && !instagram.routes[target.account.route].includes("ai_label")
+        ? `the AI-generated label goes only through Instagram's own logins; ${target.ref} is connected ${target.account.route}`
+        : null
+  }),
   // Beyond the contract: Instagram's collaborators (ig-user/media), invited as co-authors.
   collaborators: list(Schema.Array(PeopleTagHandle), "Usernames invited as collaborators; each must accept before the post shows on their profile.", {
     items: { max: 3, refusal: (count, { max }) => `a post invites at most ${max} collaborators; this post names ${count}` },
@@ -99,14 +106,15 @@ export const instagram: PlatformModule = {
     singleVideoIsReel: true
   }),
   placements: ["reels", "stories", "timeline"],
-  // People tags and reel music: only the aggregator's login variant.
+  // People tags and reel music: only the aggregator's login variant; the AI label: Instagram's own logins.
   routes: {
     // Instagram Login carries no branded content; Facebook Login does (Content Publishing requirements).
-    direct: [],
-    facebook_login: ["branded_content"],
-    aggregator: ["first_comment", "branded_content"],
-    aggregator_login: ["first_comment", "people_tags", "reel_music", "branded_content"],
-    simulator: ["first_comment", "people_tags", "reel_music", "branded_content"]
+    direct: ["ai_label"],
+    facebook_login: ["branded_content", "ai_label"],
+    // Ayrshare's documented Instagram fields carry no paid-partnership label (docs/networks/aggregator.md).
+    aggregator: ["first_comment"],
+    aggregator_login: ["first_comment", "people_tags", "reel_music"],
+    simulator: ["first_comment", "people_tags", "reel_music", "branded_content", "ai_label"]
   },
   options,
   rules: [coverRules],

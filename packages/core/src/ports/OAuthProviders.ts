@@ -93,10 +93,28 @@ export interface PasswordLogin {
   readonly refresh: (credentials: Credentials) => Effect.Effect<TokenGrant, PlatformCallFailed>
 }
 
-/** How this build connects a platform's accounts on the direct route (Bluesky has both a consent page and a login). */
+/** The keys an aggregator's account is reached with: its API key, and a user profile's key where the account is not the primary profile's. */
+export interface AggregatorKeys {
+  readonly apiKey: Redacted.Redacted<string>
+  readonly profileKey: Redacted.Redacted<string> | null
+}
+
+/**
+ * For routes connected with an aggregator's keys instead of a consent page (Ayrshare): the keys
+ * are checked with the aggregator, which names the network account its profile links; the
+ * credentials to store are the keys themselves (sealed like tokens), which do not expire.
+ */
+export interface KeyConnection {
+  readonly platform: Platform
+  readonly route: ConnectionRoute
+  readonly connect: (keys: AggregatorKeys) => Effect.Effect<TokenGrant & PlatformIdentity, PlatformCallFailed>
+}
+
+/** How this build connects a platform's accounts on a route (Bluesky has both a consent page and a login; the aggregator routes take keys). */
 export type ConnectionMethod =
   | { readonly _tag: "OAuth"; readonly provider: OAuthProvider }
   | { readonly _tag: "Password"; readonly login: PasswordLogin }
+  | { readonly _tag: "Keys"; readonly connection: KeyConnection }
   /** The platform has a direct publisher but its OAuth client is not configured: the variables to set. */
   | { readonly _tag: "Unconfigured"; readonly variables: ReadonlyArray<string> }
   /** No direct publisher for the platform in this build. */
@@ -105,6 +123,8 @@ export type ConnectionMethod =
 export interface ConnectionMethods {
   readonly oauth: ReadonlyArray<OAuthProvider>
   readonly logins: ReadonlyArray<PasswordLogin>
+  /** The aggregator routes' key connections; absent: none. */
+  readonly keys?: ReadonlyArray<KeyConnection>
   readonly unconfigured: ReadonlyArray<{ readonly platform: Platform; readonly route?: ConnectionRoute; readonly variables: ReadonlyArray<string> }>
 }
 
@@ -135,7 +155,8 @@ export class OAuthProviders extends Context.Tag("@herald/core/OAuthProviders")<O
         const found: Array<ConnectionMethod> = [
           ...methods.oauth.filter(on).map((provider) => ({ _tag: "OAuth", provider }) as const),
           ...(route === "direct" ? methods.logins.filter((entry) => entry.platform === platform) : [])
-            .map((login) => ({ _tag: "Password", login }) as const)
+            .map((login) => ({ _tag: "Password", login }) as const),
+          ...(methods.keys ?? []).filter(on).map((connection) => ({ _tag: "Keys", connection }) as const)
         ]
         if (found.length > 0) return found
         const unconfigured = methods.unconfigured.find(on)

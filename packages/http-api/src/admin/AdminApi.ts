@@ -269,6 +269,15 @@ export const AdminSocialAccount = Schema.Struct({
 }).annotations({ identifier: "AdminSocialAccount" })
 export type AdminSocialAccount = typeof AdminSocialAccount.Type
 
+/**
+ * An aggregator's key in a request body: held Redacted from decoding on, and refused with a
+ * message that never repeats the value (a schema's own messages quote what they got).
+ */
+const aggregatorKey = (field: string) => {
+  const refused = { message: () => `${field} must be a string of 1 to 300 characters (its value is not repeated)` }
+  return Schema.Redacted(Schema.String.annotations(refused).pipe(Schema.minLength(1, refused), Schema.maxLength(300, refused)))
+}
+
 export const ConnectAccountBody = request(
   Schema.Struct({
     platform: Platform,
@@ -276,9 +285,25 @@ export const ConnectAccountBody = request(
       message: () => "a username has no spaces and none of @ (except leading), :, comma or |"
     })),
     route: Schema.optionalWith(ConnectionRoute, { default: () => "simulator" as const }).annotations({
-      description: "Only simulator can be connected for now; real networks come with their publishers."
+      description:
+        "simulator (by name), or an aggregator route (instagram: aggregator, aggregator_login) with the aggregator's keys; direct accounts connect through accounts/oauth or accounts/login."
+    }),
+    api_key: Schema.optional(aggregatorKey("api_key")).annotations({
+      description: "Aggregator routes only, required there: the Ayrshare account's API key. Stored encrypted; never logged or echoed."
+    }),
+    profile_key: Schema.optional(aggregatorKey("profile_key")).annotations({
+      description:
+        "Aggregator routes only: the Ayrshare user profile's Profile-Key (absent: the API key's primary profile). Stored encrypted; never logged or echoed."
     })
-  }),
+  }).pipe(Schema.filter((body) =>
+    body.route === "aggregator" || body.route === "aggregator_login"
+      ? body.api_key === undefined
+        ? { path: ["api_key"], message: `route ${body.route} is connected with the aggregator's keys: api_key is required` }
+        : undefined
+      : body.api_key !== undefined || body.profile_key !== undefined
+      ? { path: [body.api_key !== undefined ? "api_key" : "profile_key"], message: "keys are taken on the aggregator routes only" }
+      : undefined
+  )),
   "ConnectAccountBody"
 )
 
@@ -331,7 +356,7 @@ export class AdminAccountsGroup extends HttpApiGroup.make("accounts")
       .addSuccess(AdminSocialAccount, { status: 201 })
       .addError(AdminNotFound)
       .addError(AdminRefused)
-      .annotate(OpenApi.Summary, "Connect a simulator account (direct accounts connect through accounts/oauth or accounts/login)")
+      .annotate(OpenApi.Summary, "Connect a simulator account, or an aggregator account with its keys (direct accounts connect through accounts/oauth or accounts/login)")
   )
   .add(
     HttpApiEndpoint.post("startOAuth", "/projects/:project_id/accounts/oauth")

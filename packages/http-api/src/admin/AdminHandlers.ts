@@ -78,7 +78,9 @@ const WebhookEndpointNotFound404 = (e: WebhookEndpointNotFound) => Effect.fail(n
 
 /** Why a direct account cannot be connected the way asked: a 400 naming the field at fault. */
 const connectionRefusal = (
-  e: AccountRouteNotSupported | ConnectionMethodMismatch | PlatformNotConfigured | DirectRouteUnavailable | ConnectionRefused
+  e: AccountRouteNotSupported | ConnectionMethodMismatch | PlatformNotConfigured | DirectRouteUnavailable | ConnectionRefused,
+  /** The field a refused connection names (the login's identifier; the keys or the username on the aggregator routes). */
+  refusedField = "identifier"
 ) => {
   const [code, field]: readonly [AdminRefused["code"], string] = e._tag === "AccountRouteNotSupported"
     ? ["route_not_supported", "route"]
@@ -88,7 +90,7 @@ const connectionRefusal = (
     ? ["connection_method_mismatch", "platform"]
     : e._tag === "PlatformNotConfigured"
     ? ["platform_not_configured", "platform"]
-    : ["connection_refused", "identifier"]
+    : ["connection_refused", refusedField]
   return Effect.fail(new AdminRefused({ error: e.message, code, violations: [{ field, account: null, message: e.message }] }))
 }
 
@@ -200,14 +202,20 @@ export const AdminAccountsLive = HttpApiBuilder.group(HeraldAdminApi, "accounts"
         Effect.catchTag("ProjectNotFound", ProjectNotFound404)
       ))
     .handle("connect", ({ path, payload }) =>
-      connectAccount(path.project_id, payload).pipe(
+      connectAccount(path.project_id, {
+        platform: payload.platform,
+        username: payload.username,
+        route: payload.route,
+        keys: payload.api_key === undefined ? undefined : { apiKey: payload.api_key, profileKey: payload.profile_key ?? null }
+      }).pipe(
         Effect.map(adminSocialAccount),
         Effect.catchTags({
           ProjectNotFound: ProjectNotFound404,
           AccountRouteNotSupported: connectionRefusal,
           ConnectionMethodMismatch: connectionRefusal,
           PlatformNotConfigured: connectionRefusal,
-          DirectRouteUnavailable: connectionRefusal
+          DirectRouteUnavailable: connectionRefusal,
+          ConnectionRefused: (refused) => connectionRefusal(refused, refused.code === "username_mismatch" ? "username" : "api_key")
         })
       ))
     .handle("startOAuth", ({ path, payload }) =>

@@ -2,6 +2,7 @@ import type { HttpClient } from "@effect/platform"
 import type {
   AccountTokens,
   ConnectionRoute,
+  KeyConnection,
   MediaStorage,
   OAuthProvider,
   PasswordLogin,
@@ -22,6 +23,8 @@ export interface BuiltRoute {
   readonly oauth?: OAuthProvider
   /** A login (Bluesky's app passwords). */
   readonly login?: PasswordLogin
+  /** An aggregator's keys (Ayrshare's API key and Profile-Key), for the aggregator routes. */
+  readonly keys?: KeyConnection
 }
 
 /**

@@ -7,15 +7,16 @@ import { AccountStore } from "../../ports/AccountStore.js"
 import { ConnectionChecks } from "../../ports/ConnectionChecks.js"
 import { requeueFailed } from "../RetryDelivery.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
-import { directConnectionRefusal } from "./Connections.js"
+import type { AggregatorKeys } from "../../ports/OAuthProviders.js"
+import { directConnectionRefusal, keyConnection } from "./Connections.js"
 import { getProject } from "./Projects.js"
 
-/** The aggregator routes cannot be connected until an aggregator's adapter exists. */
+/** An aggregator route was asked for without the aggregator's keys, which are what connects it. */
 export class AccountRouteNotSupported extends Schema.TaggedError<AccountRouteNotSupported>()("AccountRouteNotSupported", {
   route: Schema.String
 }) {
   override get message(): string {
-    return `route ${this.route} cannot be connected yet: connect simulator accounts here, and direct ones through accounts/oauth or accounts/login`
+    return `route ${this.route} is connected with the aggregator's keys: send api_key (and profile_key for a user profile); simulator accounts connect by name, direct ones through accounts/oauth or accounts/login`
   }
 }
 
@@ -24,6 +25,8 @@ export interface AccountToConnect {
   /** A leading @ is dropped. */
   readonly username: string
   readonly route: ConnectionRoute
+  /** The aggregator's keys, for the aggregator routes (ignored elsewhere). */
+  readonly keys?: AggregatorKeys | undefined
 }
 
 export const listAccounts = (projectId: ProjectId) =>
@@ -33,7 +36,10 @@ export const connectAccount = Effect.fnUntraced(function*(projectId: ProjectId, 
   yield* getProject(projectId)
   // A direct account is connected with the platform's consent (or a login), never by name alone.
   if (connection.route === "direct" || connection.route === "facebook_login") return yield* directConnectionRefusal(connection.platform)
-  if (connection.route !== "simulator") return yield* Effect.fail(new AccountRouteNotSupported({ route: connection.route }))
+  if (connection.route === "aggregator" || connection.route === "aggregator_login") {
+    if (connection.keys === undefined) return yield* Effect.fail(new AccountRouteNotSupported({ route: connection.route }))
+    return yield* keyConnection(projectId, connection.platform, connection.route, connection.username, connection.keys)
+  }
   const account = new SocialAccount({
     id: AccountId.make(yield* Effect.flatMap(IdGenerator, (ids) => ids.uuid)),
     projectId,

@@ -6,7 +6,7 @@ import { AccountAdmin, type Credentials } from "../../ports/AccountAdmin.js"
 import { ConnectionChecks } from "../../ports/ConnectionChecks.js"
 import { ConnectionStates } from "../../ports/ConnectionStates.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
-import { type ConnectionMethod, oauthCallbackPath, type OAuthProvider, OAuthProviders, type PasswordLogin, type PlatformIdentity, type TokenGrant } from "../../ports/OAuthProviders.js"
+import { type AggregatorKeys, type ConnectionMethod, oauthCallbackPath, type OAuthProvider, OAuthProviders, type PasswordLogin, type PlatformIdentity, type TokenGrant } from "../../ports/OAuthProviders.js"
 import type { PlatformCallFailed } from "../../ports/RouteAdapters.js"
 import { SecretMint } from "../../ports/SecretMint.js"
 import { getProject } from "./Projects.js"
@@ -40,11 +40,13 @@ export class DirectRouteUnavailable extends Schema.TaggedError<DirectRouteUnavai
 /** The platform is connected the other way (a consent page, or a login), named in `use`. */
 export class ConnectionMethodMismatch extends Schema.TaggedError<ConnectionMethodMismatch>()("ConnectionMethodMismatch", {
   platform: Schema.String,
-  use: Schema.Literal("oauth", "login")
+  use: Schema.Literal("oauth", "login", "keys")
 }) {
   override get message(): string {
     return this.use === "oauth"
       ? `${this.platform} accounts are connected through the platform's consent page: start with accounts/oauth`
+      : this.use === "keys"
+      ? `${this.platform} accounts on this route are connected with the aggregator's keys: POST accounts with api_key (and profile_key)`
       : `${this.platform} accounts are connected with a login (an app password): use accounts/login`
   }
 }
@@ -92,7 +94,7 @@ const methodsOf = (platform: Platform, route: ConnectionRoute = "direct") =>
  * The platform's direct-route connection method when it is `wanted`; otherwise the refusal that
  * says how it does connect (the other method), what to configure, or that no direct route exists.
  */
-const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wanted: T, route: ConnectionRoute = "direct") =>
+const connectionMethod = <T extends "OAuth" | "Password" | "Keys">(platform: Platform, wanted: T, route: ConnectionRoute = "direct") =>
   Effect.gen(function*() {
     const methods = yield* methodsOf(platform, route)
     const found = methods.find((method) => method._tag === wanted)
@@ -100,7 +102,7 @@ const connectionMethod = <T extends "OAuth" | "Password">(platform: Platform, wa
     const [method] = methods
     if (method?._tag === "Unconfigured") return yield* new PlatformNotConfigured({ platform, variables: method.variables })
     if (method === undefined || method._tag === "Unavailable") return yield* new DirectRouteUnavailable({ platform, route })
-    return yield* new ConnectionMethodMismatch({ platform, use: wanted === "OAuth" ? "login" : "oauth" })
+    return yield* new ConnectionMethodMismatch({ platform, use: method._tag === "Keys" ? "keys" : method._tag === "OAuth" ? "oauth" : "login" })
   })
 
 const oauthProvider = (platform: Platform, route: ConnectionRoute) => Effect.map(connectionMethod(platform, "OAuth", route), (method) => method.provider)
@@ -115,6 +117,8 @@ export const directConnectionRefusal = Effect.fnUntraced(function*(platform: Pla
       return yield* new ConnectionMethodMismatch({ platform, use: "oauth" })
     case "Password":
       return yield* new ConnectionMethodMismatch({ platform, use: "login" })
+    case "Keys":
+      return yield* new ConnectionMethodMismatch({ platform, use: "keys" })
     case "Unconfigured":
       return yield* new PlatformNotConfigured({ platform, variables: method.variables })
     case "Unavailable":
@@ -250,3 +254,30 @@ export const loginConnection = Effect.fnUntraced(function*(
   return yield* connectGranted(projectId, platform, "direct", session, session)
 })
 
+
+/**
+ * Connects (or reconnects, matched on the network account's id) an account through an
+ * aggregator's keys (route aggregator or aggregator_login): the aggregator is asked which network
+ * account the keys reach, and `username` must be that account, so an operator never connects an
+ * account other than the one they named. The keys are stored sealed, as tokens are.
+ */
+export const keyConnection = Effect.fnUntraced(function*(
+  projectId: ProjectId,
+  platform: Platform,
+  route: ConnectionRoute,
+  username: string,
+  keys: AggregatorKeys
+) {
+  yield* getProject(projectId)
+  const method = yield* connectionMethod(platform, "Keys", route)
+  const reached = yield* method.connection.connect(keys).pipe(Effect.mapError(refused(platform)))
+  const named = username.replace(/^@/, "")
+  if (reached.username.toLowerCase() !== named.toLowerCase()) {
+    return yield* new ConnectionRefused({
+      platform,
+      code: "username_mismatch",
+      detail: `these keys reach ${platform} account @${reached.username}, not @${named}; name the account the profile links`
+    })
+  }
+  return yield* connectGranted(projectId, platform, route, reached, reached)
+})
