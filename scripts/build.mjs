@@ -110,8 +110,25 @@ const bundleServer = async () => {
     external: ["@electric-sql/pglite", "@electric-sql/pglite/*", "@electric-sql/pglite-socket", "@ffprobe-installer/*", "better-sqlite3", "sqlite3"],
     // Bundled CommonJS modules call require() for node's built-ins; an ES module has none of its own.
     banner: { js: "import { createRequire as heraldCreateRequire } from \"node:module\"; const require = heraldCreateRequire(import.meta.url);" },
-    logLevel: "warning"
+    logLevel: "warning",
+    plugins: [scalarOnDemand]
   })
+}
+
+// @effect/platform's index re-exports HttpApiScalar, whose module holds Scalar's 3 MB script: the
+// bundle would load it on every start, although only the reference page's module, imported on the
+// first request for the page, uses it (by its own path, @effect/platform/HttpApiScalar). Through
+// the index it resolves to a module that says so.
+const scalarOnDemand = {
+  name: "herald-scalar-on-demand",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/HttpApiScalar\.js$/ }, ({ importer }) =>
+      /@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/.test(importer) ? { path: "HttpApiScalar", namespace: "herald-scalar" } : undefined)
+    build.onLoad({ filter: /.*/, namespace: "herald-scalar" }, () => ({
+      contents: "export const layer = () => { throw new Error(\"in Herald's bundle, import @effect/platform/HttpApiScalar, not the index's HttpApiScalar\") }",
+      loader: "js"
+    }))
+  }
 }
 
 const named = process.argv.slice(2)
