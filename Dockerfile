@@ -43,5 +43,5 @@ EXPOSE 8080
 # answers, 503 when it does not. Node's own fetch: the slim image has no curl.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/health').then((reply) => process.exit(reply.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "packages/app/dist/bin.js"]
+ENTRYPOINT ["node", "packages/app/dist/herald.js"]
 CMD ["serve"]

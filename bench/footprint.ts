@@ -9,9 +9,9 @@
 // floor any Node server pays).
 //   npm run build && npm run bench:footprint     (PGlite only)
 //   DATABASE_URL=postgres://127.0.0.1:5432/postgres npm run bench:footprint
-// BENCH_FOOTPRINT_LAUNCH picks how Herald is started: `compiled` (node on packages/app/dist/bin.js,
-// as `npm start` runs it after `npm run build`, or on the script BENCH_FOOTPRINT_ENTRY names; the
-// default), `node-tsx` (node --import tsx on the sources), or `tsx` (the tsx command, which runs
+// BENCH_FOOTPRINT_LAUNCH picks how Herald is started: `compiled` (node on packages/app/dist/herald.js,
+// the bundle `npm start` runs after `npm run build`, or on the script BENCH_FOOTPRINT_ENTRY names,
+// e.g. packages/app/dist/bin.js for tsc's output unbundled; the default), `node-tsx` (node --import tsx on the sources), or `tsx` (the tsx command, which runs
 // node in a child: memory is the sum of both).
 // Targets: restart ≤ 1.5 s; idle RSS ≤ 250 MB embedded, ≤ 150 MB on PostgreSQL; under load ≤ 300 MB on PostgreSQL.
 import * as Fs from "node:fs"
@@ -28,7 +28,7 @@ const connections = 32
 const launchers: Record<string, { readonly command: string; readonly args: ReadonlyArray<string> }> = {
   "node-tsx": { command: process.execPath, args: ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", "serve"] },
   tsx: { command: Path.join(root, "node_modules/.bin/tsx"), args: ["--conditions=herald-source", "packages/app/src/bin.ts", "serve"] },
-  compiled: { command: process.execPath, args: [process.env.BENCH_FOOTPRINT_ENTRY ?? "packages/app/dist/bin.js", "serve"] }
+  compiled: { command: process.execPath, args: [process.env.BENCH_FOOTPRINT_ENTRY ?? "packages/app/dist/herald.js", "serve"] }
 }
 const launchName = process.env.BENCH_FOOTPRINT_LAUNCH ?? "compiled"
 const launcher = launchers[launchName]

@@ -82,6 +82,55 @@ const acquire = async () => {
   }
 }
 
+// The server that `npm start` runs: packages/app's compiled bin.js and what it imports, bundled by
+// esbuild into dist/herald.js (beside bin.js, so its `../package.json` and its createRequire calls
+// resolve as bin.js's do) and dist/herald-chunks/ (what is imported dynamically). Loading one
+// file instead of several hundred modules is most of a restart's CPU (bench/README.md, Footprint).
+// Left out: PGlite (its wasm and data files are found next to its module), the ffprobe binary's
+// package (found by its own require) and the SQLite drivers (native). Stale when any workspace's
+// dist/ is newer than the bundle.
+const app = join(root, "packages", "app")
+const bundle = join(app, "dist", "herald.js")
+const bundleStale = () => {
+  const at = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs
+  return at === undefined || workspaces().some((workspace) => (built(workspace) ?? 0) > at)
+}
+const bundleServer = async () => {
+  const { build } = await import("esbuild")
+  rmSync(join(app, "dist", "herald-chunks"), { recursive: true, force: true })
+  await build({
+    entryPoints: { herald: join(app, "dist", "bin.js") },
+    outdir: join(app, "dist"),
+    chunkNames: "herald-chunks/[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["@electric-sql/pglite", "@electric-sql/pglite/*", "@electric-sql/pglite-socket", "@ffprobe-installer/*", "better-sqlite3", "sqlite3"],
+    // Bundled CommonJS modules call require() for node's built-ins; an ES module has none of its own.
+    banner: { js: "import { createRequire as heraldCreateRequire } from \"node:module\"; const require = heraldCreateRequire(import.meta.url);" },
+    logLevel: "warning",
+    plugins: [scalarOnDemand]
+  })
+}
+
+// @effect/platform's index re-exports HttpApiScalar, whose module holds Scalar's 3 MB script: the
+// bundle would load it on every start, although only the reference page's module, imported on the
+// first request for the page, uses it (by its own path, @effect/platform/HttpApiScalar). Through
+// the index it resolves to a module that says so.
+const scalarOnDemand = {
+  name: "herald-scalar-on-demand",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/HttpApiScalar\.js$/ }, ({ importer }) =>
+      /@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/.test(importer) ? { path: "HttpApiScalar", namespace: "herald-scalar" } : undefined)
+    build.onLoad({ filter: /.*/, namespace: "herald-scalar" }, () => ({
+      contents: "export const layer = () => { throw new Error(\"in Herald's bundle, import @effect/platform/HttpApiScalar, not the index's HttpApiScalar\") }",
+      loader: "js"
+    }))
+  }
+}
+
 const named = process.argv.slice(2)
 const pending = workspaces().filter((workspace) => named.length === 0 || named.includes(workspace.pkg.name)).filter(stale)
 if (pending.length > 0) {
@@ -101,6 +150,20 @@ if (pending.length > 0) {
       }
       const now = new Date()
       if (built(workspace) !== undefined) utimesSync(join(workspace.dir, "dist"), now, now)
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+if (process.exitCode === undefined && (named.length === 0 || named.includes("@herald/app")) && bundleStale()) {
+  await acquire()
+  try {
+    if (bundleStale()) {
+      console.error("build: packages/app/dist/herald.js (bundle)")
+      await bundleServer()
+      // Its chunks' directory, written after it, moved dist/'s time past it.
+      const now = new Date()
+      utimesSync(bundle, now, now)
     }
   } finally {
     rmSync(lock, { recursive: true, force: true })

@@ -138,10 +138,14 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
     workersScope
   ))
   const demo = await runtime.runPromise(options.demo === true ? bootstrapDemo : Effect.succeed(Option.none()))
+  // Each handler builds its routes in a memo map of its own, over the services already built: in one
+  // map the route layers (their groups, the router) are shared by reference, and the handler built
+  // first would lend its authentication to the other (REST unlimited and labelled sdk, or in-process
+  // calls rate-limited and labelled rest).
+  const built = Layer.succeedContext((await runtime.runtime()).context)
   const webHandler = (routes: Layer.Layer<HttpApi.Api, never, Layer.Layer.Success<typeof engine> | Layer.Layer.Success<typeof apiConfig>>) =>
     HttpApiBuilder.toWebHandler(
-      Layer.mergeAll(routes, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(engine)),
-      { memoMap: runtime.memoMap }
+      Layer.mergeAll(routes, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(built))
     )
   const web = webHandler(Layer.mergeAll(HttpApiLive, AdminApiLive, McpRoute))
   // Reached only through `api` and `admin` below: its keys are counted against no rate limit and

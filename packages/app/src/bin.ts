@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
+import * as V8 from "node:v8"
 import { runCli } from "./Cli.js"
+
+// WebAssembly compiled by the baseline compiler only (Liftoff), never optimised: the embedded
+// database's 9 MB pglite.wasm is compiled on every start, and optimising its hot functions cost
+// more CPU and resident memory than it gave back in query speed (bench/README.md, Footprint).
+// Read when a module is compiled, so setting it here, before the server starts, is in time. The
+// server process only: createHerald() leaves its host's flags alone.
+V8.setFlagsFromString("--liftoff-only")
 
 // runMain interrupts on SIGINT/SIGTERM, so the server closes its database and releases the data dir.
 // The tracer is off unless an OTLP endpoint is configured (Telemetry.ts turns it on): spans would

@@ -42,7 +42,15 @@ describe("node:http, Express and Fastify adapters with a mount prefix", () => {
     expect((await fetch(`${origin}/herald/health`)).status).toBe(200)
     const created = await post(origin, "/herald/api/v1/posts", draft)
     expect(created.status).toBe(201)
-    expect(await created.json()).toMatchObject({ status: "draft", repeated: false })
+    expect(created.headers.get("x-ratelimit-limit")).not.toBeNull()
+    const rest = (await created.json()) as { id: string }
+    expect(rest).toMatchObject({ status: "draft", repeated: false })
+    // The adapter's handler was built first here: in-process calls still authenticate as the SDK.
+    const api = herald.api(herald.demoCredentials!.agent_key)
+    const inProcess = await api.posts.create({ payload: { ...draft, caption: "In process after REST" } })
+    const rows = (await api.posts.list({ urlParams: {} })).data
+    expect(rows.find((row) => row.id === rest.id)!.provenance.created_by.surface).toBe("rest")
+    expect(rows.find((row) => row.id === inProcess.id)!.provenance.created_by.surface).toBe("sdk")
     const outside = await fetch(`${origin}/heraldic/api/v1/posts`)
     expect([outside.status, await outside.json()]).toEqual([404, { error: "no such endpoint", code: "not_found" }])
   })

@@ -1,6 +1,5 @@
-import { HttpApi, HttpApiScalar } from "@effect/platform"
-import { Context, Layer } from "effect"
-import { HeraldApi } from "./Api.js"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
 
 /** Where the API reference page is served. */
 export const apiReferencePath = "/docs" as const
@@ -11,11 +10,14 @@ export const apiReferencePath = "/docs" as const
  * carries Scalar's script inline, as @effect/platform ships it, and asks for no fonts from
  * Scalar's servers, so it loads with no network beyond Herald itself (an air-gapped operator's
  * browser, a dashboard behind a strict content policy).
+ *
+ * That script is 3 MB of source: it is loaded, and the page made, on the first request for it
+ * (`ApiReferencePage.ts`, imported then), not by every start of a server that may never serve it
+ * (bench/README.md, Footprint).
  */
-export const ApiReferenceLive = HttpApiScalar.layer({
-  path: apiReferencePath,
-  scalar: { withDefaultFonts: false }
-}).pipe(
-  // The Api service holds an API with its groups' types erased, as HttpApiBuilder.api provides it.
-  Layer.provide(Layer.succeed(HttpApi.Api, { api: HeraldApi as unknown as Context.Tag.Service<HttpApi.Api>["api"], context: Context.empty() }))
+export const ApiReferenceLive = HttpApiBuilder.Router.use((router) =>
+  Effect.flatMap(
+    Effect.cached(Effect.promise(() => import("./ApiReferencePage.js").then((module) => module.renderApiReference(apiReferencePath)))),
+    (page) => router.get(apiReferencePath, Effect.map(page, (html) => HttpServerResponse.html(html)))
+  )
 )
