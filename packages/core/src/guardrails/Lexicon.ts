@@ -116,6 +116,12 @@ export interface CompiledLexicon {
   readonly score: (text: string) => ReadonlyMap<string, ClassScore>
 }
 
+/** Whether `word` stands in `text` at `start` (what startsWith does, without its generic call). */
+const sameUnits = (text: string, start: number, word: string): boolean => {
+  for (let index = 0; index < word.length; index++) if (text.charCodeAt(start + index) !== word.charCodeAt(index)) return false
+  return true
+}
+
 const logistic = (x: number): number => 1 / (1 + Math.exp(-x))
 const evidenceShown = 3
 
@@ -156,8 +162,10 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   const stemOf = (folded: string, start: number, end: number, hash: number): number => {
     if (!mayHold(spellingHashes, hash)) return -1
     for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
-      const spelling = spellings[slots[slot]!]!
-      if (hashes[slot] === hash && spelling.word.length === end - start && folded.startsWith(spelling.word, start)) return spelling.id
+      if (hashes[slot] === hash) {
+        const { id, word } = spellings[slots[slot]!]!
+        if (word.length === end - start && sameUnits(folded, start, word)) return id
+      }
     }
     return -1
   }
