@@ -25,12 +25,14 @@ const enum Kind {
   Other = 16 | gapOther,
   // A line break or ! ? ; : ends a sentence and is more than a joiner.
   Stop = 16 | gapSentenceEnd | gapOther,
-  HighSurrogate = 64
+  HighSurrogate = 64,
+  LowSurrogate
 }
 const wordKindsBelow = 8
 
 const classify = (char: string): Kind => {
   if (/^[\ud800-\udbff]$/.test(char)) return Kind.HighSurrogate
+  if (/^[\udc00-\udfff]$/.test(char)) return Kind.LowSurrogate
   if (/^[\p{L}\p{N}]+$/u.test(char)) return /^[0-9]$/.test(char) ? Kind.Digit : Kind.Letter
   if (char === "@" || char === "$") return Kind.Symbol
   if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return Kind.Stop
@@ -63,7 +65,7 @@ const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdf
 export const hasDigit: number = Kind.Digit
 export const hasSymbol: number = Kind.Symbol
 export const hasLetter: number = Kind.Letter
-/** Three or more of the same character in a row. */
+/** Three or more of the same UTF-16 unit in a row (letters outside the BMP, whose units alternate, never count). */
 export const hasTriple = 8
 /** A letter or digit outside the Basic Multilingual Plane (a surrogate pair). */
 export const hasAstral = 32
@@ -172,10 +174,13 @@ const scan = (text: string, folding: boolean): Words | null => {
   const length = text.length
   let changes = 0
   const kinds = folding ? foldingKinds : bmpKinds
+  // A surrogate pair is read as two units of the kind of its character: the low unit at this
+  // index takes pairedKind.
+  let pairedLow = -1
+  let pairedKind = 0
   for (let index = 0; index < length; index++) {
     let code = text.charCodeAt(index)
     let kind: number = kinds[code]!
-    let astral = false
     // The common character costs a table read; the rest are not classified yet, surrogates, or
     // (folding) units that fold to another.
     if (kind >= Kind.HighSurrogate) {
@@ -202,8 +207,15 @@ const scan = (text: string, folding: boolean): Words | null => {
       if (folding && code === unit) foldingKinds[unit] = kind
       if (kind === Kind.HighSurrogate) {
         // A high surrogate with no low one after it is no character: it separates words.
-        astral = index + 1 < length && isLowSurrogate(text.charCodeAt(index + 1))
-        kind = astral ? kindOfAstral(text.codePointAt(index)!) : Kind.Other
+        if (index + 1 < length && isLowSurrogate(text.charCodeAt(index + 1))) {
+          pairedLow = index + 1
+          pairedKind = kindOfAstral(text.codePointAt(index)!)
+          kind = pairedKind
+        } else kind = Kind.Other
+      } else if (kind === Kind.LowSurrogate) {
+        // The second half of a letter or digit continues its word; a lone low surrogate separates.
+        kind = pairedLow === index ? pairedKind : Kind.Other
+        if (kind < wordKindsBelow) wordFlags |= hasAstral
       }
     }
     if (kind < wordKindsBelow) {
@@ -220,10 +232,6 @@ const scan = (text: string, folding: boolean): Words | null => {
         previous = -1
       }
       hash = Math.imul(hash ^ code, fnvPrime)
-      if (astral) {
-        hash = Math.imul(hash ^ text.charCodeAt(++index), fnvPrime)
-        wordFlags |= hasAstral
-      }
       wordFlags |= kind
       if (code !== previous) {
         previous = code
@@ -239,7 +247,6 @@ const scan = (text: string, folding: boolean): Words | null => {
         gapKinds = 0
       }
       gapKinds |= kind
-      if (astral) index++
     }
   }
   if (start >= 0) {
