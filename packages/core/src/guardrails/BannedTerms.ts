@@ -1,5 +1,21 @@
 import { foldText, originalOffsets } from "./Normalize.js"
-import { foldedWords, hashFilter, hashOf, hasLetter, joinGap, phraseGap, spacedGap, type Words, wordsOfFolded } from "./Words.js"
+import {
+  fnvPrime,
+  fnvSeed,
+  foldedWords,
+  hasDigit,
+  type HashFilter,
+  hashFilter,
+  hashOf,
+  hasLetter,
+  hasTriple,
+  joinGap,
+  mayHold,
+  phraseGap,
+  spacedGap,
+  type Words,
+  wordsOfFolded
+} from "./Words.js"
 
 /**
  * Banned-term matching: whole words only, multi-word terms allowed, on case-, accent- and
@@ -106,7 +122,8 @@ const readingsOf = (word: string): Readings => {
 interface Compiled {
   readonly index: ReadonlyMap<string, IndexEntry>
   readonly squeezedIndex: ReadonlyMap<string, ReadonlyArray<CompiledTerm>>
-  readonly mayBeKey: (hash: number) => boolean
+  /** The hashes of the index's keys. */
+  readonly keys: HashFilter
   /** A joined run longer than this cannot spell a term (@ and $ dropped from a reading shorten it). */
   readonly longestRun: number
   readonly size: number
@@ -137,10 +154,16 @@ const compile = (terms: ReadonlyArray<string>): Compiled => {
     const squeezed = squeeze(joined)
     squeezedIndex.set(squeezed, [...(squeezedIndex.get(squeezed) ?? []), compiled])
   }
-  return { index, squeezedIndex, mayBeKey: hashFilter([...index.keys()].map((key) => hashOf(key))), longestRun: longestJoined * 2, size }
+  return { index, squeezedIndex, keys: hashFilter([...index.keys()].map((key) => hashOf(key))), longestRun: longestJoined * 2, size }
 }
 
 const spelling = (words: Words, at: number): string => words.text.slice(words.starts[at], words.ends[at])
+/** The words first..last run together. */
+const spelledRun = (words: Words, first: number, last: number): string => {
+  let run = ""
+  for (let at = first; at <= last; at++) run += spelling(words, at)
+  return run
+}
 const spellings = (words: Words): Array<string> => Array.from({ length: words.count }, (_, at) => spelling(words, at))
 
 const isLinked = (words: Words, at: number): boolean =>
@@ -158,10 +181,13 @@ class Search {
 
   run(): void {
     const { compiled, words } = this
-    for (let at = 0; at < words.count; at++) {
-      if (words.flags[at] === hasLetter) {
-        // Most words start no term: the hash probe rejects them without building a string.
-        if (compiled.mayBeKey(words.hashes[at]!)) this.lookUp(spelling(words, at), at, at)
+    const { count, flags, hashes } = words
+    for (let at = 0; at < count; at++) {
+      const wordFlags = flags[at]!
+      // Most words are letters only, or a number (read only as written): their one reading is their
+      // spelling, and the hash probe rejects most of them without building a string.
+      if (wordFlags === hasLetter || wordFlags === hasDigit || wordFlags === (hasDigit | hasTriple)) {
+        if (mayHold(compiled.keys, hashes[at]!)) this.lookUp(spelling(words, at), at, at)
       } else {
         const { forms, squeezed } = this.readingsAt(at)
         for (const form of forms) this.lookUp(form, at, at)
@@ -205,14 +231,35 @@ class Search {
   /** Every run of two or more consecutive linked fragments starting at `first`, read as one word. */
   private joinRuns(first: number): void {
     const { compiled, words } = this
-    let run = spelling(words, first)
-    for (let next = first + 1; next < words.count; next++) {
-      run += spelling(words, next)
-      if (run.length > compiled.longestRun) return
-      const { forms, squeezed } = readingsOf(run)
-      // A joined run never continues a phrase: looked up as a whole word only.
-      for (const form of forms) this.lookUp(form, first, next)
-      this.lookUpSqueezed(squeezed, first, next)
+    const { ends, flags, starts, text } = words
+    // The run is hashed as it grows, as the scan hashes a word: a run of letters only (no three
+    // alike in a row) or of digits only has one reading, its spelling, which the hash probe
+    // rejects without building it. Other runs are spelled out and read as a word is.
+    let hash = fnvSeed
+    let runFlags = 0
+    let length = 0
+    let previous = -1
+    let beforePrevious = -1
+    for (let next = first; next < words.count; next++) {
+      for (let index = starts[next]!; index < ends[next]!; index++) {
+        const code = text.charCodeAt(index)
+        hash = Math.imul(hash ^ code, fnvPrime)
+        if (code === previous && code === beforePrevious) runFlags |= hasTriple
+        beforePrevious = previous
+        previous = code
+      }
+      runFlags |= flags[next]!
+      length += ends[next]! - starts[next]!
+      if (next === first) continue
+      if (length > compiled.longestRun) return
+      if (runFlags === hasLetter || (runFlags & ~hasTriple) === hasDigit) {
+        if (mayHold(compiled.keys, hash)) this.lookUp(spelledRun(words, first, next), first, next)
+      } else {
+        const { forms, squeezed } = readingsOf(spelledRun(words, first, next))
+        // A joined run never continues a phrase: looked up as a whole word only.
+        for (const form of forms) this.lookUp(form, first, next)
+        this.lookUpSqueezed(squeezed, first, next)
+      }
       if (!isLinked(words, next)) return
     }
   }

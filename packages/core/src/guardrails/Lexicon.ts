@@ -1,5 +1,5 @@
 import { foldText } from "./Normalize.js"
-import { fnvPrime, fnvSeed, foldedWords, hasAstral, hashFilter, hashOf, hasSymbol, type Words, wordsOfFolded } from "./Words.js"
+import { fnvPrime, fnvSeed, foldedWords, hasAstral, hashFilter, hashOf, hasSymbol, mayHold, type Words, wordsOfFolded } from "./Words.js"
 
 /**
  * The built-in classifier's model: per class (a topic such as "politics", or a tone such as
@@ -55,34 +55,40 @@ const stemEnd = (folded: string, start: number, end: number): number => {
 const isLexiconCode = (code: number): boolean => code !== 0x40 && code !== 0x24 && (code < 0xd800 || code > 0xdfff)
 
 /**
+ * Visits the lexicon words of the scanned word `at` (see isLexiconCode), each with its hash
+ * (FNV-1a, as Words.ts hashes): the runs between its @, $ and astral letters.
+ */
+const forEachPart = (words: Words, at: number, visit: (start: number, end: number, hash: number) => void): void => {
+  const folded = words.text
+  const end = words.ends[at]!
+  let from = -1
+  let hash = fnvSeed
+  for (let index = words.starts[at]!; index <= end; index++) {
+    const code = index < end ? folded.charCodeAt(index) : -1
+    if (code >= 0 && isLexiconCode(code)) {
+      if (from < 0) {
+        from = index
+        hash = fnvSeed
+      }
+      hash = Math.imul(hash ^ code, fnvPrime)
+    } else if (from >= 0) {
+      visit(from, index, hash)
+      from = -1
+    }
+  }
+}
+
+/** A scanned word holding @, $ or an astral letter: its parts are the lexicon's words. */
+const splitsInParts = (flags: number): boolean => (flags & (hasSymbol | hasAstral)) !== 0
+
+/**
  * Visits the words of the folded text in order, each with its hash (FNV-1a, as Words.ts hashes).
  * One scan of the text serves the banned-term matcher and this.
  */
 const forEachWord = (words: Words, visit: (start: number, end: number, hash: number) => void): void => {
-  const folded = words.text
   for (let at = 0; at < words.count; at++) {
-    const start = words.starts[at]!
-    const end = words.ends[at]!
-    if ((words.flags[at]! & (hasSymbol | hasAstral)) === 0) {
-      visit(start, end, words.hashes[at]!)
-      continue
-    }
-    // A scanned word holding @, $ or an astral letter: the runs between them are the words.
-    let from = -1
-    let hash = fnvSeed
-    for (let index = start; index <= end; index++) {
-      const code = index < end ? folded.charCodeAt(index) : -1
-      if (code >= 0 && isLexiconCode(code)) {
-        if (from < 0) {
-          from = index
-          hash = fnvSeed
-        }
-        hash = Math.imul(hash ^ code, fnvPrime)
-      } else if (from >= 0) {
-        visit(from, index, hash)
-        from = -1
-      }
-    }
+    if (splitsInParts(words.flags[at]!)) forEachPart(words, at, visit)
+    else visit(words.starts[at]!, words.ends[at]!, words.hashes[at]!)
   }
 }
 
@@ -110,6 +116,12 @@ export interface CompiledLexicon {
   readonly score: (text: string) => ReadonlyMap<string, ClassScore>
 }
 
+/** Whether `word` stands in `text` at `start` (what startsWith does, without its generic call). */
+const sameUnits = (text: string, start: number, word: string): boolean => {
+  for (let index = 0; index < word.length; index++) if (text.charCodeAt(start + index) !== word.charCodeAt(index)) return false
+  return true
+}
+
 const logistic = (x: number): number => 1 / (1 + Math.exp(-x))
 const evidenceShown = 3
 
@@ -134,7 +146,7 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   const mask = size - 1
   const slots = new Int32Array(size).fill(-1)
   const hashes = new Int32Array(size)
-  const mayBeSpelling = hashFilter(spellings.map(({ hash }) => hash))
+  const spellingHashes = hashFilter(spellings.map(({ hash }) => hash))
   spellings.forEach(({ hash }, index) => {
     let slot = hash & mask
     while (slots[slot] !== -1) slot = (slot + 1) & mask
@@ -146,25 +158,32 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   // are summed in), and a mark on each, cleared after scoring: nothing is allocated per stem.
   const found = new Int32Array(stems.length)
   const marked = new Uint8Array(stems.length)
+  /** The stem of the word folded[start, end) hashed so, if it has one in the lexicon; else -1. */
+  const stemOf = (folded: string, start: number, end: number, hash: number): number => {
+    if (!mayHold(spellingHashes, hash)) return -1
+    for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
+      if (hashes[slot] === hash) {
+        const { id, word } = spellings[slots[slot]!]!
+        if (word.length === end - start && sameUnits(folded, start, word)) return id
+      }
+    }
+    return -1
+  }
   const score = (text: string): ReadonlyMap<string, ClassScore> => {
     const { words } = foldedWords(text)
     const folded = words.text
     let count = 0
-    const lookUp = (start: number, end: number, hash: number) => {
-      for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
-        const spelling = spellings[slots[slot]!]!
-        if (hashes[slot] === hash && spelling.word.length === end - start && folded.startsWith(spelling.word, start)) {
-          if (marked[spelling.id] === 0) {
-            marked[spelling.id] = 1
-            found[count++] = spelling.id
-          }
-          return
-        }
+    const note = (id: number) => {
+      if (id >= 0 && marked[id] === 0) {
+        marked[id] = 1
+        found[count++] = id
       }
     }
-    forEachWord(words, (start, end, hash) => {
-      if (mayBeSpelling(hash)) lookUp(start, end, hash)
-    })
+    const { ends, flags, hashes: wordHashes, starts } = words
+    for (let at = 0; at < words.count; at++) {
+      if (splitsInParts(flags[at]!)) forEachPart(words, at, (start, end, hash) => note(stemOf(folded, start, end, hash)))
+      else note(stemOf(folded, starts[at]!, ends[at]!, wordHashes[at]!))
+    }
     const scores = new Map<string, ClassScore>()
     classes.forEach(([name, { bias }], index) => {
       let sum = bias

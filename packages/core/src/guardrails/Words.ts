@@ -9,26 +9,33 @@ import { foldedUnit, foldText } from "./Normalize.js"
  * A word is a maximal run of letters, digits (any script), @ and $.
  */
 
-// Word kinds are their own flag bits (beside hasTriple and hasAstral below): a word's flags are its kinds OR-ed.
+// Word kinds are their own flag bits (beside hasTriple and hasAstral below): a word's flags are its
+// kinds OR-ed. A separator's kind is a separator bit plus what it says about the gap it stands in
+// (gap* bits), so the scan ORs a gap's kinds as it goes and reads them once, when the next word starts.
+const gapSpace = 1
+const gapSentenceEnd = 2
+const gapOther = 4
 const enum Kind {
   Digit = 1,
   Symbol = 2,
   Letter = 4,
-  Space = 16,
-  LineBreak,
-  Period,
-  Stop,
-  Joiner,
-  Other,
-  HighSurrogate
+  Joiner = 16,
+  Space = 16 | gapSpace,
+  Period = 16 | gapSentenceEnd,
+  Other = 16 | gapOther,
+  // A line break or ! ? ; : ends a sentence and is more than a joiner.
+  Stop = 16 | gapSentenceEnd | gapOther,
+  HighSurrogate = 64,
+  LowSurrogate
 }
 const wordKindsBelow = 8
 
 const classify = (char: string): Kind => {
   if (/^[\ud800-\udbff]$/.test(char)) return Kind.HighSurrogate
+  if (/^[\udc00-\udfff]$/.test(char)) return Kind.LowSurrogate
   if (/^[\p{L}\p{N}]+$/u.test(char)) return /^[0-9]$/.test(char) ? Kind.Digit : Kind.Letter
   if (char === "@" || char === "$") return Kind.Symbol
-  if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return Kind.LineBreak
+  if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return Kind.Stop
   if (/^\s$/u.test(char)) return Kind.Space
   if (char === ".") return Kind.Period
   if ("!?;:".includes(char)) return Kind.Stop
@@ -58,7 +65,7 @@ const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdf
 export const hasDigit: number = Kind.Digit
 export const hasSymbol: number = Kind.Symbol
 export const hasLetter: number = Kind.Letter
-/** Three or more of the same character in a row. */
+/** Three or more of the same UTF-16 unit in a row (letters outside the BMP, whose units alternate, never count). */
 export const hasTriple = 8
 /** A letter or digit outside the Basic Multilingual Plane (a surrogate pair). */
 export const hasAstral = 32
@@ -85,18 +92,26 @@ export const hashOf = (text: string, start = 0, end = text.length): number => {
 }
 
 /**
- * A filter of 32-bit hashes: false for a hash none of them has, true for theirs (and for about one
- * other hash in 32). Words that start no term and have no stem in the lexicon are the most
- * common by far: each costs one bit test, a branch that is almost always not taken.
+ * A filter of 32-bit hashes: mayHold is false for a hash none of them has, true for theirs (and for
+ * about one other hash in 32). Words that start no term and have no stem in the lexicon are the
+ * most common by far: each costs one bit test, a branch that is almost always not taken.
  */
-export const hashFilter = (hashes: ReadonlyArray<number>): (hash: number) => boolean => {
-  let bits = 1024
-  while (bits < hashes.length * 32) bits *= 2
-  const mask = bits - 1
-  const filter = new Int32Array(bits >>> 5)
-  for (const hash of hashes) filter[(hash & mask) >>> 5]! |= 1 << (hash & 31)
-  return (hash) => (filter[(hash & mask) >>> 5]! & (1 << (hash & 31))) !== 0
+export interface HashFilter {
+  readonly bits: Int32Array
+  readonly mask: number
 }
+
+export const hashFilter = (hashes: ReadonlyArray<number>): HashFilter => {
+  let size = 1024
+  while (size < hashes.length * 32) size *= 2
+  const mask = size - 1
+  const bits = new Int32Array(size >>> 5)
+  for (const hash of hashes) bits[(hash & mask) >>> 5]! |= 1 << (hash & 31)
+  return { bits, mask }
+}
+
+export const mayHold = (filter: HashFilter, hash: number): boolean =>
+  (filter.bits[(hash & filter.mask) >>> 5]! & (1 << (hash & 31))) !== 0
 
 /**
  * The words of one text, in order. The arrays are shared by every scan (only `count` entries are
@@ -154,16 +169,18 @@ const scan = (text: string, folding: boolean): Words | null => {
   let wordFlags = 0
   let previous = -1
   let repeats = 0
-  let gapSpaces = false
-  let gapSentenceEnd = false
-  let gapOther = false
+  // The kinds of the separators since the last word, OR-ed.
+  let gapKinds = 0
   const length = text.length
   let changes = 0
   const kinds = folding ? foldingKinds : bmpKinds
+  // A surrogate pair is read as two units of the kind of its character: the low unit at this
+  // index takes pairedKind.
+  let pairedLow = -1
+  let pairedKind = 0
   for (let index = 0; index < length; index++) {
     let code = text.charCodeAt(index)
     let kind: number = kinds[code]!
-    let astral = false
     // The common character costs a table read; the rest are not classified yet, surrogates, or
     // (folding) units that fold to another.
     if (kind >= Kind.HighSurrogate) {
@@ -190,17 +207,24 @@ const scan = (text: string, folding: boolean): Words | null => {
       if (folding && code === unit) foldingKinds[unit] = kind
       if (kind === Kind.HighSurrogate) {
         // A high surrogate with no low one after it is no character: it separates words.
-        astral = index + 1 < length && isLowSurrogate(text.charCodeAt(index + 1))
-        kind = astral ? kindOfAstral(text.codePointAt(index)!) : Kind.Other
+        if (index + 1 < length && isLowSurrogate(text.charCodeAt(index + 1))) {
+          pairedLow = index + 1
+          pairedKind = kindOfAstral(text.codePointAt(index)!)
+          kind = pairedKind
+        } else kind = Kind.Other
+      } else if (kind === Kind.LowSurrogate) {
+        // The second half of a letter or digit continues its word; a lone low surrogate separates.
+        kind = pairedLow === index ? pairedKind : Kind.Other
+        if (kind < wordKindsBelow) wordFlags |= hasAstral
       }
     }
     if (kind < wordKindsBelow) {
       if (start < 0) {
         if (count > 0) {
-          const gapLength = index - ends[count - 1]!
-          const join = gapLength <= maxJoinableGap && !gapSpaces && !gapOther
-          gaps[count - 1] = (join || !gapSentenceEnd ? phraseGap : 0) | (join ? joinGap : 0) |
-            (gapLength <= maxJoinableGap && !gapOther ? spacedGap : 0)
+          const short = index - ends[count - 1]! <= maxJoinableGap
+          const join = short && (gapKinds & (gapSpace | gapOther)) === 0
+          gaps[count - 1] = (join || (gapKinds & gapSentenceEnd) === 0 ? phraseGap : 0) | (join ? joinGap : 0) |
+            (short && (gapKinds & gapOther) === 0 ? spacedGap : 0)
         }
         start = index
         hash = fnvSeed
@@ -208,10 +232,6 @@ const scan = (text: string, folding: boolean): Words | null => {
         previous = -1
       }
       hash = Math.imul(hash ^ code, fnvPrime)
-      if (astral) {
-        hash = Math.imul(hash ^ text.charCodeAt(++index), fnvPrime)
-        wordFlags |= hasAstral
-      }
       wordFlags |= kind
       if (code !== previous) {
         previous = code
@@ -224,13 +244,9 @@ const scan = (text: string, folding: boolean): Words | null => {
         hashes[count] = hash
         flags[count++] = wordFlags
         start = -1
-        gapSpaces = gapSentenceEnd = gapOther = false
+        gapKinds = 0
       }
-      if (kind === Kind.Space) gapSpaces = true
-      else if (kind === Kind.Period) gapSentenceEnd = true
-      else if (kind === Kind.LineBreak || kind === Kind.Stop) gapSentenceEnd = gapOther = true
-      else if (kind === Kind.Other) gapOther = true
-      if (astral) index++
+      gapKinds |= kind
     }
   }
   if (start >= 0) {

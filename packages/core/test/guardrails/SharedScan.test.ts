@@ -3,6 +3,7 @@ import { FastCheck as fc } from "effect"
 import { bannedTermMatcher, builtinLexicon, compileLexicon, type Lexicon, wordsOf } from "@herald/core"
 import { foldText, originalOffsets } from "../../src/guardrails/Normalize.js"
 import { foldedWords, type Words, wordsOfFolded } from "../../src/guardrails/Words.js"
+import { referenceFind } from "./ReferenceBannedTerms.js"
 
 // The lexicon reads a text through the banned-term matcher's scan (Words.ts), splitting the few
 // words that hold @, $ or an astral letter, and the matcher maps spans back through a sparse table
@@ -106,5 +107,27 @@ describe("one scan for the banned-term matcher and the lexicon", () => {
       if (expected === null) return expect(offsets).toBeNull()
       expect(expected.map((_, folded) => offsets!(folded))).toEqual(expected)
     }), { numRuns: 2000 })
+  })
+})
+
+// Few letters, so that terms and texts meet often: numbers, leetspeak, stretched letters, sigils,
+// letters spread out or split by joiners, phrases across commas and sentence ends.
+const termWord = fc.constantFrom("ab", "ba", "bab", "aab", "abba", "b4", "100", "1000", "ioo", "lol", "aaa", "é", "ab$")
+const term = fc.array(termWord, { minLength: 1, maxLength: 3 }).chain((words) =>
+  fc.constantFrom(" ", "").map((separator) => words.join(separator))
+)
+const textPiece = fc.oneof(
+  fc.constantFrom("a", "b", "ab", "ba", "bab", "aab", "abba", "aaab", "bbba", "lol", "Ab", "BA", "é", "É"),
+  fc.constantFrom("1", "0", "4", "100", "1000", "10", "@", "$", "2024"),
+  fc.constantFrom(" ", " ", "  ", ".", "-", "'", "_", ", ", ". ", "\n", "!", "#", "/", " . "),
+  fc.constantFrom("ｂ", "\u200b", "😀", "𝐚")
+)
+const bannedText = fc.array(textPiece, { maxLength: 30 }).map((pieces) => pieces.join(""))
+
+describe("the banned-term search", () => {
+  it("finds the same terms, with the same spans, as the plain reading of every word and joined run", () => {
+    fc.assert(fc.property(fc.array(term, { minLength: 1, maxLength: 6 }), bannedText, (terms, sample) => {
+      expect(bannedTermMatcher(terms).find(sample)).toEqual(referenceFind(terms, sample))
+    }), { numRuns: 3000 })
   })
 })
