@@ -98,9 +98,6 @@ export const operatorKeyId = (hash: ApiKeyHash): ApiKeyId => {
   return ApiKeyId.make(`${hash.slice(0, 8)}-${hash.slice(8, 12)}-8${hash.slice(13, 16)}-${variant}${hash.slice(17, 20)}-${hash.slice(20, 32)}`)
 }
 
-/** Whether a key id is an operator's (operatorKeyId) rather than an API key's. */
-export const isOperatorKeyId = (id: string): boolean => id.length === 36 && id[14] === "8"
-
 /** A request admitted: who makes it, and the state of its key's window (for the caller's rate-limit headers). */
 export interface Authenticated {
   readonly principal: Principal
