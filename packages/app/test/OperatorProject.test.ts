@@ -2,6 +2,8 @@ import { ApiKeyHash, operatorKeyId, operatorRateLimitPerMinute } from "@herald/c
 import { hashApiKey } from "@herald/http-api"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { heraldClient } from "../src/index.js"
+import { InvalidRequest, ProjectNotFound } from "../src/sdk/HeraldErrors.js"
 import { json, receiptWhen, startHerald, type TestHerald } from "./TestHerald.js"
 
 /** The session cookie a sign-in reply set, as the browser would send it back. */
@@ -126,5 +128,24 @@ describe("the operator on a project's REST API (Herald-Project)", () => {
     const reply = await herald.call("/api/v1/posts", { token: null, headers: { cookie: cookieOf(signIn), "herald-project": herald.credentials.project_id } })
     expect(reply.status).toBe(400)
     expect((await json(reply)).violations).toEqual([expect.objectContaining({ field: "Herald-Project" })])
+  })
+
+  it("heraldClient with adminToken and project: the typed REST client acts as the operator", async () => {
+    const remote = heraldClient({ url: herald.origin, adminToken: herald.credentials.admin_token, project: herald.credentials.project_id })
+    expect((await remote.api.accounts.project()).id).toBe(herald.credentials.project_id)
+    const draft = await remote.api.posts.create({ payload: { caption: "An operator's draft", social_accounts: ["x:herald_demo"], is_draft: true } })
+    const rows = (await remote.api.posts.list({ urlParams: { status: ["draft"] } })).data
+    expect(rows.find((row) => row.id === draft.id)?.provenance.created_by).toMatchObject({ key_id: operatorId, key_name: "operator", kind: "human" })
+    const elsewhere = heraldClient({ url: herald.origin, adminToken: herald.credentials.admin_token, project: randomUUID() })
+    await expect(elsewhere.api.accounts.project()).rejects.toBeInstanceOf(ProjectNotFound)
+    expect(() => heraldClient({ url: herald.origin, apiKey: herald.credentials.human_key, adminToken: herald.credentials.admin_token, project: herald.credentials.project_id }))
+      .toThrow(/project goes with adminToken and without apiKey/)
+    // The header with a key, sent by hand: refused as the server says.
+    const keyed = heraldClient({ url: herald.origin, apiKey: herald.credentials.human_key, fetch: (input, init) => {
+      const headers = new Headers(init?.headers)
+      headers.set("herald-project", herald.credentials.project_id)
+      return fetch(input, { ...init, headers })
+    } })
+    await expect(keyed.api.accounts.project()).rejects.toBeInstanceOf(InvalidRequest)
   })
 })
