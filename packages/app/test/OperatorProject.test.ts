@@ -130,6 +130,17 @@ describe("the operator on a project's REST API (Herald-Project)", () => {
     expect((await json(reply)).violations).toEqual([expect.objectContaining({ field: "Herald-Project" })])
   })
 
+  it("MCP does not take the admin token, header or not: the connector is for agents' keys", async () => {
+    const reply = await herald.call("/api/mcp", {
+      method: "POST",
+      token: herald.credentials.admin_token,
+      headers: { "herald-project": herald.credentials.project_id, accept: "application/json, text/event-stream" },
+      json: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }
+    })
+    expect(reply.status).toBe(401)
+    expect((await json(reply)).code).toBe("invalid_api_key")
+  })
+
   it("heraldClient with adminToken and project: the typed REST client acts as the operator", async () => {
     const remote = heraldClient({ url: herald.origin, adminToken: herald.credentials.admin_token, project: herald.credentials.project_id })
     expect((await remote.api.accounts.project()).id).toBe(herald.credentials.project_id)
