@@ -251,7 +251,7 @@ describe("herald admin against a running server", () => {
     const result = await cli(["import", file, "--project", herald.credentials.project_id, ...flags()])
     expect(result.code).toBe(0)
     const id = /created ([0-9a-f-]{36})/.exec(result.all)![1]!
-    const receipt = await (await herald.call(`/api/v1/post-results?post_id=${id}`, { token: herald.credentials.human_key })).json()
+    const receipt = await (await herald.call(`/api/v1/post-results?post_id=${id}`, { token: herald.credentials.human_key })).json() as { provenance: { created_by: unknown } }
     expect(receipt.provenance.created_by).toMatchObject({ key_name: "operator", kind: "human" })
 
     const both = await cli(["import", file, "--project", herald.credentials.project_id, "--key", herald.credentials.human_key, ...flags()])
