@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)(
       await page.getByRole("button", { name: "Sign in" }).click()
       await page.getByRole("heading", { name: "Projects" }).waitFor()
       const row = page.getByRole("row").filter({ hasText: herald.credentials.project_id })
-      await row.getByRole("link", { name: /^Open / }).click()
+      await row.getByRole("link", { name: "Open", exact: true }).click()
       await page.getByRole("heading", { name: "Approval queue" }).waitFor()
       return page
     }

@@ -21,11 +21,11 @@ export const Projects = (_: PageProps) => {
         <tbody>
           {list.value.data.map((project) => (
             <tr key={project.id}>
-              <th scope="row"><a href={href("settings", project.id)}>{project.name}</a><br /><code>{project.id}</code></th>
+              <th scope="row" id={`project-${project.id}`}><a href={href("settings", project.id)}>{project.name}</a><br /><code>{project.id}</code></th>
               <td>{project.approval}</td>
               <td>{project.timezone}</td>
               <td>{project.signature}</td>
-              <td><a class="button" href={hrefIn(project.id, "queue")} aria-label={`Open ${project.name}`}>Open</a></td>
+              <td><a class="button" href={hrefIn(project.id, "queue")} aria-describedby={`project-${project.id}`}>Open</a></td>
             </tr>
           ))}
         </tbody>
