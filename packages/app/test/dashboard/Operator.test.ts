@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
 import { buildDashboard, chromiumPath, hasChromium, launchChromium, screenshot, seriousViolations } from "./Browser.js"
 
+/** A 1×1 PNG: the smallest picture the media upload takes. */
+const onePixelPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
 /** No serious or critical axe-core violation on the page as it is now. */
 const expectAccessible = async (page: Page) => expect(await seriousViolations(page)).toEqual([])
 
@@ -129,6 +132,38 @@ describe.skipIf(!hasChromium)(
 
       const receipt = await json(await herald.call(`/api/v1/post-results?post_id=${created.id}`, { token: herald.credentials.human_key }))
       expect(receipt.data[0]).toMatchObject({ status: "success" })
+      await page.context().close()
+    })
+    it("writes in the composer (an upload included), sees the accounts and the insights of the open project", { timeout: 90_000 }, async () => {
+      const page = await operatorInProject()
+      const nav = page.getByRole("navigation", { name: "Main" })
+      await nav.getByRole("link", { name: "Composer", exact: true }).click()
+      await page.getByRole("heading", { name: "Composer" }).waitFor()
+      await page.getByLabel(/x ·/i).check()
+      const caption = `The operator's draft ${Date.now()}`
+      await page.getByLabel("Caption", { exact: true }).fill(caption)
+      await page.getByText("Guardrails: passed").waitFor()
+      // The upload goes by XMLHttpRequest (for its progress), with the header like every other call.
+      await page.getByLabel("Media").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: Buffer.from(onePixelPng, "base64") })
+      await expect.poll(() => page.locator(".uploads").textContent(), { timeout: 15_000 }).toMatch(/dot\.png: .*uploaded/)
+      await expectAccessible(page)
+      await screenshot(page, "operator-composer")
+      await page.getByRole("button", { name: "Save as draft" }).click()
+      await page.getByText("Post created (draft).").waitFor()
+      const drafts = await json(await herald.call("/api/v1/posts?status=draft", { token: herald.credentials.human_key }))
+      const draft = drafts.data.find((row: { caption: string }) => row.caption === caption)
+      expect(draft.provenance.created_by).toMatchObject({ key_name: "operator", kind: "human" })
+      expect(draft.media_ids).toHaveLength(1)
+
+      await nav.getByRole("link", { name: "Accounts", exact: true }).click()
+      await page.getByRole("heading", { name: "Open connection issues" }).waitFor()
+      await page.getByRole("row", { name: /herald_demo/ }).first().waitFor()
+      await expectAccessible(page)
+      await screenshot(page, "operator-accounts")
+      await nav.getByRole("link", { name: "Insights", exact: true }).click()
+      await page.getByRole("heading", { name: "Best times" }).waitFor()
+      await expectAccessible(page)
+      await screenshot(page, "operator-insights")
       await page.context().close()
     })
   }
