@@ -1,9 +1,10 @@
 import { ApiKeyHash, operatorKeyId, operatorRateLimitPerMinute } from "@herald/core"
 import { hashApiKey } from "@herald/http-api"
 import { randomUUID } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it as vitestIt } from "vitest"
 import { heraldClient } from "../src/index.js"
 import { InvalidRequest, ProjectNotFound } from "../src/sdk/HeraldErrors.js"
+import { databaseUrl, throwawaySchema } from "./TestDatabase.js"
 import { json, receiptWhen, startHerald, type TestHerald } from "./TestHerald.js"
 
 /** The session cookie a sign-in reply set, as the browser would send it back. */
@@ -13,14 +14,24 @@ const cookieOf = (reply: Response) => (reply.headers.get("set-cookie") ?? "").sp
  * The admin token acting on one project's REST API with the Herald-Project header (docs/api.md,
  * "The operator"): as a bearer and behind the operator's dashboard session.
  */
-describe("the operator on a project's REST API (Herald-Project)", () => {
+describe.each([
+  { name: "the embedded database", postgres: false },
+  { name: "PostgreSQL (skipped without DATABASE_URL: needs PostgreSQL)", postgres: true }
+])("the operator on a project's REST API (Herald-Project), on $name", ({ postgres }) => {
   let herald: TestHerald
   let operatorId: string
+  let schema: Awaited<ReturnType<typeof throwawaySchema>> | undefined
   beforeAll(async () => {
-    herald = await startHerald({ workers: true })
+    if (postgres && databaseUrl === "") return
+    schema = postgres ? await throwawaySchema("herald_operator") : undefined
+    herald = await startHerald({ workers: true, ...(schema === undefined ? {} : { databaseUrl: schema.url }) })
     operatorId = operatorKeyId(ApiKeyHash.make(hashApiKey(herald.credentials.admin_token)))
   }, 60_000)
-  afterAll(() => herald.close())
+  afterAll(async () => {
+    await herald?.close()
+    await schema?.drop()
+  })
+  const it = postgres && databaseUrl === "" ? vitestIt.skip : vitestIt
 
   const asOperator = (path: string, init: { method?: string; json?: unknown; project?: string } = {}) =>
     herald.call(path, {
