@@ -748,6 +748,12 @@ export interface components {
             /** @enum {string} */
             code: "session_ended";
         };
+        /** @description The Herald-Project header, sent with the admin token, names no project. */
+        OperatorProjectNotFound: {
+            error: string;
+            /** @enum {string} */
+            code: "project_not_found";
+        };
         /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
         TooManyRequests: {
             error: string;
@@ -1872,7 +1878,10 @@ export interface components {
         AccountStatus: "active" | "needs_reconnect" | "disconnected";
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+        HeraldProject: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Requests this key may make per minute. */
@@ -1896,7 +1905,10 @@ export interface operations {
                 /** @description How many posts, newest first. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1947,6 +1959,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -1977,7 +2001,10 @@ export interface operations {
     createPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2064,6 +2091,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description The request body is larger than this endpoint accepts. */
             413: {
                 headers: {
@@ -2130,7 +2169,10 @@ export interface operations {
     createPostsInBulk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2204,6 +2246,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description The request body is larger than this endpoint accepts. */
             413: {
                 headers: {
@@ -2258,7 +2312,10 @@ export interface operations {
     deletePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2321,7 +2378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2366,7 +2423,10 @@ export interface operations {
     editPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2439,7 +2499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2520,7 +2580,10 @@ export interface operations {
     approvePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2593,7 +2656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2665,7 +2728,10 @@ export interface operations {
                 /** @description a Universally Unique Identifier */
                 post_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2725,7 +2791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2758,7 +2824,10 @@ export interface operations {
     retryDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2812,7 +2881,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
-            /** @description No delivery with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2821,7 +2890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryNotFoundError"];
+                    "application/json": components["schemas"]["DeliveryNotFoundError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2866,7 +2935,10 @@ export interface operations {
     takeDownDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2920,7 +2992,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
-            /** @description No delivery with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2929,7 +3001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryNotFoundError"];
+                    "application/json": components["schemas"]["DeliveryNotFoundError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2986,7 +3058,10 @@ export interface operations {
     listSocialAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3037,6 +3112,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3070,7 +3157,10 @@ export interface operations {
                 /** @description Comma-separated account ids or refs (platform:username); omit for every account of the project. */
                 account_ids?: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3121,6 +3211,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3151,7 +3253,10 @@ export interface operations {
     getProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3202,6 +3307,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3232,7 +3349,10 @@ export interface operations {
     checkGuardrails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3292,6 +3412,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description The request body is larger than this endpoint accepts. */
             413: {
                 headers: {
@@ -3346,7 +3478,10 @@ export interface operations {
     listConnectionIssues: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3397,6 +3532,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3427,7 +3574,10 @@ export interface operations {
     checkConnections: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3478,6 +3628,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3511,7 +3673,10 @@ export interface operations {
                 /** @description a Universally Unique Identifier */
                 post_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3571,7 +3736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3611,7 +3776,10 @@ export interface operations {
                 /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
                 format?: components["schemas"]["ContentFormat"];
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3662,6 +3830,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3703,7 +3883,10 @@ export interface operations {
                 /** @description How many posts. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3754,6 +3937,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3793,7 +3988,10 @@ export interface operations {
                 /** @description One account's own best times (its id, platform:username or username), blended with its platform's across the project where its own posts are few (docs/analytics.md). */
                 account?: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3844,6 +4042,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3874,7 +4084,10 @@ export interface operations {
     uploadMedia: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3936,7 +4149,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
-            /** @description The upload ticket cannot be redeemed. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3945,7 +4158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["OperatorProjectNotFound"] | components["schemas"]["NotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -4038,7 +4251,10 @@ export interface operations {
     createUploadTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4087,6 +4303,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */

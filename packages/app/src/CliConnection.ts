@@ -8,6 +8,8 @@ export interface HeraldCall {
   /** From the server's root: /admin/v1/..., /api/v1/... */
   readonly path: string
   readonly body?: unknown
+  /** Further headers (Herald-Project, when the admin token acts as a project's operator). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export interface HeraldReply {
@@ -23,6 +25,7 @@ const fetchHerald = (server: string, token: string, call: HeraldCall): Effect.Ef
       const response = await fetch(`${server.replace(/\/+$/, "")}${call.path}`, {
         method: call.method,
         headers: {
+          ...call.headers,
           authorization: `Bearer ${token}`,
           ...(call.body === undefined ? {} : { "content-type": "application/json" })
         },

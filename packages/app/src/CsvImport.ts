@@ -2,8 +2,8 @@ import * as Fs from "node:fs"
 import { Args, Command } from "@effect/cli"
 import { type BulkCsvRow, parseBulkCsvLines } from "@herald/core"
 import { Array as Arr, Console, Duration, Effect, Either, Option } from "effect"
-import { CliFailure } from "./CliArgs.js"
-import { connect, type Connection, connectionOptions, keyOption, refusal, replyBody } from "./CliConnection.js"
+import { CliFailure, textOption, usageError } from "./CliArgs.js"
+import { connect, type Connection, connectionOptions, keyOption, refusal, replyBody, tokenOption } from "./CliConnection.js"
 import { reportProgress } from "./ProgressBar.js"
 
 /** POST /posts/bulk takes at most this many rows; a longer file goes in several requests. */
@@ -79,11 +79,29 @@ export const importCli = Command.make(
       Args.withDescription("header caption,accounts[,scheduled_at,media_urls,idempotency_key]; | separates values inside a cell")
     ),
     connection: connectionOptions,
-    key: keyOption
+    key: keyOption,
+    project: textOption("project", "import as this project's operator, with the admin token (--token) in place of a key (docs/api.md, Herald-Project)"),
+    token: tokenOption
   },
-  (input) =>
-    Effect.flatMap(
-      connect({ ...input.connection, project: Option.none() }, { option: input.key, env: "HERALD_API_KEY", credential: "human_key", flag: "--key" }),
-      (connection) => importCsv(input.file, connection)
-    )
-).pipe(Command.withDescription("Create posts from a CSV file through the public API (POST /api/v1/posts/bulk), with a progress bar and one line per row."))
+  (input) => {
+    if (Option.isSome(input.project) && Option.isSome(input.key)) {
+      return usageError("--project goes with the admin token, not --key: a key already has its project")
+    }
+    return Option.match(input.project, {
+      onNone: () =>
+        Effect.flatMap(
+          connect({ ...input.connection, project: Option.none() }, { option: input.key, env: "HERALD_API_KEY", credential: "human_key", flag: "--key" }),
+          (connection) => importCsv(input.file, connection)
+        ),
+      onSome: (project) =>
+        Effect.flatMap(
+          connect({ ...input.connection, project: Option.some(project) }, { option: input.token, env: "HERALD_ADMIN_TOKEN", credential: "admin_token", flag: "--token" }),
+          // Every call of the import carries the header: the admin token acts on that project only with it.
+          (connection) => importCsv(input.file, { ...connection, send: (call) => connection.send({ ...call, headers: { "herald-project": project } }) })
+        )
+    })
+  }
+).pipe(Command.withDescription(
+  "Create posts from a CSV file through the public API (POST /api/v1/posts/bulk), with a progress bar and one line per row; " +
+    "with --project, as that project's operator (the admin token)."
+))

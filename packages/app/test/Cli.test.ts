@@ -269,6 +269,20 @@ describe("herald admin against a running server", () => {
     expect(progress.join("")).toContain("100/120 rows")
   }, 60_000)
 
+  it("imports as a project's operator with --project and the admin token (Herald-Project), and refuses --project with --key", async () => {
+    const file = Path.join(tempDataDir(), "operator.csv")
+    Fs.writeFileSync(file, "caption,accounts,scheduled_at\n\"By the operator\",x:herald_demo,2030-01-01T10:00:00Z\n")
+    const result = await cli(["import", file, "--project", herald.credentials.project_id, ...flags()])
+    expect(result.code).toBe(0)
+    const id = /created ([0-9a-f-]{36})/.exec(result.all)![1]!
+    const receipt = await (await herald.call(`/api/v1/post-results?post_id=${id}`, { token: herald.credentials.human_key })).json() as { provenance: { created_by: unknown } }
+    expect(receipt.provenance.created_by).toMatchObject({ key_name: "operator", kind: "human" })
+
+    const both = await cli(["import", file, "--project", herald.credentials.project_id, "--key", herald.credentials.human_key, ...flags()])
+    expect(both.code).toBe(2)
+    expect(both.err).toContain("--project goes with the admin token")
+  })
+
   it("refuses an import file it cannot read as CSV, naming the line, and sends nothing", async () => {
     const file = Path.join(tempDataDir(), "bad.csv")
     Fs.writeFileSync(file, "caption,accounts\n\"never closed,x:herald_demo\n")

@@ -10,7 +10,7 @@ export type ActorKind = typeof ActorKind.Type
 
 /**
  * How a key's request reached Herald: the REST API, the MCP connector or the SDK called in process.
- * (The `herald` CLI has no post commands: it manages through the admin API, which no key signs.)
+ * (The `herald` CLI's one post command, `herald import`, calls the REST API.)
  */
 export const Surface = Schema.Literal("rest", "mcp", "sdk")
 export type Surface = typeof Surface.Type

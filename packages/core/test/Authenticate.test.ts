@@ -1,7 +1,20 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ApiKeyHash, ApiKeyId, ApiKeyStore, makeAuthenticator, ProjectId } from "@herald/core"
+import {
+  AdminTokens,
+  ApiKeyHash,
+  ApiKeyId,
+  ApiKeyStore,
+  makeAuthenticator,
+  noGuardrails,
+  operatorKeyId,
+  operatorName,
+  operatorRateLimitPerMinute,
+  Project,
+  ProjectId,
+  ProjectStore
+} from "@herald/core"
 import { InMemoryApiKeys, inMemoryRateLimits } from "@herald/core/memory"
-import { DateTime, Duration, Effect, Layer, TestClock } from "effect"
+import { DateTime, Duration, Effect, Layer, Option, TestClock } from "effect"
 
 const projectId = ProjectId.make("10000000-0000-4000-8000-000000000001")
 const keyId = ApiKeyId.make("30000000-0000-4000-8000-000000000001")
@@ -98,5 +111,62 @@ describe("authenticate", () => {
       for (let i = 0; i < 3; i++) yield* authenticator.identify(hashOf("a"))
       expect(keys.lastUsedAt(keyId)).toBeNull()
       expect((yield* authenticator.authenticate(hashOf("a"))).verdict.remaining).toBe(1)
+    }))
+})
+
+describe("authenticate: the admin token on a project (Herald-Project)", () => {
+  const admin = hashOf("e")
+  const project = new Project({
+    id: projectId,
+    name: "Acme",
+    timezone: "UTC",
+    approval: "copilot",
+    signature: "",
+    guardrails: noGuardrails,
+    plan: "active"
+  })
+  /** A key store with no key, the admin token "eee…" known, and the one project. */
+  const operatorWorld = Effect.gen(function*() {
+    const layer = Layer.mergeAll(
+      new InMemoryApiKeys().layer,
+      inMemoryRateLimits(),
+      Layer.succeed(AdminTokens, AdminTokens.of({ add: () => Effect.void, isKnown: (hash) => Effect.succeed(hash === admin) })),
+      Layer.succeed(ProjectStore, ProjectStore.of({ get: (id) => Effect.succeed(id === projectId ? Option.some(project) : Option.none()) }))
+    )
+    return yield* Effect.provide(makeAuthenticator, layer)
+  })
+  const asAdmin = (project: string | undefined) => ({ adminToken: true, project })
+
+  it.effect("makes the project's operator: human, every scope, no cap of its own, its own rate limit, a version-8 id of the token", () =>
+    Effect.gen(function*() {
+      const authenticator = yield* operatorWorld
+      const { principal, verdict } = yield* authenticator.authenticate(admin, asAdmin(projectId))
+      expect(principal).toMatchObject({ projectId, kind: "human", keyName: operatorName, dailyPostCap: null, surface: "rest" })
+      expect([...principal.scopes].sort()).toEqual(["posts:approve", "posts:read", "posts:write"])
+      expect(principal.keyId).toBe(operatorKeyId(admin))
+      expect(principal.keyId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      expect(verdict).toMatchObject({ limit: operatorRateLimitPerMinute, remaining: operatorRateLimitPerMinute - 1 })
+      // The same id for every request of the token, another for another token.
+      expect(operatorKeyId(admin)).toBe(operatorKeyId(hashOf("e")))
+      expect(operatorKeyId(hashOf("f"))).not.toBe(operatorKeyId(admin))
+    }))
+
+  it.effect("refuses: no header, a malformed or unknown project, an unknown token, the header with a key", () =>
+    Effect.gen(function*() {
+      const authenticator = yield* operatorWorld
+      const tagOf = (effect: Effect.Effect<unknown, { readonly _tag: string }>) => Effect.map(Effect.flip(effect), (error) => error._tag)
+      expect(yield* tagOf(authenticator.authenticate(admin, asAdmin(undefined)))).toBe("ProjectHeaderMissing")
+      expect(yield* tagOf(authenticator.authenticate(admin, asAdmin("acme")))).toBe("ProjectHeaderInvalid")
+      const unknown = yield* Effect.flip(authenticator.authenticate(admin, asAdmin("10000000-0000-4000-8000-000000000009")))
+      expect(unknown).toMatchObject({ _tag: "ProjectHeaderUnknown", projectId: "10000000-0000-4000-8000-000000000009" })
+      expect(yield* tagOf(authenticator.authenticate(hashOf("f"), asAdmin(projectId)))).toBe("ApiKeyUnknown")
+      const withKey = yield* Effect.flip(authenticator.authenticate(hashOf("a"), { adminToken: false, project: projectId }))
+      expect(withKey).toMatchObject({ _tag: "ProjectHeaderInvalid", reason: "with_api_key" })
+    }))
+
+  it.effect("without the AdminTokens port (a host with no admin tokens), the admin token is unknown", () =>
+    Effect.gen(function*() {
+      const authenticator = yield* Effect.provide(makeAuthenticator, Layer.merge(new InMemoryApiKeys().layer, inMemoryRateLimits()))
+      expect((yield* Effect.flip(authenticator.authenticate(admin, asAdmin(projectId))))._tag).toBe("ApiKeyUnknown")
     }))
 })

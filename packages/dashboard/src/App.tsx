@@ -1,20 +1,40 @@
 import { useEffect, useRef, useState } from "preact/hooks"
-import { whenSessionEnds } from "./api.js"
+import { actOn, get, whenSessionEnds } from "./api.js"
 import { SignIn } from "./pages/SignIn.js"
-import { href, useLocation } from "./router.js"
+import { href, hrefIn, useLocation } from "./router.js"
 import { routesFor } from "./routes.js"
 import { currentSession, type Session, signOut } from "./session.js"
+import type { AdminProject } from "./types.js"
+
+/** The project the operator has open, by name once the admin API has told it (its id until then). */
+const OpenProject = ({ id }: { readonly id: string }) => {
+  const [name, setName] = useState<string | null>(null)
+  useEffect(() => {
+    setName(null)
+    void get<AdminProject>(`/admin/v1/projects/${encodeURIComponent(id)}`).then((project) => setName(project.name), () => setName(null))
+  }, [id])
+  return (
+    <span class="open-project">
+      Project: <strong>{name ?? id}</strong>
+      <a href={hrefIn(null, "projects")}>Switch project</a>
+    </span>
+  )
+}
 
 /** The signed-in frame: navigation, the page the fragment names, sign-out. */
 const Shell = ({ session, onSignedOut }: { readonly session: Session; readonly onSignedOut: () => void }) => {
   const location = useLocation()
-  const available = routesFor(session)
+  // Only the operator's session names its project in the URL; a reviewer's key has its own.
+  const project = session.role === "operator" ? location.project : null
+  // Set before the page renders, so its first calls already carry the header.
+  actOn(project)
+  const available = routesFor(session, project)
   const route = available.find((candidate) => candidate.page === location.page) ?? available[0]!
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => {
     document.title = `${route.title} · Herald`
     heading.current?.focus()
-  }, [route.page])
+  }, [route.page, project])
   const Page = route.component
   return (
     <>
@@ -30,6 +50,7 @@ const Shell = ({ session, onSignedOut }: { readonly session: Session; readonly o
             ))}
           </ul>
         </nav>
+        {project !== null && <OpenProject id={project} />}
         <span class="who">
           {session.role === "operator" ? "Operator" : `Reviewer${session.key_name ? ` (${session.key_name})` : ""}`}
           <button type="button" class="link" onClick={() => signOut().finally(onSignedOut)}>Sign out</button>
@@ -37,7 +58,7 @@ const Shell = ({ session, onSignedOut }: { readonly session: Session; readonly o
       </header>
       <main id="main">
         <h1 tabIndex={-1} ref={heading}>{route.title}</h1>
-        <Page session={session} params={location.params} />
+        <Page key={project ?? ""} session={session} params={location.params} />
       </main>
     </>
   )

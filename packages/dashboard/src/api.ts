@@ -24,9 +24,18 @@ export class ApiError extends Error {
 
 let csrfToken = ""
 let onSessionEnded: () => void = () => {}
+/** The project the operator's calls to the REST API act on (the Herald-Project header); null: none. */
+let actingOn: string | null = null
 
 export const useCsrfToken = (token: string) => {
   csrfToken = token
+}
+/**
+ * The operator's REST calls act on `project` from now on (docs/api.md, "The operator"); null for a
+ * reviewer, whose key has its project (the header with it is refused).
+ */
+export const actOn = (project: string | null) => {
+  actingOn = project
 }
 /** Called when a reply says the session is over (expired, signed out elsewhere, key revoked). */
 export const whenSessionEnds = (callback: () => void) => {
@@ -35,10 +44,14 @@ export const whenSessionEnds = (callback: () => void) => {
 
 const changes = (method: string) => method !== "GET" && method !== "HEAD"
 
-const headersFor = (method: string, json: boolean): Record<string, string> => ({
+const projectHeaderFor = (path: string): Record<string, string> =>
+  actingOn !== null && path.startsWith("/api/") ? { "herald-project": actingOn } : {}
+
+const headersFor = (method: string, json: boolean, path: string): Record<string, string> => ({
   accept: "application/json",
   ...(json ? { "content-type": "application/json" } : {}),
-  ...(changes(method) && csrfToken !== "" ? { "x-csrf-token": csrfToken } : {})
+  ...(changes(method) && csrfToken !== "" ? { "x-csrf-token": csrfToken } : {}),
+  ...projectHeaderFor(path)
 })
 
 interface ErrorBody {
@@ -57,7 +70,7 @@ export const request = async <T>(method: string, path: string, body?: unknown, s
     reply = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: headersFor(method, body !== undefined),
+      headers: headersFor(method, body !== undefined, path),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {})
     })
   } catch {
@@ -83,6 +96,7 @@ export const upload = <T>(file: File, onProgress: (fraction: number) => void): P
     xhr.open("POST", "/api/v1/media")
     xhr.setRequestHeader("accept", "application/json")
     xhr.setRequestHeader("x-csrf-token", csrfToken)
+    for (const [name, value] of Object.entries(projectHeaderFor("/api/v1/media"))) xhr.setRequestHeader(name, value)
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total)
     }

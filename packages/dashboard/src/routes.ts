@@ -15,27 +15,32 @@ export interface PageProps {
 }
 
 /**
- * The dashboard's pages: one file each under pages/, added here. `role` says whose session can
- * use it (a reviewer's reaches the REST API, the operator's the admin API); `nav` puts it in the
- * navigation. The first page a role can open is its home.
+ * The dashboard's pages: one file each under pages/, added here. `for` says who can use it:
+ * `project` pages work in one project through the REST API (a reviewer's session, in its key's
+ * project; the operator's, in the project it opened, sending Herald-Project), `operator` pages
+ * through the admin API (the operator's session only). `nav` puts it in the navigation. The first
+ * page a session can open is its home.
  */
 export interface Route {
   readonly page: string
   readonly title: string
-  readonly role: Session["role"]
+  readonly for: "project" | "operator"
   readonly nav: boolean
   readonly component: FunctionComponent<PageProps>
 }
 
 export const routes: ReadonlyArray<Route> = [
-  { page: "queue", title: "Approval queue", role: "reviewer", nav: true, component: Queue },
-  { page: "posts", title: "Posts", role: "reviewer", nav: true, component: Posts },
-  { page: "post", title: "Post", role: "reviewer", nav: false, component: PostDetail },
-  { page: "compose", title: "Composer", role: "reviewer", nav: true, component: Composer },
-  { page: "accounts", title: "Accounts", role: "reviewer", nav: true, component: Accounts },
-  { page: "insights", title: "Insights", role: "reviewer", nav: true, component: Insights },
-  { page: "projects", title: "Projects", role: "operator", nav: true, component: Projects },
-  { page: "settings", title: "Settings", role: "operator", nav: false, component: Settings }
+  { page: "queue", title: "Approval queue", for: "project", nav: true, component: Queue },
+  { page: "posts", title: "Posts", for: "project", nav: true, component: Posts },
+  { page: "post", title: "Post", for: "project", nav: false, component: PostDetail },
+  { page: "compose", title: "Composer", for: "project", nav: true, component: Composer },
+  { page: "accounts", title: "Accounts", for: "project", nav: true, component: Accounts },
+  { page: "insights", title: "Insights", for: "project", nav: true, component: Insights },
+  { page: "projects", title: "Projects", for: "operator", nav: true, component: Projects },
+  { page: "settings", title: "Settings", for: "operator", nav: false, component: Settings }
 ]
 
-export const routesFor = (session: Session) => routes.filter((route) => route.role === session.role)
+/** The pages a session can open: `project` pages need a project (the operator's open one). */
+export const routesFor = (session: Session, project: string | null) =>
+  routes.filter((route) =>
+    route.for === "operator" ? session.role === "operator" : session.role === "reviewer" || project !== null)

@@ -56,6 +56,7 @@ import {
   InvalidCsv,
   MissingScopeError,
   NotEditableError,
+  OperatorProjectNotFound,
   PayloadTooLarge,
   PlanInactiveError,
   PostNotFoundError,
@@ -88,12 +89,13 @@ const request = <S extends Schema.Schema.Any>(schema: S, identifier: string, des
  * counts the request against the key's rate limit and puts X-RateLimit-* on the reply.
  */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
-  failure: Schema.Union(Unauthorized, SessionEndedReply, SessionRefused, TooManyRequests),
+  failure: Schema.Union(BadRequest, Unauthorized, SessionEndedReply, SessionRefused, OperatorProjectNotFound, TooManyRequests),
   security: {
     bearer: HttpApiSecurity.bearer.pipe(
       HttpApiSecurity.annotate(
         OpenApi.Description,
-        "An API key: Authorization: Bearer hk_agent_... or hk_human_... (the dashboard sends its session cookie instead, docs/dashboard.md)"
+        "An API key: Authorization: Bearer hk_agent_... or hk_human_... (the dashboard sends its session cookie instead, docs/dashboard.md). " +
+          "Or the admin token (hk_admin_...) with the Herald-Project header naming the project it acts on, as that project's operator (docs/api.md)."
       )
     )
   }

@@ -59,14 +59,13 @@ export const sessionEndedReply = (ended: SessionEnded) => new SessionEndedReply(
 const changes = (method: string) => !["GET", "HEAD", "OPTIONS"].includes(method)
 
 /**
- * The credential behind the request's session cookie, for the API whose sessions have `role`;
- * none when the request has an Authorization header or no cookie (the bearer rules apply then).
+ * The live session behind the request's session cookie, its CSRF token checked on a change; none
+ * when the request has an Authorization header or no cookie (the bearer rules apply then).
  */
-export const sessionCredential = (
+export const requestSession = (
   sessions: Option.Option<DashboardSessions["Type"]>,
-  request: HttpServerRequest.HttpServerRequest,
-  role: SessionRole
-): Effect.Effect<Option.Option<ApiKeyHash>, SessionEnded | SessionRefused> => {
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<Option.Option<DashboardSession>, SessionEnded | SessionRefused> => {
   const token = request.cookies[sessionCookie]
   if (Option.isNone(sessions) || request.headers.authorization !== undefined || token === undefined) {
     return Effect.succeed(Option.none())
@@ -74,21 +73,34 @@ export const sessionCredential = (
   if (!tokenPattern.test(token)) return Effect.fail(new SessionEnded())
   return Effect.flatMap(DateTime.now, (now) => sessions.value.find(tokenHash(token), now)).pipe(
     Effect.flatMap(Option.match({
-      onNone: (): Effect.Effect<Option.Option<ApiKeyHash>, SessionEnded | SessionRefused> => Effect.fail(new SessionEnded()),
-      onSome: (session): Effect.Effect<Option.Option<ApiKeyHash>, SessionEnded | SessionRefused> =>
-        session.role !== role
-          ? Effect.fail(new SessionRefused({
-            code: "session_not_allowed",
-            error: role === "reviewer"
-              ? "the operator's dashboard session uses the admin API; sign in with a human key to read and decide posts"
-              : "a reviewer's dashboard session uses the REST API; sign in with the admin token to manage projects"
-          }))
-          : changes(request.method) && !csrfMatches(request.headers[csrfHeader], token)
+      onNone: (): Effect.Effect<Option.Option<DashboardSession>, SessionEnded | SessionRefused> => Effect.fail(new SessionEnded()),
+      onSome: (session): Effect.Effect<Option.Option<DashboardSession>, SessionEnded | SessionRefused> =>
+        changes(request.method) && !csrfMatches(request.headers[csrfHeader], token)
           ? Effect.fail(new SessionRefused({ code: "csrf_token_invalid", error: `a change made with a dashboard session needs its ${csrfHeader} header` }))
-          : Effect.succeed(Option.some(session.credentialHash))
+          : Effect.succeed(Option.some(session))
     }))
   )
 }
+
+/** The admin API's refusal of a reviewer's session. */
+export const reviewerOnAdminApi = () =>
+  new SessionRefused({
+    code: "session_not_allowed",
+    error: "a reviewer's dashboard session uses the REST API; sign in with the admin token to manage projects"
+  })
+
+/**
+ * The credential behind the request's operator session, for the admin API (`requestSession`); a
+ * reviewer's session is refused there.
+ */
+export const sessionCredential = (
+  sessions: Option.Option<DashboardSessions["Type"]>,
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<Option.Option<ApiKeyHash>, SessionEnded | SessionRefused> =>
+  Effect.flatMap(requestSession(sessions, request), (found) =>
+    Option.isSome(found) && found.value.role !== "operator"
+      ? Effect.fail(reviewerOnAdminApi())
+      : Effect.succeed(Option.map(found, (session) => session.credentialHash)))
 
 /** What the page learns at sign-in and from GET /dashboard/session: never the credential. */
 const sessionReply = (token: string, role: SessionRole, expiresAt: DateTime.Utc, principal: Option.Option<Principal>) => ({

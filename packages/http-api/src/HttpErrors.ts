@@ -61,6 +61,11 @@ export class NotFound extends Schema.Class<NotFound>("NotFound")(
   HttpApiSchema.annotations({ status: 404, description: "The upload ticket cannot be redeemed." })
 ) {}
 
+export class OperatorProjectNotFound extends Schema.Class<OperatorProjectNotFound>("OperatorProjectNotFound")(
+  body("project_not_found"),
+  HttpApiSchema.annotations({ status: 404, description: "The Herald-Project header, sent with the admin token, names no project." })
+) {}
+
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
   body("people_tags_unavailable"),
   HttpApiSchema.annotations({ status: 409, description: "The current state forbids this operation." })
@@ -221,6 +226,7 @@ export const httpErrorClasses = [
   SessionEndedReply,
   SessionRefused,
   NotFound,
+  OperatorProjectNotFound,
   Conflict,
   PayloadTooLarge,
   MediaTooLargeError,

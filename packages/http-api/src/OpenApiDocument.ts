@@ -6,6 +6,9 @@
  * - no 413/415 on operations that take no body (the body guard never runs for them);
  * - a description that fits every reply of a status several error classes share (HttpApi takes
  *   the first class's), each class keeping its own on its schema;
+ * - the Herald-Project header on every authenticated operation (the admin token acting as a
+ *   project's operator, Authentication.ts), a parameter rather than a security scheme: it names
+ *   a project, it is no credential;
  * - no `$id` markers that Effect puts on `unknown` schemas (the same $id at many places is invalid
  *   JSON Schema), and no component schema that nothing references (query structs are inlined);
  * - then what both documents get (OpenApiPrecision.ts).
@@ -35,6 +38,19 @@ const retryAfterHeader: Json = {
   "Retry-After": {
     description: "Seconds to wait before trying again.",
     schema: { type: "integer" }
+  }
+}
+
+/** The operator's header (docs/api.md, "The operator"). */
+const projectParameter: Json = {
+  HeraldProject: {
+    name: "Herald-Project",
+    in: "header",
+    required: false,
+    description: "With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project " +
+      "the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); " +
+      "an unknown project is 404 project_not_found.",
+    schema: { type: "string", format: "uuid" }
   }
 }
 
@@ -89,7 +105,9 @@ const finishOperation = (operation: Json): Json => {
       }
     }
   }
-  return { ...operation, responses }
+  return authenticated
+    ? { ...operation, parameters: [...(operation.parameters ?? []), { $ref: "#/components/parameters/HeraldProject" }], responses }
+    : { ...operation, responses }
 }
 
 /** The document without Effect's `$id: "/schemas/..."` markers. */
@@ -125,7 +143,8 @@ export const finishDocument = (generated: Json): Json => {
     components: {
       ...spec.components,
       schemas: reachableSchemas(paths, spec.components.schemas),
-      headers: { ...rateLimitHeaders, ...retryAfterHeader }
+      headers: { ...rateLimitHeaders, ...retryAfterHeader },
+      parameters: { ...spec.components.parameters, ...projectParameter }
     }
   }, publicOperations)
 }

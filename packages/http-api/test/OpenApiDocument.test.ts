@@ -88,17 +88,20 @@ describe("the served OpenAPI document", () => {
 
   it("lists the statuses the contract gives each endpoint", () => {
     const statuses = (method: string, path: string) => Object.keys(document.paths[path][method].responses).sort()
-    expect(statuses("post", "/api/v1/posts")).toEqual(["200", "201", "400", "401", "403", "413", "415", "422", "429", "500"])
-    expect(statuses("get", "/api/v1/posts")).toEqual(["200", "400", "401", "403", "429", "500"])
+    // 404 on every authenticated endpoint: the project a Herald-Project header names may not exist.
+    expect(statuses("post", "/api/v1/posts")).toEqual(["200", "201", "400", "401", "403", "404", "413", "415", "422", "429", "500"])
+    expect(statuses("get", "/api/v1/posts")).toEqual(["200", "400", "401", "403", "404", "429", "500"])
     expect(statuses("patch", "/api/v1/posts/{id}")).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "422", "429", "500"])
     expect(statuses("delete", "/api/v1/posts/{id}")).toEqual(["200", "400", "401", "403", "404", "409", "429", "500"])
     expect(statuses("post", "/api/v1/posts/{id}/approve")).toEqual(["200", "400", "401", "403", "404", "409", "413", "415", "429", "500"])
+    const resolved = (p: Json): Json => p.$ref === undefined ? p : document.components.parameters[p.$ref.slice("#/components/parameters/".length)]
     const parameters = (method: string, path: string) =>
-      document.paths[path][method].parameters.map((p: Json) => `${p.in}:${p.name}${p.required ? "!" : ""}`)
-    expect(parameters("get", "/api/v1/posts")).toEqual(["query:status", "query:limit"])
-    expect(parameters("get", "/api/v1/post-results")).toEqual(["query:post_id!"])
-    expect(parameters("get", "/api/v1/posting-rules")).toEqual(["query:account_ids"])
-    expect(parameters("patch", "/api/v1/posts/{id}")).toEqual(["path:id!"])
+      document.paths[path][method].parameters.map(resolved).map((p: Json) => `${p.in}:${p.name}${p.required ? "!" : ""}`)
+    const project = "header:Herald-Project"
+    expect(parameters("get", "/api/v1/posts")).toEqual(["query:status", "query:limit", project])
+    expect(parameters("get", "/api/v1/post-results")).toEqual(["query:post_id!", project])
+    expect(parameters("get", "/api/v1/posting-rules")).toEqual(["query:account_ids", project])
+    expect(parameters("patch", "/api/v1/posts/{id}")).toEqual(["path:id!", project])
     expect(Object.keys(document.paths["/api/v1/posts/bulk"].post.requestBody.content).sort())
       .toEqual(["application/json", "multipart/form-data", "text/csv"])
   })
@@ -114,10 +117,11 @@ describe("the served OpenAPI document", () => {
         expect(codes(method, path, status), `${method} ${path} ${status}`).not.toContain("<any string>")
       }
     }
+    // project_not_found: the Herald-Project header's project (the admin token acting as its operator).
     for (const method of ["patch", "delete"]) {
-      expect(codes(method, "/api/v1/posts/{id}", "404")).toEqual(["post_not_found", "post_superseded"])
+      expect(codes(method, "/api/v1/posts/{id}", "404")).toEqual(["post_not_found", "post_superseded", "project_not_found"])
     }
-    expect(codes("post", "/api/v1/post-results/{id}/retry", "404")).toEqual(["delivery_not_found"])
+    expect(codes("post", "/api/v1/post-results/{id}/retry", "404")).toEqual(["delivery_not_found", "project_not_found"])
     // Every authenticated endpoint may refuse a dashboard session too (docs/dashboard.md).
     const session = ["csrf_token_invalid", "session_not_allowed"]
     expect(codes("post", "/api/v1/posts", "403")).toEqual([...session, "missing_scope", "no_active_plan"].sort())

@@ -95,9 +95,11 @@ describe("the typed client (HttpApiClient.make(HeraldApi))", () => {
     type RestClient = Effect.Effect.Success<ReturnType<typeof client>>
     type MediaUploadCodes = CodeOf<Effect.Effect.Error<ReturnType<RestClient["media"]["upload"]>>>
     type AdminGetCodes = CodeOf<Effect.Effect.Error<ReturnType<AdminClient["projects"]["get"]>>>
-    // The REST API's 404 on an upload names only tickets; the admin API's names what is missing.
+    // The REST API's 404 on an upload names tickets, and the project a Herald-Project header names
+    // (the operator's); the admin API's names what is missing.
     expectTypeOf<Extract<MediaUploadCodes, NotFound["code"]>>().toEqualTypeOf<NotFound["code"]>()
-    expectTypeOf<Extract<MediaUploadCodes, AdminNotFound["code"] | AdminUnauthorized["code"]>>().toEqualTypeOf<never>()
+    expectTypeOf<Extract<MediaUploadCodes, "project_not_found">>().toEqualTypeOf<"project_not_found">()
+    expectTypeOf<Extract<MediaUploadCodes, Exclude<AdminNotFound["code"], "project_not_found"> | AdminUnauthorized["code"]>>().toEqualTypeOf<never>()
     expectTypeOf<Extract<AdminGetCodes, "project_not_found">>().toEqualTypeOf<"project_not_found">()
     expectTypeOf<Extract<AdminGetCodes, AdminUnauthorized["code"]>>().toEqualTypeOf<AdminUnauthorized["code"]>()
     expectTypeOf<Extract<AdminGetCodes, Unauthorized["code"] | NotFound["code"]>>().toEqualTypeOf<never>()
@@ -122,7 +124,8 @@ describe("the typed client (HttpApiClient.make(HeraldApi))", () => {
       "route_not_supported"
     ] satisfies ReadonlyArray<AdminUnauthorized["code"] | AdminNotFound["code"] | AdminConflict["code"] | AdminRefused["code"]>
     expect(codes).toEqual(expect.arrayContaining(["post_not_found", "missing_api_key", "ticket_not_found"]))
-    expect(codes.filter((code) => adminCodes.includes(code))).toEqual([])
+    // project_not_found alone: the project a Herald-Project header names (the operator's, docs/api.md).
+    expect(codes.filter((code) => adminCodes.includes(code))).toEqual(["project_not_found"])
     expect(document.components.schemas.Unauthorized!.properties!.code!.enum).toEqual(["missing_api_key", "invalid_api_key", "revoked_api_key"])
   })
 })

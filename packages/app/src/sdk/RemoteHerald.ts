@@ -9,6 +9,12 @@ export interface HeraldClientOptions {
   readonly apiKey?: string
   /** Sent as Bearer on the admin API (/admin/v1); omitted, every call there fails with MissingAdminToken. */
   readonly adminToken?: string
+  /**
+   * A project id, with `adminToken` and without `apiKey`: the REST API (`api`) then acts on this
+   * project as its operator, the admin token sent as Bearer with the Herald-Project header
+   * (docs/api.md, "The operator").
+   */
+  readonly project?: string
   /** A fetch of your own (a proxy, a test double); the global one by default. */
   readonly fetch?: typeof globalThis.fetch
 }
@@ -23,13 +29,18 @@ export interface HeraldClient {
   }
 }
 
-/** The two APIs over one fetch, each with its own bearer. */
+/** The two APIs over one fetch, each with its own bearer; `project` the operator's Herald-Project on the REST API. */
 export const heraldClientOver = (
   baseUrl: string,
   fetch: typeof globalThis.fetch,
-  bearers: { readonly api?: string | undefined; readonly admin?: string | undefined }
+  bearers: { readonly api?: string | undefined; readonly admin?: string | undefined; readonly project?: string | undefined }
 ): HeraldClient => {
-  const api = effectClient(HeraldApi, { baseUrl, fetch, bearer: bearers.api })
+  const api = effectClient(HeraldApi, {
+    baseUrl,
+    fetch,
+    bearer: bearers.api,
+    headers: bearers.project === undefined ? undefined : { "herald-project": bearers.project }
+  })
   const admin = effectClient(HeraldAdminApi, { baseUrl, fetch, bearer: bearers.admin })
   return { api: promiseClient(api), admin: promiseClient(admin), effect: { api, admin } }
 }
@@ -43,8 +54,14 @@ export const heraldClientOver = (
  * const post = await herald.api.posts.create({ payload: { caption: "Hi", social_accounts: ["x:acme"] } })
  * ```
  */
-export const heraldClient = (options: HeraldClientOptions): HeraldClient =>
-  heraldClientOver(options.url.replace(/\/+$/, ""), options.fetch ?? ((input, init) => globalThis.fetch(input, init)), {
-    api: options.apiKey,
-    admin: options.adminToken
+export const heraldClient = (options: HeraldClientOptions): HeraldClient => {
+  if (options.project !== undefined && (options.apiKey !== undefined || options.adminToken === undefined)) {
+    // The server would refuse every call (400: a key has its project); said here, at once.
+    throw new TypeError("heraldClient: project goes with adminToken and without apiKey (the operator acts on that project)")
+  }
+  return heraldClientOver(options.url.replace(/\/+$/, ""), options.fetch ?? ((input, init) => globalThis.fetch(input, init)), {
+    api: options.project === undefined ? options.apiKey : options.adminToken,
+    admin: options.adminToken,
+    project: options.project
   })
+}

@@ -93,6 +93,8 @@ export interface ClientTransport {
   readonly baseUrl: string
   readonly fetch: typeof globalThis.fetch
   readonly bearer?: string | undefined
+  /** Further headers on every request (Herald-Project, for the operator). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /** A reply body the client read as one of its declared error classes, or one it could not place, as the SDK's error. */
@@ -134,10 +136,13 @@ const mapMethods = <T>(client: object, f: (method: AnyMethod) => (request: unkno
 
 /** HttpApiClient of `api` over the transport, its failures the SDK's errors. */
 export const effectClient = <Api extends HttpApi.HttpApi.Any>(api: Api, transport: ClientTransport): EffectClient<Api> => {
-  const { bearer } = transport
+  const { bearer, headers } = transport
   const client = HttpApiClient.make(api as unknown as HttpApi.HttpApi<string, HttpApiGroup.HttpApiGroup.Any, never, never>, {
     baseUrl: transport.baseUrl,
-    transformClient: bearer === undefined ? undefined : HttpClient.mapRequest(HttpClientRequest.bearerToken(bearer)),
+    transformClient: bearer === undefined && headers === undefined ? undefined : HttpClient.mapRequest((request) => {
+      const signed = bearer === undefined ? request : HttpClientRequest.bearerToken(request, bearer)
+      return headers === undefined ? signed : HttpClientRequest.setHeaders(signed, headers)
+    }),
     transformResponse: repliesRead
   }).pipe(
     Effect.provide(FetchHttpClient.layer),

@@ -1,5 +1,5 @@
 import { get } from "../api.js"
-import { href } from "../router.js"
+import { href, hrefIn } from "../router.js"
 import type { AdminProject } from "../types.js"
 import type { PageProps } from "../routes.js"
 import { Empty, ErrorNote, Loading, useLoad } from "../ui.js"
@@ -12,17 +12,20 @@ export const Projects = (_: PageProps) => {
   return (
     <>
       <p class="help">
-        Posts are read and decided with a project's human key: sign in with one to use the approval queue, the posts and the composer.
+        Open a project to work in it as its operator: the approval queue, the posts, the composer, accounts and insights.
       </p>
       <table>
-        <thead><tr><th scope="col">Project</th><th scope="col">Approval</th><th scope="col">Time zone</th><th scope="col">Signature</th></tr></thead>
+        <thead>
+          <tr><th scope="col">Project</th><th scope="col">Approval</th><th scope="col">Time zone</th><th scope="col">Signature</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+        </thead>
         <tbody>
           {list.value.data.map((project) => (
             <tr key={project.id}>
-              <th scope="row"><a href={href("settings", project.id)}>{project.name}</a><br /><code>{project.id}</code></th>
+              <th scope="row" id={`project-${project.id}`}><a href={href("settings", project.id)}>{project.name}</a><br /><code>{project.id}</code></th>
               <td>{project.approval}</td>
               <td>{project.timezone}</td>
               <td>{project.signature}</td>
+              <td><a class="button" href={hrefIn(project.id, "queue")} aria-describedby={`project-${project.id}`}>Open</a></td>
             </tr>
           ))}
         </tbody>

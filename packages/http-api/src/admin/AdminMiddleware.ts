@@ -41,7 +41,7 @@ export const AdminAuthenticationLive = Layer.effect(
       adminToken: () =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const session = yield* sessionCredential(sessions, request, "operator").pipe(
+          const session = yield* sessionCredential(sessions, request).pipe(
             Effect.catchTag("SessionEnded", (ended) => Effect.fail(sessionEndedReply(ended)))
           )
           if (Option.isSome(session)) {

@@ -1,15 +1,7 @@
 import { randomBytes } from "node:crypto"
-import type { ApiKeyHash } from "@herald/core"
-import { Context, type Effect } from "effect"
 
-/**
- * Admin tokens, kept as SHA-256 only (hashApiKey). The reference server keeps them in its
- * database; whoever holds one manages every project of the instance.
- */
-export class AdminTokens extends Context.Tag("@herald/http-api/AdminTokens")<AdminTokens, {
-  readonly add: (hash: ApiKeyHash) => Effect.Effect<void>
-  readonly isKnown: (hash: ApiKeyHash) => Effect.Effect<boolean>
-}>() {}
+/** The port is core's: its authenticator reads it for the operator's requests (Herald-Project). */
+export { AdminTokens } from "@herald/core"
 
 export const adminTokenPattern = /^hk_admin_[0-9A-Za-z_-]{40,}$/
 

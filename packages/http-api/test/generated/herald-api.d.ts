@@ -808,6 +808,12 @@ export interface components {
             /** @enum {string} */
             code: "session_ended";
         };
+        /** @description The Herald-Project header, sent with the admin token, names no project. */
+        OperatorProjectNotFound: {
+            error: string;
+            /** @enum {string} */
+            code: "project_not_found";
+        };
         /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
         TooManyRequests: {
             error: string;
@@ -2015,7 +2021,10 @@ export interface components {
         AccountStatus: "active" | "needs_reconnect" | "disconnected";
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+        HeraldProject: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Requests this key may make per minute. */
@@ -2039,7 +2048,10 @@ export interface operations {
                 /** @description How many posts, newest first. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2090,6 +2102,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -2120,7 +2144,10 @@ export interface operations {
     createPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2207,6 +2234,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["PlanInactiveError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description The request body is larger than this endpoint accepts. */
             413: {
                 headers: {
@@ -2273,7 +2312,10 @@ export interface operations {
     createPostsInBulk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2347,6 +2389,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description The request body is larger than this endpoint accepts. */
             413: {
                 headers: {
@@ -2401,7 +2455,10 @@ export interface operations {
     deletePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2464,7 +2521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2509,7 +2566,10 @@ export interface operations {
     editPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2582,7 +2642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2663,7 +2723,10 @@ export interface operations {
     approvePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2736,7 +2799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -2808,7 +2871,10 @@ export interface operations {
                 /** @description a Universally Unique Identifier */
                 post_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2868,7 +2934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2901,7 +2967,10 @@ export interface operations {
     retryDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -2955,7 +3024,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
-            /** @description No delivery with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2964,7 +3033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryNotFoundError"];
+                    "application/json": components["schemas"]["DeliveryNotFoundError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -3009,7 +3078,10 @@ export interface operations {
     takeDownDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description a Universally Unique Identifier */
                 id: string;
@@ -3063,7 +3135,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["AgentCannotApproveError"] | components["schemas"]["SessionRefused"];
                 };
             };
-            /** @description No delivery with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3072,7 +3144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryNotFoundError"];
+                    "application/json": components["schemas"]["DeliveryNotFoundError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -3129,7 +3201,10 @@ export interface operations {
     listSocialAccounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3180,6 +3255,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3213,7 +3300,10 @@ export interface operations {
                 /** @description Comma-separated account ids or refs (platform:username); omit for every account of the project. */
                 account_ids?: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3264,6 +3354,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3294,7 +3396,10 @@ export interface operations {
     getProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3345,6 +3450,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3375,7 +3492,10 @@ export interface operations {
     checkGuardrails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3435,6 +3555,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description The request body is larger than this endpoint accepts. */
             413: {
                 headers: {
@@ -3489,7 +3621,10 @@ export interface operations {
     listConnectionIssues: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3540,6 +3675,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3570,7 +3717,10 @@ export interface operations {
     checkConnections: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3621,6 +3771,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3654,7 +3816,10 @@ export interface operations {
                 /** @description a Universally Unique Identifier */
                 post_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3714,7 +3879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3850,7 +4015,10 @@ export interface operations {
                 /** @description Only this format: feed (timeline, and platforms without placements), reel or story. */
                 format?: components["schemas"]["ContentFormat"];
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3901,6 +4069,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -3942,7 +4122,10 @@ export interface operations {
                 /** @description How many posts. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3993,6 +4176,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -4032,7 +4227,10 @@ export interface operations {
                 /** @description One account's own best times (its id, platform:username or username), blended with its platform's across the project where its own posts are few (docs/analytics.md). */
                 account?: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4083,6 +4281,18 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
             429: {
                 headers: {
@@ -4113,7 +4323,10 @@ export interface operations {
     uploadMedia: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4175,7 +4388,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
-            /** @description The upload ticket cannot be redeemed. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4184,7 +4397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFound"];
+                    "application/json": components["schemas"]["OperatorProjectNotFound"] | components["schemas"]["NotFound"];
                 };
             };
             /** @description The current state forbids this operation. */
@@ -4277,7 +4490,10 @@ export interface operations {
     createUploadTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4326,6 +4542,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
