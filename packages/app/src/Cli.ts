@@ -1,20 +1,23 @@
 import * as Fs from "node:fs"
 import { Command, ValidationError } from "@effect/cli"
 import { NodeContext } from "@effect/platform-node"
-import { StorageLive, migrate } from "@herald/storage-postgres"
+import { CredentialsCipher, StorageLive, migrate } from "@herald/storage-postgres"
 import { Console, Effect, Option } from "effect"
 import { adminCli } from "./AdminCli.js"
 import { CliFailure } from "./CliArgs.js"
 import { group, unknownCommand } from "./CommandTree.js"
 import { heraldConfig } from "./Config.js"
 import { importCli } from "./CsvImport.js"
+import { loadSecrets } from "./Secrets.js"
 import { serve, work } from "./Server.js"
 
 const version = (JSON.parse(Fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version
 
 const runMigrations = Effect.gen(function*() {
   const config = yield* heraldConfig
-  const applied = yield* migrate.pipe(Effect.provide(StorageLive.database(config)))
+  // The credentials key: a migration may seal values stored in the clear before it.
+  const { credentialsKey } = yield* loadSecrets(config)
+  const applied = yield* migrate.pipe(Effect.provide([StorageLive.database(config), CredentialsCipher.layer(credentialsKey)]))
   yield* Console.log(
     applied.length === 0 ? "the schema is up to date" : `applied ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`
   )

@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountAdmin, AccountStore, ApprovalChannel, ApprovalChannelId, ApprovalChannels, ProjectAdmin, WebhookEndpoints } from "@herald/core"
+import { AccountAdmin, AccountStore, ApprovalChannel, ApprovalChannelId, ApprovalChannels, PostStore, ProjectAdmin, PublishCheckpoints, WebhookEndpoints } from "@herald/core"
 import { type Storage as ContractStorage, storageCases, StoredRows } from "@herald/core/storage-contract"
 import { DateTime, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
-import { newAccount, newEndpoint, newProject } from "./fixtures.js"
+import { CredentialsCipher } from "../src/CredentialsCipher.js"
+import sealCheckpoints from "../src/migrations/0050_sealed_checkpoints.js"
+import { credentialsKey, newAccount, newEndpoint, newPost, newProject } from "./fixtures.js"
 
 export type Storage = SqlClient.SqlClient | Exclude<ContractStorage, StoredRows>
 
@@ -67,6 +69,49 @@ export const storageContract = (name: string, storage: Layer.Layer<Storage, unkn
           expect(raw!.row).not.toContain("SUPER-SECRET")
           expect(raw!.row).toMatch(/"address":"v1\./)
           expect(JSON.stringify(yield* channels.list(project.id))).not.toContain("SUPER-SECRET")
+        }))
+
+      it.effect("a publish checkpoint (an upload session URI is a bearer capability) is sealed in the table, bound to its delivery", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const checkpoints = yield* PublishCheckpoints
+          const input = newPost({ projectId: newProject().id })
+          yield* (yield* PostStore).create(input)
+          const [one, two] = input.record.deliveries
+          const session = JSON.stringify({ phase: "session", session: "https://www.googleapis.com/upload/youtube/v3/videos?upload_id=SUPER-SECRET", total: 9 })
+          yield* checkpoints.put(one!.id, session)
+          const [raw] = yield* Effect.orDie(sql<{ readonly row: string }>`SELECT row_to_json(c)::text AS row FROM publish_checkpoints c WHERE delivery_id = ${one!.id}`)
+          expect(raw!.row).not.toContain("SUPER-SECRET")
+          expect(raw!.row).not.toContain("googleapis")
+          expect(raw!.row).toMatch(/"value":"v1\./)
+          expect(yield* checkpoints.get(one!.id)).toEqual(Option.some(session))
+          // A sealed value moved onto another delivery's row does not open.
+          yield* checkpoints.put(two!.id, "container-2")
+          yield* Effect.orDie(sql`UPDATE publish_checkpoints SET value = (SELECT value FROM publish_checkpoints WHERE delivery_id = ${one!.id}) WHERE delivery_id = ${two!.id}`)
+          expect(Exit.isFailure(yield* Effect.exit(checkpoints.get(two!.id)))).toBe(true)
+        }))
+
+      it.effect("migration 0050 seals the checkpoints recorded in the clear before it, and they read back as they were", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const checkpoints = yield* PublishCheckpoints
+          const input = newPost({ projectId: newProject().id })
+          yield* (yield* PostStore).create(input)
+          const [one, two] = input.record.deliveries
+          const session = JSON.stringify({ phase: "session", session: "https://upload.example/session?upload_id=OLD-SECRET", total: 9 })
+          // Other deliveries' rows (other test files share the database) are sealed already; the
+          // migration runs again over all rows here, so they are set aside and put back after.
+          const others = yield* Effect.orDie(sql<{ readonly delivery_id: string; readonly value: string }>`
+            DELETE FROM publish_checkpoints WHERE delivery_id NOT IN (${one!.id}, ${two!.id}) RETURNING delivery_id, value`)
+          yield* Effect.orDie(sql`INSERT INTO publish_checkpoints (delivery_id, value) VALUES (${one!.id}, ${session}), (${two!.id}, ${"container-7"})`)
+          const cipher = yield* Effect.provide(CredentialsCipher, CredentialsCipher.layer(credentialsKey))
+          yield* Effect.orDie(sealCheckpoints(cipher))
+          yield* Effect.forEach(others, (row) => Effect.orDie(sql`INSERT INTO publish_checkpoints ${sql.insert(row)}`), { discard: true })
+          const rows = yield* Effect.orDie(sql<{ readonly value: string }>`SELECT value FROM publish_checkpoints WHERE delivery_id IN (${one!.id}, ${two!.id})`)
+          expect(rows.map((row) => row.value.startsWith("v1."))).toEqual([true, true])
+          expect(JSON.stringify(rows)).not.toContain("OLD-SECRET")
+          expect(yield* checkpoints.get(one!.id)).toEqual(Option.some(session))
+          expect(yield* checkpoints.get(two!.id)).toEqual(Option.some("container-7"))
         }))
 
       it.effect("a webhook endpoint's current and rotated-out secrets are both sealed in the table", () =>
