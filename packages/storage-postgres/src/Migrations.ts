@@ -29,6 +29,7 @@ import approvalMessages from "./migrations/0038_approval_messages.js"
 import dashboardSessions from "./migrations/0039_dashboard_sessions.js"
 import webhookSecretRotation from "./migrations/0044_webhook_secret_rotation.js"
 import sealedCheckpoints from "./migrations/0050_sealed_checkpoints.js"
+import credentialRenewalLeases from "./migrations/0051_credential_renewal_leases.js"
 
 /** The table that records which migrations ran; the migrator locks it while it runs (see `migrationRunning`). */
 const table = "herald_migrations"
@@ -68,7 +69,8 @@ export const migrate = run({
     "0038_approval_messages": approvalMessages,
     "0039_dashboard_sessions": dashboardSessions,
     "0044_webhook_secret_rotation": webhookSecretRotation,
-    "0050_sealed_checkpoints": sealedCheckpoints(cipher)
+    "0050_sealed_checkpoints": sealedCheckpoints(cipher),
+    "0051_credential_renewal_leases": credentialRenewalLeases
   })),
   table
 })
