@@ -1,9 +1,9 @@
 import { HttpServerRequest } from "@effect/platform"
-import { type ApiKeyHash, type ApiKeyRevoked, type ApiKeyUnknown, makeAuthenticator, type RateLimited, type RateLimitVerdict } from "@herald/core"
+import { type ApiKeyHash, type ApiKeyRevoked, type ApiKeyUnknown, DashboardSessions, makeAuthenticator, type RateLimited, type RateLimitVerdict } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
 import { Authentication } from "./Api.js"
-import { DashboardSessions, sessionCredential, sessionEndedReply } from "./DashboardSession.js"
+import { sessionCredential, sessionEndedReply } from "./DashboardSession.js"
 import { retryAfter, TooManyRequests, Unauthorized } from "./HttpErrors.js"
 import { authenticateAs, replyHeaders } from "./RequestPath.js"
 
