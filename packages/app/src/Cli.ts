@@ -5,6 +5,7 @@ import { CredentialsCipher, StorageLive, migrate } from "@herald/storage-postgre
 import { Console, Effect, Option } from "effect"
 import { adminCli } from "./AdminCli.js"
 import { CliFailure } from "./CliArgs.js"
+import { withCliColours } from "./CliColour.js"
 import { group, unknownCommand } from "./CommandTree.js"
 import { heraldConfig } from "./Config.js"
 import { importCli } from "./CsvImport.js"
@@ -56,10 +57,10 @@ export const describeFailure = (error: unknown): string => {
 
 /** Runs one command line (without node and the script); the effect's value is the exit code. */
 export const runCli = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
-  Option.match(unknownCommand(herald, argv), {
+  withCliColours(Option.match(unknownCommand(herald, argv), {
     onSome: (message) => Effect.as(Console.error(`herald: ${message}`), 2),
     onNone: () => runParsed(argv)
-  })
+  }))
 
 const runParsed = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
   Command.run(herald, { name: "herald", version })(["node", "herald", ...argv]).pipe(
