@@ -9,7 +9,7 @@ import { withCliColours } from "./CliColour.js"
 import { group, unknownCommand } from "./CommandTree.js"
 import { heraldConfig } from "./Config.js"
 import { importCli } from "./CsvImport.js"
-import { loadSecrets } from "./Secrets.js"
+import { loadCredentialsKey } from "./Secrets.js"
 import { serve, work } from "./Server.js"
 
 const version = (JSON.parse(Fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version
@@ -17,7 +17,7 @@ const version = (JSON.parse(Fs.readFileSync(new URL("../package.json", import.me
 const runMigrations = Effect.gen(function*() {
   const config = yield* heraldConfig
   // The credentials key: a migration may seal values stored in the clear before it.
-  const { credentialsKey } = yield* loadSecrets(config)
+  const credentialsKey = yield* loadCredentialsKey(config)
   const applied = yield* migrate.pipe(Effect.provide([StorageLive.database(config), CredentialsCipher.layer(credentialsKey)]))
   yield* Console.log(
     applied.length === 0 ? "the schema is up to date" : `applied ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`
