@@ -1,20 +1,24 @@
 import * as Fs from "node:fs"
 import { Command, ValidationError } from "@effect/cli"
 import { NodeContext } from "@effect/platform-node"
-import { StorageLive, migrate } from "@herald/storage-postgres"
+import { CredentialsCipher, StorageLive, migrate } from "@herald/storage-postgres"
 import { Console, Effect, Option } from "effect"
 import { adminCli } from "./AdminCli.js"
 import { CliFailure } from "./CliArgs.js"
+import { withCliColours } from "./CliColour.js"
 import { group, unknownCommand } from "./CommandTree.js"
 import { heraldConfig } from "./Config.js"
 import { importCli } from "./CsvImport.js"
+import { loadCredentialsKey } from "./Secrets.js"
 import { serve, work } from "./Server.js"
 
 const version = (JSON.parse(Fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version
 
 const runMigrations = Effect.gen(function*() {
   const config = yield* heraldConfig
-  const applied = yield* migrate.pipe(Effect.provide(StorageLive.database(config)))
+  // The credentials key: a migration may seal values stored in the clear before it.
+  const credentialsKey = yield* loadCredentialsKey(config)
+  const applied = yield* migrate.pipe(Effect.provide([StorageLive.database(config), CredentialsCipher.layer(credentialsKey)]))
   yield* Console.log(
     applied.length === 0 ? "the schema is up to date" : `applied ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`
   )
@@ -53,10 +57,10 @@ export const describeFailure = (error: unknown): string => {
 
 /** Runs one command line (without node and the script); the effect's value is the exit code. */
 export const runCli = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
-  Option.match(unknownCommand(herald, argv), {
+  withCliColours(Option.match(unknownCommand(herald, argv), {
     onSome: (message) => Effect.as(Console.error(`herald: ${message}`), 2),
     onNone: () => runParsed(argv)
-  })
+  }))
 
 const runParsed = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
   Command.run(herald, { name: "herald", version })(["node", "herald", ...argv]).pipe(

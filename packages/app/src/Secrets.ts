@@ -55,12 +55,16 @@ const resolve = (config: SecretsConfig, given: Option.Option<Redacted.Redacted>,
         : Effect.flatMap(ensureDataDir(config.dataDir), (dir) => fileSecret(dir, file))
   })
 
+/** HERALD_CREDENTIALS_KEY when set, otherwise the file credentials.key (as loadSecrets): what `herald migrate` needs. */
+export const loadCredentialsKey = (config: SecretsConfig): Effect.Effect<Redacted.Redacted, MissingSecret> =>
+  resolve(config, config.credentialsKey, "HERALD_CREDENTIALS_KEY", "credentials.key")
+
 /**
  * HERALD_CREDENTIALS_KEY and HERALD_APPROVAL_SECRET when set; otherwise the files credentials.key
  * and approval.secret in the data directory, generated on first start.
  */
 export const loadSecrets = (config: SecretsConfig): Effect.Effect<Secrets, MissingSecret> =>
   Effect.all({
-    credentialsKey: resolve(config, config.credentialsKey, "HERALD_CREDENTIALS_KEY", "credentials.key"),
+    credentialsKey: loadCredentialsKey(config),
     approvalSecret: resolve(config, config.approvalSecret, "HERALD_APPROVAL_SECRET", "approval.secret")
   })

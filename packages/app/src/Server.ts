@@ -11,12 +11,12 @@ import {
   HttpApiLive,
   serveApi
 } from "@herald/http-api"
+import { PostgresDashboardSessions } from "@herald/storage-postgres"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Duration, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
 import { type HeraldConfig, heraldConfig } from "./Config.js"
 import { dashboardDir } from "./DashboardBuild.js"
-import { PostgresDashboardSessions } from "./DashboardSessionStore.js"
 import { engineLayer, type EngineOptions, httpApiConfig } from "./Engine.js"
 import { drainDelay, DrainingLive, drainOnStop, healthRoutes } from "./Health.js"
 import { loggingLayer, logSettings } from "./Logging.js"

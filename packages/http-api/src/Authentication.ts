@@ -3,6 +3,7 @@ import {
   type ApiKeyHash,
   type ApiKeyRevoked,
   type ApiKeyUnknown,
+  DashboardSessions,
   makeAuthenticator,
   type OperatorRefusal,
   type Presented,
@@ -14,7 +15,7 @@ import { DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { adminTokenPattern } from "./admin/AdminTokens.js"
 import { apiKeyPattern, hashApiKey } from "./ApiKeys.js"
 import { Authentication } from "./Api.js"
-import { DashboardSessions, requestSession, SessionEnded, sessionEndedReply } from "./DashboardSession.js"
+import { requestSession, SessionEnded, sessionEndedReply } from "./DashboardSession.js"
 import {
   type BadRequest,
   OperatorProjectNotFound,

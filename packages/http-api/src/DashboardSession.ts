@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { type ApiKeyHash, makeAuthenticator, type Principal } from "@herald/core"
-import { Context, Data, DateTime, Duration, Effect, Option } from "effect"
+import { type ApiKeyHash, type DashboardSession, DashboardSessions, makeAuthenticator, type Principal, type SessionRole } from "@herald/core"
+import { Data, DateTime, Duration, Effect, Option } from "effect"
 import { apiKeyPattern, hashApiKey, secretsEqual } from "./ApiKeys.js"
 import { HttpApiConfig } from "./ApprovalLinks.js"
 import { adminTokenPattern, AdminTokens } from "./admin/AdminTokens.js"
@@ -17,23 +17,6 @@ import { readJson } from "./RequestBody.js"
  * and admin APIs accept the cookie in place of the bearer credential (`sessionCredential`) and
  * map it to the principal that credential has, rate limit and revocation included.
  */
-
-export type SessionRole = "operator" | "reviewer"
-
-export interface DashboardSession {
-  readonly role: SessionRole
-  /** hashApiKey of the admin token or human key the session was opened with. */
-  readonly credentialHash: ApiKeyHash
-  readonly expiresAt: DateTime.Utc
-}
-
-/** Where sessions are kept, by the SHA-256 (hex) of their token; the reference server's is PostgreSQL. */
-export class DashboardSessions extends Context.Tag("@herald/http-api/DashboardSessions")<DashboardSessions, {
-  readonly open: (tokenHash: string, session: DashboardSession, now: DateTime.Utc) => Effect.Effect<void>
-  /** The session, unless it has expired by `now` (an expired one is removed on the way). */
-  readonly find: (tokenHash: string, now: DateTime.Utc) => Effect.Effect<Option.Option<DashboardSession>>
-  readonly end: (tokenHash: string) => Effect.Effect<void>
-}>() {}
 
 export const sessionCookie = "herald_session"
 export const csrfHeader = "x-csrf-token"

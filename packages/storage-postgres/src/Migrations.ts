@@ -1,5 +1,6 @@
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import { CredentialsCipher } from "./CredentialsCipher.js"
 import initial from "./migrations/0001_initial.js"
 import webhookAttempts from "./migrations/0002_webhook_attempts.js"
 import uploadTickets from "./migrations/0003_upload_tickets.js"
@@ -29,15 +30,20 @@ import dashboardSessions from "./migrations/0039_dashboard_sessions.js"
 import webhookSecretRotation from "./migrations/0044_webhook_secret_rotation.js"
 import metricsHistory from "./migrations/0046_metrics_history.js"
 import approvalMessageHolds from "./migrations/0047_approval_message_holds.js"
+import sealedCheckpoints from "./migrations/0050_sealed_checkpoints.js"
+import credentialRenewalLeases from "./migrations/0051_credential_renewal_leases.js"
 
 /** The table that records which migrations ran; the migrator locks it while it runs (see `migrationRunning`). */
 const table = "herald_migrations"
 
 const run = Migrator.make({})
 
-/** Brings the schema up to date (forward only): what `herald migrate` runs. */
+/**
+ * Brings the schema up to date (forward only): what `herald migrate` runs. Takes the credentials
+ * cipher because a migration may seal values stored in the clear before it.
+ */
 export const migrate = run({
-  loader: Migrator.fromRecord({
+  loader: Effect.flatMap(CredentialsCipher, (cipher) => Migrator.fromRecord({
     "0001_initial": initial,
     "0002_webhook_attempts": webhookAttempts,
     "0003_upload_tickets": uploadTickets,
@@ -66,8 +72,10 @@ export const migrate = run({
     "0039_dashboard_sessions": dashboardSessions,
     "0044_webhook_secret_rotation": webhookSecretRotation,
     "0046_metrics_history": metricsHistory,
-    "0047_approval_message_holds": approvalMessageHolds
-  }),
+    "0047_approval_message_holds": approvalMessageHolds,
+    "0050_sealed_checkpoints": sealedCheckpoints(cipher),
+    "0051_credential_renewal_leases": credentialRenewalLeases
+  })),
   table
 })
 

@@ -1,12 +1,21 @@
 import { SqlClient } from "@effect/sql"
 import { AccountAdmin, AccountNotFound, AccountStore, Credentials, inSpan, SocialAccount, traced } from "@herald/core"
-import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { Array as Arr, Duration, Effect, Layer, Option, Schema } from "effect"
+import { randomUUID } from "node:crypto"
 import { ChangeNotices } from "./ChangeNotices.js"
 import { CredentialsCipher } from "./CredentialsCipher.js"
 import { orDieInfra } from "./Infra.js"
 import { accountFromRow, type AccountRow } from "./Rows.js"
 
 const decodeCredentials = Schema.decodeUnknown(Schema.parseJson(Credentials))
+
+/**
+ * How long a renewal lease holds off other processes: longer than a token endpoint's answer takes
+ * (the platform clients' deadlines are shorter), short enough that a holder that died frees it soon.
+ */
+const leaseSeconds = 120
+/** How often a renewer in another process looks whether the lease is free. */
+const leasePoll = Duration.millis(100)
 
 /** The account's report as its jsonb column (null: the platform reports nothing). */
 const reportColumn = (account: SocialAccount) => account.report === undefined ? null : JSON.stringify(account.report)
@@ -34,6 +43,55 @@ const make = Effect.gen(function*() {
   })
 
   const readCredentials = (id: string, sealed: string) => orDieInfra(decodeCredentials(cipher.open(sealed, id)))
+
+  const semaphores = new Map<string, Effect.Semaphore>()
+  const renewals = (id: string) =>
+    Effect.sync(() => {
+      const known = semaphores.get(id)
+      if (known !== undefined) return known
+      const made = Effect.unsafeMakeSemaphore(1)
+      semaphores.set(id, made)
+      return made
+    })
+
+  /**
+   * The account's renewal lease, taken in one statement (with the credentials as they are once it
+   * is taken), or why not: the account is gone, or another process holds it.
+   */
+  const takeLease = (id: string, holder: string) =>
+    orDieInfra(Effect.gen(function*() {
+      const taken = yield* sql<{ readonly credentials: string }>`
+        UPDATE social_accounts SET renewal_holder = ${holder}, renewal_until = now() + ${leaseSeconds} * interval '1 second'
+        WHERE id = ${id} AND (renewal_until IS NULL OR renewal_until <= now())
+        RETURNING credentials`
+      if (taken.length > 0) return { _tag: "taken", sealed: taken[0]!.credentials } as const
+      const exists = yield* sql`SELECT 1 FROM social_accounts WHERE id = ${id}`
+      return exists.length === 0 ? { _tag: "missing" } as const : { _tag: "held" } as const
+    }))
+
+  const releaseLease = (id: string, holder: string) =>
+    orDieInfra(sql`UPDATE social_accounts SET renewal_holder = NULL, renewal_until = NULL WHERE id = ${id} AND renewal_holder = ${holder}`)
+
+  /** One try: renews under the lease when it is free; "held" when another process holds it. */
+  const renewOnce = <E>(id: string, renew: (current: Credentials) => Effect.Effect<Option.Option<Credentials>, E>) =>
+    Effect.suspend(() => {
+      const holder = randomUUID()
+      return Effect.acquireUseRelease(
+        takeLease(id, holder),
+        (lease) =>
+          Effect.gen(function*() {
+            if (lease._tag !== "taken") return lease._tag === "held" ? "held" as const : Option.none<Credentials>()
+            const current = yield* readCredentials(id, lease.sealed)
+            const renewed = yield* renew(current)
+            if (Option.isNone(renewed)) return Option.some(current)
+            // Stored even if the lease ran out meanwhile: it is the newest grant the platform gave
+            // (a refresh may have rotated the refresh token the stored one held).
+            yield* orDieInfra(sql`UPDATE social_accounts SET credentials = ${cipher.seal(JSON.stringify(renewed.value), id)} WHERE id = ${id}`)
+            return renewed
+          }),
+        (lease) => lease._tag === "taken" ? releaseLease(id, holder) : Effect.void
+      )
+    })
 
   const admin = AccountAdmin.of({
     connect: traced("AccountAdmin.connect")((account, credentials) => {
@@ -94,18 +152,16 @@ const make = Effect.gen(function*() {
       return new SocialAccount({ ...account, id: id as SocialAccount["id"] })
     }),
     renewCredentials: (id, renew) =>
-      orDieInfra(sql.withTransaction(Effect.gen(function*() {
-        // The row lock holds every other renewer (in any process) until this one commits, and
-        // they then read what it stored.
-        const rows = yield* sql<{ readonly credentials: string }>`
-          SELECT credentials FROM social_accounts WHERE id = ${id} FOR UPDATE`
-        if (rows.length === 0) return Option.none()
-        const current = yield* readCredentials(id, rows[0]!.credentials)
-        const renewed = yield* renew(current)
-        if (Option.isNone(renewed)) return Option.some(current)
-        yield* sql`UPDATE social_accounts SET credentials = ${cipher.seal(JSON.stringify(renewed.value), id)} WHERE id = ${id}`
-        return renewed
-      }))).pipe(inSpan("AccountAdmin.renewCredentials"))
+      // One renewer per account in this process waits on the semaphore (not on the database);
+      // the lease keeps out renewers in other processes, which poll until it is free.
+      Effect.flatMap(renewals(id), (semaphore) =>
+        semaphore.withPermits(1)(Effect.gen(function*() {
+          while (true) {
+            const outcome = yield* renewOnce(id, renew)
+            if (outcome !== "held") return outcome
+            yield* Effect.sleep(leasePoll)
+          }
+        }))).pipe(inSpan("AccountAdmin.renewCredentials"))
   })
 
   return Layer.succeed(AccountStore, store).pipe(Layer.merge(Layer.succeed(AccountAdmin, admin)))

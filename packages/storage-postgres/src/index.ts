@@ -3,6 +3,7 @@ export { CredentialsCipher, InvalidCredentialsKey } from "./CredentialsCipher.js
 export { DataDirLocked } from "./DataDirLock.js"
 export { migrate, migrationRunning, MigrationsLive } from "./Migrations.js"
 export * as PgLiteServer from "./PgLiteServer.js"
+export { PostgresDashboardSessions } from "./PostgresDashboardSessions.js"
 export * as StorageLive from "./StorageLive.js"
 export type { StorageConfig } from "./StorageLive.js"
 export { Wakeups } from "./Wakeups.js"

@@ -6,33 +6,32 @@
  */
 import { HttpClientRequest } from "@effect/platform"
 import {
-  AlreadyGone,
   type Media,
-  MediaStorage,
-  OutcomeUnknown,
   type Published,
   type Publisher,
-  PublishCheckpoints,
   PublishFailed,
   type PublishRequest,
   type SocialAccount
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { asPublish, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
-import { awaitFinished, ContainerState, publishThroughContainer, recordedContainer } from "../meta/Containers.js"
+import { asPublish, goneWhenNotFound, type PlatformClient, PlatformRefusal, publicMediaUrl } from "../kit/index.js"
+import {
+  asContainerPublish,
+  awaitFinished,
+  ContainerState,
+  CreatedId,
+  Permalink,
+  permalinkOrNone,
+  PublishingLimit,
+  publishThroughContainer,
+  reconcileContainer,
+  recordedContainer
+} from "../meta/Containers.js"
 import type { StoredToken } from "../meta/UserToken.js"
 import { graphOf, type InstagramLogin, type Needs, network, send, sendJson, withToken } from "./InstagramApi.js"
 import { asSent, carouselItemFields, configurationOf, optionFields, postUrl, productTypeOf, singleFields } from "./InstagramPosts.js"
 
-const Created = Schema.Struct({ id: Schema.String })
 const Status = Schema.Struct({ id: Schema.optional(Schema.String), status_code: ContainerState, status: Schema.optional(Schema.String) })
-const Permalink = Schema.Struct({ id: Schema.String, permalink: Schema.optional(Schema.String) })
-const Quota = Schema.Struct({
-  data: Schema.Array(Schema.Struct({
-    quota_usage: Schema.Number,
-    config: Schema.optional(Schema.Struct({ quota_total: Schema.Number, quota_duration: Schema.Number }))
-  }))
-})
 const InstagramMedia = Schema.Struct({
   id: Schema.String,
   caption: Schema.optional(Schema.String),
@@ -69,7 +68,7 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
    */
   const quotaLeft = (token: StoredToken) =>
     Effect.gen(function*() {
-      const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/content_publishing_limit?fields=quota_usage,config`, token.access_token), Quota)
+      const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/content_publishing_limit?fields=quota_usage,config`, token.access_token), PublishingLimit)
       const used = quota.data[0]
       if (used === undefined || used.config === undefined || used.quota_usage < used.config.quota_total) return
       const now = yield* Clock.currentTimeMillis
@@ -93,20 +92,7 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
       (seen) => ({ state: seen.status_code, errorMessage: seen.status ?? null })
     )
 
-  /** Where Instagram downloads an item from: the storage's public URL of it (the API takes no bytes here). */
-  const urlOf = (media: Media) =>
-    Effect.flatMap(
-      Effect.flatMap(MediaStorage, (storage) => storage.publicUrl === undefined ? Effect.succeed(Option.none<string>()) : storage.publicUrl(media.storageKey)),
-      Option.match({
-        onNone: () =>
-          Effect.fail(refused(
-            "media_rejected",
-            "media_url_unavailable",
-            `${network} downloads media from a public URL and this Herald's media storage cannot hand one out for media ${media.id}; store media in a bucket (docs/media.md)`
-          )),
-        onSome: Effect.succeed
-      })
-    )
+  const urlOf = (media: Media) => publicMediaUrl(network, media)
 
   /** The sponsors' Instagram user ids, from their usernames (Business Discovery). */
   const sponsorIds = (token: StoredToken, request: PublishRequest) =>
@@ -126,7 +112,7 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
     })
 
   const container = (token: StoredToken, fields: Record<string, string>) =>
-    Effect.map(sendJson(client.publish, form(`${token.user_id}/media`, token, fields), Created, "media"), (created) => created.id)
+    Effect.map(sendJson(client.publish, form(`${token.user_id}/media`, token, fields), CreatedId, "media"), (created) => created.id)
 
   /** A carousel item's container, waited on until FINISHED (the carousel's own container is the flow's). */
   const carouselItem = (token: StoredToken, media: Media) =>
@@ -148,11 +134,7 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
     })
 
   const permalinkOf = (token: StoredToken, id: string) =>
-    sendJson(client.read, graph("GET", `${id}?fields=id,permalink`, token.access_token), Permalink).pipe(
-      Effect.map((post) => post.permalink),
-      // The post exists: a receipt without its permalink beats a failure that would post again.
-      Effect.orElseSucceed(() => undefined)
-    )
+    permalinkOrNone(sendJson(client.read, graph("GET", `${id}?fields=id,permalink`, token.access_token), Permalink))
 
   /** Branded content labels are Facebook Login's: refused at once through the other login. */
   const brandedContentAllowed = (request: PublishRequest) => {
@@ -177,21 +159,14 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
           create: create(token, request),
           status: status(token),
           publish: (creation) =>
-            Effect.map(sendJson(client.publish, form(`${token.user_id}/media_publish`, token, { creation_id: creation }), Created), (published) => published.id)
+            Effect.map(sendJson(client.publish, form(`${token.user_id}/media_publish`, token, { creation_id: creation }), CreatedId), (published) => published.id)
         }
       )
       return { platformPostId: id, url: postUrl(token.username, yield* permalinkOf(token, id)), note: null } satisfies Published
     })
 
   const publish = (request: PublishRequest) =>
-    withToken(request.account, (token) => publishOnce(token, asSent(request))).pipe(
-      Effect.catchTag("ContainerPublished", (published) =>
-        Effect.fail(new OutcomeUnknown({ detail: `${network} reports container ${published.container} published by an earlier attempt` }))),
-      Effect.mapError((error) =>
-        error._tag === "OutcomeUnknown" ? error : error._tag === "PlatformCallFailed" ? publishFailureOfRead(error) : publishFailure(error)
-      ),
-      Effect.provide(context)
-    )
+    withToken(request.account, (token) => publishOnce(token, asSent(request))).pipe(asContainerPublish(network), Effect.provide(context))
 
   /**
    * The delivery's post, if Instagram holds it. A container recorded for the delivery and not
@@ -201,12 +176,7 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
    */
   const reconcile = (request: PublishRequest) =>
     withToken(request.account, (token) =>
-      Effect.gen(function*() {
-        const recorded = yield* recordedContainer(request.marker)
-        if (Option.isSome(recorded)) {
-          const seen = yield* status(token)(recorded.value.container)
-          if (seen.state !== "PUBLISHED") return Option.none()
-        }
+      reconcileContainer(request.marker, status(token), Effect.gen(function*() {
         const type = productTypeOf(asSent(request))
         const page = yield* recentMedia(token, type === "STORY" ? "stories" : "media", 50)
         const since = (yield* Clock.currentTimeMillis) - reconcileWindowMs
@@ -215,21 +185,15 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
           (type === "STORY" || (post.caption ?? null) === request.text) &&
           (post.media_product_type === undefined || post.media_product_type === type)
         )
-        if (found === undefined) return Option.none()
-        // Found: the container is spent, and a later attempt must not read it again.
-        if (Option.isSome(recorded)) yield* Effect.flatMap(PublishCheckpoints, (checkpoints) => checkpoints.clear(request.marker))
-        return Option.some<Published>({ platformPostId: found.id, url: postUrl(token.username, found.permalink), note: null })
-      })).pipe(asPublish, Effect.provide(context))
+        return Option.map(Option.fromNullable(found), (post): Published => ({ platformPostId: post.id, url: postUrl(token.username, post.permalink), note: null }))
+      }))).pipe(asPublish, Effect.provide(context))
 
   const takedown = (account: SocialAccount, platformPostId: string) =>
     login.deletes
       ? withToken(account, (token) => send(client.publish, graph("DELETE", encodeURIComponent(platformPostId), token.access_token))).pipe(
         asPublish,
         Effect.asVoid,
-        Effect.catchIf(
-          (failure): failure is PublishFailed => failure._tag === "PublishFailed" && failure.error.category === "not_found",
-          () => Effect.fail(new AlreadyGone({ detail: `${network} holds no live post ${platformPostId}` }))
-        ),
+        goneWhenNotFound(`${network} holds no live post ${platformPostId}`),
         Effect.provide(context)
       )
       : Effect.fail(

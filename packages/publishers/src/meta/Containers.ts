@@ -6,9 +6,9 @@
  * a container that Meta reports PUBLISHED means an earlier attempt's publish landed, and the post
  * is looked up (reconcile) rather than published again.
  */
-import { type PlatformCallFailed, PublishCheckpoints } from "@herald/core"
+import { OutcomeUnknown, type PlatformCallFailed, PublishCheckpoints, type PublishFailed } from "@herald/core"
 import { Clock, Data, Duration, Effect, Option, Schema } from "effect"
-import { type PlatformCallError, PlatformRefusal } from "../kit/index.js"
+import { type PlatformCallError, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
 
 /** A container's status_code (Instagram) or status (Threads). */
 export const ContainerState = Schema.Literal("IN_PROGRESS", "FINISHED", "PUBLISHED", "ERROR", "EXPIRED")
@@ -151,3 +151,59 @@ export const recordedContainer = (deliveryId: string): Effect.Effect<Option.Opti
     Effect.flatMap(PublishCheckpoints, (checkpoints) => checkpoints.get(deliveryId)),
     Option.flatMap(Schema.decodeOption(Recorded))
   )
+
+/** What Meta answers a container's creation and its publish with: the new object's id. */
+export const CreatedId = Schema.Struct({ id: Schema.String })
+
+/** A published post's permalink (`?fields=id,permalink`). */
+export const Permalink = Schema.Struct({ id: Schema.String, permalink: Schema.optional(Schema.String) })
+
+/** The publishing quota's read (Instagram's content_publishing_limit, Threads' threads_publishing_limit). */
+export const PublishingLimit = Schema.Struct({
+  data: Schema.Array(Schema.Struct({
+    quota_usage: Schema.Number,
+    config: Schema.optional(Schema.Struct({ quota_total: Schema.Number, quota_duration: Schema.Number }))
+  }))
+})
+
+/**
+ * The permalink of a post just published, read once: undefined when the read fails, since the
+ * post exists and a receipt without its permalink beats a failure that would post again.
+ */
+export const permalinkOrNone = <E, R>(read: Effect.Effect<typeof Permalink.Type, E, R>): Effect.Effect<string | undefined, never, R> =>
+  read.pipe(Effect.map((post) => post.permalink), Effect.orElseSucceed(() => undefined))
+
+/**
+ * A container publish's failures as the Publisher port's: a container an earlier attempt
+ * published is an unknown outcome (reconcile finds the post), a failed read of the flow is
+ * classified as a publish failure.
+ */
+export const asContainerPublish = (network: string) =>
+<A, R>(
+  publish: Effect.Effect<A, PlatformCallError | PlatformCallFailed | ContainerPublished, R>
+): Effect.Effect<A, PublishFailed | OutcomeUnknown, R> =>
+  publish.pipe(
+    Effect.catchTag("ContainerPublished", (published) =>
+      Effect.fail(new OutcomeUnknown({ detail: `${network} reports container ${published.container} published by an earlier attempt` }))),
+    Effect.mapError((error) =>
+      error._tag === "OutcomeUnknown" ? error : error._tag === "PlatformCallFailed" ? publishFailureOfRead(error) : publishFailure(error)
+    )
+  )
+
+/**
+ * Reconcile over the container flow: a container recorded for the delivery and not PUBLISHED says
+ * the post is not there (the next attempt resumes on it); otherwise `lookUp` searches the
+ * account's posts, and a post found spends the recorded container, so no later attempt reads it.
+ */
+export const reconcileContainer = <A, E, R, R2>(
+  deliveryId: string,
+  status: (container: string) => Effect.Effect<ContainerStatus, E, R>,
+  lookUp: Effect.Effect<Option.Option<A>, E, R2>
+): Effect.Effect<Option.Option<A>, E, R | R2 | PublishCheckpoints> =>
+  Effect.gen(function*() {
+    const recorded = yield* recordedContainer(deliveryId)
+    if (Option.isSome(recorded) && (yield* status(recorded.value.container)).state !== "PUBLISHED") return Option.none()
+    const found = yield* lookUp
+    if (Option.isSome(found) && Option.isSome(recorded)) yield* Effect.flatMap(PublishCheckpoints, (checkpoints) => checkpoints.clear(deliveryId))
+    return found
+  })

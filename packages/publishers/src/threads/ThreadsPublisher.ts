@@ -6,30 +6,30 @@
 import { HttpClientRequest } from "@effect/platform"
 import {
   type Media,
-  MediaStorage,
-  OutcomeUnknown,
   type Published,
   type Publisher,
-  PublishCheckpoints,
   type PublishRequest,
   type SocialAccount
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { asPublish, goneWhenNotFound, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
-import { awaitFinished, ContainerState, publishThroughContainer, recordedContainer } from "../meta/Containers.js"
+import { asPublish, goneWhenNotFound, type PlatformClient, PlatformRefusal, publicMediaUrl } from "../kit/index.js"
+import {
+  asContainerPublish,
+  awaitFinished,
+  ContainerState,
+  CreatedId,
+  Permalink,
+  permalinkOrNone,
+  PublishingLimit,
+  publishThroughContainer,
+  reconcileContainer,
+  recordedContainer
+} from "../meta/Containers.js"
 import { graph, network, send, sendJson } from "./ThreadsApi.js"
 import { mediaFields, optionFields, postUrl } from "./ThreadsPosts.js"
 import { type Needs, type StoredToken, withToken } from "./ThreadsToken.js"
 
-const Created = Schema.Struct({ id: Schema.String })
 const Status = Schema.Struct({ id: Schema.optional(Schema.String), status: ContainerState, error_message: Schema.optional(Schema.String) })
-const Permalink = Schema.Struct({ id: Schema.String, permalink: Schema.optional(Schema.String) })
-const Quota = Schema.Struct({
-  data: Schema.Array(Schema.Struct({
-    quota_usage: Schema.Number,
-    config: Schema.optional(Schema.Struct({ quota_total: Schema.Number, quota_duration: Schema.Number }))
-  }))
-})
 export const ThreadsPost = Schema.Struct({
   id: Schema.String,
   text: Schema.optional(Schema.String),
@@ -63,7 +63,7 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
   /** Refused when the account has used its 250 posts of the last 24 hours. */
   const quotaLeft = (token: StoredToken) =>
     Effect.gen(function*() {
-      const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/threads_publishing_limit?fields=quota_usage,config`, token.access_token), Quota)
+      const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/threads_publishing_limit?fields=quota_usage,config`, token.access_token), PublishingLimit)
       const used = quota.data[0]
       if (used === undefined) return
       const total = used.config?.quota_total ?? quotaTotal
@@ -83,23 +83,10 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
       (seen) => ({ state: seen.status, errorMessage: seen.error_message ?? null })
     )
 
-  /** Where Threads downloads an item from: the storage's public URL of it (Threads takes no bytes). */
-  const urlOf = (media: Media) =>
-    Effect.flatMap(
-      Effect.flatMap(MediaStorage, (storage) => storage.publicUrl === undefined ? Effect.succeed(Option.none<string>()) : storage.publicUrl(media.storageKey)),
-      Option.match({
-      onNone: () =>
-        Effect.fail(refused(
-          "media_rejected",
-          "media_url_unavailable",
-          `${network} downloads media from a public URL and this Herald's media storage cannot hand one out for media ${media.id}; store media in a bucket (docs/media.md)`
-        )),
-        onSome: Effect.succeed
-      })
-    )
+  const urlOf = (media: Media) => publicMediaUrl(network, media)
 
   const container = (token: StoredToken, fields: Record<string, string>, stage: "media" | "call") =>
-    Effect.map(sendJson(client.publish, form(`${token.user_id}/threads`, token, fields), Created, stage), (created) => created.id)
+    Effect.map(sendJson(client.publish, form(`${token.user_id}/threads`, token, fields), CreatedId, stage), (created) => created.id)
 
   /** A carousel item's container, waited on until FINISHED (the carousel's own container is the flow's). */
   const carouselItem = (token: StoredToken, media: Media) =>
@@ -122,11 +109,7 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
     })
 
   const permalinkOf = (token: StoredToken, id: string) =>
-    sendJson(client.read, graph("GET", `${id}?fields=id,permalink`, token.access_token), Permalink).pipe(
-      Effect.map((post) => post.permalink),
-      // The post exists: a receipt without its permalink beats a failure that would post again.
-      Effect.orElseSucceed(() => undefined)
-    )
+    permalinkOrNone(sendJson(client.read, graph("GET", `${id}?fields=id,permalink`, token.access_token), Permalink))
 
   const publishOnce = (token: StoredToken, request: PublishRequest) =>
     Effect.gen(function*() {
@@ -143,7 +126,7 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
           status: status(token),
           publish: (creation) =>
             Effect.map(
-              sendJson(client.publish, form(`${token.user_id}/threads_publish`, token, { creation_id: creation }), Created),
+              sendJson(client.publish, form(`${token.user_id}/threads_publish`, token, { creation_id: creation }), CreatedId),
               (published) => published.id
             )
         }
@@ -152,14 +135,7 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
     })
 
   const publish = (request: PublishRequest) =>
-    withToken(request.account, (token) => publishOnce(token, request)).pipe(
-      Effect.catchTag("ContainerPublished", (published) =>
-        Effect.fail(new OutcomeUnknown({ detail: `${network} reports container ${published.container} published by an earlier attempt` }))),
-      Effect.mapError((error) =>
-        error._tag === "OutcomeUnknown" ? error : error._tag === "PlatformCallFailed" ? publishFailureOfRead(error) : publishFailure(error)
-      ),
-      Effect.provide(context)
-    )
+    withToken(request.account, (token) => publishOnce(token, request)).pipe(asContainerPublish(network), Effect.provide(context))
 
   /**
    * The delivery's post, if Threads holds it. A container recorded for the delivery and not
@@ -168,12 +144,7 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
    */
   const reconcile = (request: PublishRequest) =>
     withToken(request.account, (token) =>
-      Effect.gen(function*() {
-        const recorded = yield* recordedContainer(request.marker)
-        if (Option.isSome(recorded)) {
-          const seen = yield* status(token)(recorded.value.container)
-          if (seen.state !== "PUBLISHED") return Option.none()
-        }
+      reconcileContainer(request.marker, status(token), Effect.gen(function*() {
         const page = yield* sendJson(
           client.read,
           graph("GET", `${token.user_id}/threads?fields=id,text,timestamp,permalink,media_type&limit=50`, token.access_token),
@@ -185,11 +156,8 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
           (post.text ?? null) === request.text &&
           (post.media_type === undefined || post.media_type === shapeOf(request))
         )
-        if (found === undefined) return Option.none()
-        // Found: the container is spent, and a later attempt must not read it again.
-        if (Option.isSome(recorded)) yield* Effect.flatMap(PublishCheckpoints, (checkpoints) => checkpoints.clear(request.marker))
-        return Option.some<Published>({ platformPostId: found.id, url: postUrl(token.username, found.permalink, found.id), note: null })
-      })).pipe(asPublish, Effect.provide(context))
+        return Option.map(Option.fromNullable(found), (post): Published => ({ platformPostId: post.id, url: postUrl(token.username, post.permalink, post.id), note: null }))
+      }))).pipe(asPublish, Effect.provide(context))
 
   const takedown = (account: SocialAccount, platformPostId: string) =>
     withToken(account, (token) => send(client.publish, graph("DELETE", encodeURIComponent(platformPostId), token.access_token))).pipe(

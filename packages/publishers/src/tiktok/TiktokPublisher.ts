@@ -16,7 +16,7 @@ import {
   type SocialAccount
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { isRetryable, type PlatformCallError, type PlatformClient, PlatformRefusal, publishFailure, publishFailureOfRead } from "../kit/index.js"
+import { isRetryable, type PlatformCallError, type PlatformClient, PlatformRefusal, publicMediaUrl, publishFailure, publishFailureOfRead } from "../kit/index.js"
 import { api, call } from "./TiktokApi.js"
 import { type AppStanding, type CreatorInfo, creatorInfo, privacyLevels, unauditedReason } from "./TiktokCreator.js"
 import { failedPublish, network } from "./TiktokErrors.js"
@@ -51,20 +51,7 @@ const refused = (category: "content_rejected" | "media_rejected" | "permission_m
 const mimeOf = (media: Media) => media.mime === "video/quicktime" || media.mime === "video/webm" ? media.mime : "video/mp4"
 
 export const tiktokPublisher = (client: PlatformClient, settings: TiktokSettings, context: Context.Context<Needs>): Publisher => {
-  /** Where TikTok downloads an item from: the storage's public URL of it. */
-  const urlOf = (media: Media) =>
-    Effect.flatMap(
-      Effect.flatMap(MediaStorage, (storage) => storage.publicUrl === undefined ? Effect.succeed(Option.none<string>()) : storage.publicUrl(media.storageKey)),
-      Option.match({
-        onNone: () =>
-          Effect.fail(refused(
-            "media_rejected",
-            "media_url_unavailable",
-            `${network} downloads ${media.kind === "image" ? "photos" : "this video"} from a public URL and this Herald's media storage cannot hand one out for media ${media.id}; store media in a bucket (docs/media.md)`
-          )),
-        onSome: Effect.succeed
-      })
-    )
+  const urlOf = (media: Media) => publicMediaUrl(network, media, media.kind === "image" ? "photos" : "this video")
 
   const bytesOf = (media: Media) =>
     Effect.flatMap(

@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { ApiKeyHash, inSpan } from "@herald/core"
-import { DashboardSessions, type SessionRole } from "@herald/http-api"
+import { ApiKeyHash, DashboardSessions, inSpan, type SessionRole } from "@herald/core"
 import { DateTime, Effect, Layer, Option } from "effect"
 
 interface SessionRow {
