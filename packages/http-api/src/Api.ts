@@ -36,6 +36,7 @@ import {
   Platform,
   PostId,
   PostListReply,
+  PostRow,
   PostMetricsReply,
   PostStatus,
   RankingMetric,
@@ -216,6 +217,15 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .annotate(OpenApi.Summary, "List posts, newest first")
   )
   .add(
+    HttpApiEndpoint.get("get", "/posts/:id")
+      .setPath(postIdPath)
+      .addSuccess(PostRow)
+      .addError(MissingScopeError)
+      .addError(PostNotFoundError)
+      .addError(PostSupersededError)
+      .annotate(OpenApi.Summary, "Read one post (the row GET /posts lists for it)")
+  )
+  .add(
     HttpApiEndpoint.post("create", "/posts")
       .setPayload(request(CreatePostBody, "CreatePostBody", "A post to create."))
       .addSuccess(CreatedPost, { status: 201 })
@@ -269,7 +279,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .annotate(OpenApi.Summary, "Approve or reject a held post (human keys with posts:approve)")
   )
   .middlewareEndpoints(Authentication)
-  .annotate(OpenApi.Description, "Create, list, edit, delete and approve posts.")
+  .annotate(OpenApi.Description, "Create, list, read, edit, delete and approve posts.")
 {}
 
 // ---------------------------------------------------------------------------------------------
