@@ -24,6 +24,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one post (the row GET /posts lists for it)
+         * @description One post of the project, the same row GET /posts lists for it. An edited post answers 404 post_superseded naming the post that replaced it; another project's post or an unknown id answers 404 post_not_found.
+         */
+        get: operations["getPost"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a post that never went out, or unschedule a scheduled one
+         * @description Deletes a post that never went out, or unschedules a scheduled one. A post already delivered anywhere cannot be deleted.
+         */
+        delete: operations["deletePost"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a post that has not gone out (a new post supersedes it)
+         * @description Changes a post that has not gone out. The edit is a new post that supersedes the old one (its id is in the reply); an approved post goes back to approval when an agent edits it.
+         */
+        patch: operations["editPost"];
+        trace?: never;
+    };
     "/api/v1/posts/bulk": {
         parameters: {
             query?: never;
@@ -42,30 +70,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/v1/posts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete a post that never went out, or unschedule a scheduled one
-         * @description Deletes a post that never went out, or unschedules a scheduled one. A post already delivered anywhere cannot be deleted.
-         */
-        delete: operations["deletePost"];
-        options?: never;
-        head?: never;
-        /**
-         * Edit a post that has not gone out (a new post supersedes it)
-         * @description Changes a post that has not gone out. The edit is a new post that supersedes the old one (its id is in the reply); an approved post goes back to approval when an agent edits it.
-         */
-        patch: operations["editPost"];
         trace?: never;
     };
     "/api/v1/posts/{id}/approve": {
@@ -272,6 +276,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/metrics/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Engagement of each delivery of a post over time: a point per sync that changed it
+         * @description The engagement numbers of each delivery of a post over time: a point per sync that changed them, oldest first. GET /metrics is the latest of these.
+         */
+        get: operations["getPostMetricsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/insights": {
         parameters: {
             query?: never;
@@ -366,6 +390,46 @@ export interface paths {
          * @description Reserves an upload: answers a URL to send a large file to without the API key, and the ticket to name it by afterwards.
          */
         post: operations["createUploadTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored file's kind, type, size, dimensions, duration and alt text
+         * @description What is known of a stored file of the project: kind, type read from its bytes, size, width and height, duration, alt text, the sender's file name and when it was stored. Another project's id answers media_not_found.
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/content/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored file's bytes, for previews (ETag, Range)
+         * @description The stored file's bytes with its type, for previews: private caching with an ETag (If-None-Match answers 304) and one byte range per request (Range answers 206, or 416 outside the file). Another project's id answers media_not_found.
+         */
+        get: operations["getMediaContent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -764,6 +828,18 @@ export interface components {
              * @description Seconds to wait, as in the Retry-After header.
              */
             retry_after: number;
+        };
+        /** @description No post with this id in this key's project. */
+        PostNotFoundError: {
+            error: string;
+            /** @enum {string} */
+            code: "post_not_found";
+        };
+        /** @description An edit replaced this post; error names the successor's id. */
+        PostSupersededError: {
+            error: string;
+            /** @enum {string} */
+            code: "post_superseded";
         };
         /** @description A post to create. */
         CreatePostBody: {
@@ -1204,18 +1280,6 @@ export interface components {
             /** @enum {string} */
             code: "agent_cannot_approve";
         };
-        /** @description No post with this id in this key's project. */
-        PostNotFoundError: {
-            error: string;
-            /** @enum {string} */
-            code: "post_not_found";
-        };
-        /** @description An edit replaced this post; error names the successor's id. */
-        PostSupersededError: {
-            error: string;
-            /** @enum {string} */
-            code: "post_superseded";
-        };
         /** @description The current state forbids this operation. */
         StateConflictError: {
             error: string;
@@ -1581,6 +1645,51 @@ export interface components {
          * @description an integer
          */
         NonNegativeInt: number;
+        PostMetricsHistory: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            post_id: string;
+            /** @description One row per delivery synced at least once, in the order of GET /metrics; empty: not synced yet. */
+            data: components["schemas"]["DeliveryMetricsHistory"][];
+        };
+        DeliveryMetricsHistory: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            delivery_id: string;
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            account_id: string;
+            platform: components["schemas"]["Platform"];
+            username: string;
+            /** @description Oldest first; a point per sync that changed the numbers (the last stands until synced_at). */
+            points: components["schemas"]["MetricsPoint"][];
+            /**
+             * Format: date-time
+             * @description When the numbers (or the verdict) were fetched (UTC).
+             */
+            synced_at: string;
+        };
+        MetricsPoint: {
+            /**
+             * Format: date-time
+             * @description When the sync found these numbers (UTC).
+             */
+            taken_at: string;
+            views: components["schemas"]["NonNegativeInt"] | null;
+            likes: components["schemas"]["NonNegativeInt"] | null;
+            comments: components["schemas"]["NonNegativeInt"] | null;
+            shares: components["schemas"]["NonNegativeInt"] | null;
+            reach: components["schemas"]["NonNegativeInt"] | null;
+            saves: components["schemas"]["NonNegativeInt"] | null;
+            /** @description likes + comments + shares + saves over those the platform reports; null when it reports none. */
+            engagement: components["schemas"]["Int"] | null;
+        };
         Insights: {
             since_days: components["schemas"]["Int"];
             platform: components["schemas"]["Platform"] | null;
@@ -1808,6 +1917,44 @@ export interface components {
             };
             /** @description Bucket configured: the same upload as a curl command. */
             curl?: string;
+        };
+        MediaInfo: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "image" | "video" | "document";
+            /** @description The type read from the bytes (never the sender's name for it). */
+            mime: string;
+            /**
+             * int
+             * @description The file's size.
+             */
+            bytes: number;
+            /** @description Pixels; null when unknown (documents). */
+            width: components["schemas"]["Int"] | null;
+            height: components["schemas"]["Int"] | null;
+            /** @description Videos; null otherwise. */
+            duration_seconds: number | null;
+            alt_text: string | null;
+            /** @description The name the sender gave, as a label only. */
+            filename: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description No media with this id in this key's project. */
+        MediaNotFoundError: {
+            error: string;
+            /** @enum {string} */
+            code: "media_not_found";
+        };
+        /** @description The Range starts past the end of the file; Content-Range: bytes *\/size gives its size. */
+        RangeNotSatisfiable: {
+            error: string;
+            /** @enum {string} */
+            code: "range_not_satisfiable";
         };
         AttachMultipart: {
             /** Format: binary */
@@ -2166,42 +2313,22 @@ export interface operations {
             };
         };
     };
-    createPostsInBulk: {
+    getPost: {
         parameters: {
             query?: never;
             header?: {
                 /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
                 "Herald-Project"?: components["parameters"]["HeraldProject"];
             };
-            path?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "rows": [
-                 *         {
-                 *           "caption": "Monday tip",
-                 *           "accounts": [
-                 *             "x:herald"
-                 *           ],
-                 *           "scheduled_at": "2026-12-07T08:00:00Z"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["BulkBody"];
-                /**
-                 * @example caption,accounts,scheduled_at
-                 *     Monday tip,x:herald|bluesky:herald,2026-12-07T08:00:00Z
-                 */
-                "text/csv": components["schemas"]["BulkCsv"];
-                "multipart/form-data": components["schemas"]["BulkMultipart"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description BulkResult */
+            /** @description PostRow */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2210,7 +2337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BulkResult"];
+                    "application/json": components["schemas"]["PostRow"];
                 };
             };
             /** @description The request is invalid; violations names every invalid field. */
@@ -2222,7 +2349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["InvalidCsv"];
+                    "application/json": components["schemas"]["BadRequest"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2246,7 +2373,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
-            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2255,31 +2382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OperatorProjectNotFound"];
-                };
-            };
-            /** @description The request body is larger than this endpoint accepts. */
-            413: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayloadTooLarge"];
-                };
-            };
-            /** @description The Content-Type is not one this endpoint accepts. */
-            415: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedMediaType"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2548,6 +2651,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GuardrailBlockedError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    createPostsInBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "caption": "Monday tip",
+                 *           "accounts": [
+                 *             "x:herald"
+                 *           ],
+                 *           "scheduled_at": "2026-12-07T08:00:00Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkBody"];
+                /**
+                 * @example caption,accounts,scheduled_at
+                 *     Monday tip,x:herald|bluesky:herald,2026-12-07T08:00:00Z
+                 */
+                "text/csv": components["schemas"]["BulkCsv"];
+                "multipart/form-data": components["schemas"]["BulkMultipart"];
+            };
+        };
+        responses: {
+            /** @description BulkResult */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["InvalidCsv"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
+                };
+            };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts. */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The Content-Type is not one this endpoint accepts. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaType"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3766,6 +4012,105 @@ export interface operations {
             };
         };
     };
+    getPostMetricsHistory: {
+        parameters: {
+            query: {
+                /** @description a Universally Unique Identifier */
+                post_id: string;
+            };
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PostMetricsHistory */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostMetricsHistory"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
+                };
+            };
+            /** @description Not found in this key's project; code says what. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
     getInsights: {
         parameters: {
             query?: {
@@ -4352,6 +4697,216 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ServiceUnavailable"];
+                };
+            };
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
+            path: {
+                /** @description The media id POST /media answered. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description MediaInfo */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaInfo"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description Not found in this key's project; code says what. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"] | components["schemas"]["MediaNotFoundError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getMediaContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
+            path: {
+                /** @description The media id POST /media answered. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with Content-Type its mime, an ETag and Accept-Ranges: bytes (a Range request answers 206). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
+                };
+            };
+            /** @description Not found in this key's project; code says what. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"] | components["schemas"]["MediaNotFoundError"];
+                };
+            };
+            /** @description The Range starts past the end of the file; Content-Range: bytes *\/size gives its size. */
+            416: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RangeNotSatisfiable"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
                 };
             };
         };

@@ -11,6 +11,7 @@ import {
   MediaNotFound,
   PlatformNotConfigured,
   PostNotFound,
+  PostSuperseded,
   ProjectNotFound,
   RevokedApiKey,
   ValidationFailed,
@@ -90,6 +91,9 @@ describe("createHerald(): errors are the SDK's own classes", () => {
       Effect.catchTag("PostNotFound", (error) => Effect.succeed(`missing: ${error.status}`))
     ))
     expect(told).toBe("missing: 404")
+    const read = herald.effect.api(humanKey).posts.get({ path: { id: unknownId } })
+    expectTypeOf<Extract<Effect.Effect.Error<typeof read>, { readonly code: "post_not_found" }>>().toEqualTypeOf<PostNotFound>()
+    expect(await Effect.runPromise(read.pipe(Effect.as("found"), Effect.catchTag("PostNotFound", () => Effect.succeed("missing"))))).toBe("missing")
   })
 })
 
@@ -103,7 +107,12 @@ describe("createHerald(): the whole surface, in process", () => {
     expect(edited.supersedes).toBe(held.id)
     const decided = await human.posts.approve({ path: { id: edited.id }, payload: { decision: "reject", reason: "not now" } })
     expect(decided).toMatchObject({ status: "rejected", decision: "reject", reason: "not now" })
-    expect((await human.posts.list({ urlParams: { status: ["rejected"] } })).data.map((post) => post.id)).toContain(edited.id)
+    const rejectedRows = (await human.posts.list({ urlParams: { status: ["rejected"] } })).data
+    expect(rejectedRows.map((post) => post.id)).toContain(edited.id)
+    const got = await human.posts.get({ path: { id: edited.id } })
+    expect(got).toEqual(rejectedRows.find((post) => post.id === edited.id))
+    expect(got).toMatchObject({ supersedes: held.id, rejectionReason: "not now" })
+    expect(await rejection(human.posts.get({ path: { id: held.id } }))).toBeInstanceOf(PostSuperseded)
     expect(await human.deliveries.results({ urlParams: { post_id: edited.id } })).toMatchObject({ post_id: edited.id, post_status: "rejected" })
     expect(await human.posts.remove({ path: { id: edited.id } })).toMatchObject({ id: edited.id, deleted: true })
     expect(await human.accounts.checkGuardrails({ payload: { caption: "A calm announcement" } })).toMatchObject({ allowed: true })

@@ -38,6 +38,7 @@ import {
   PostListReply,
   PostMetricsHistoryReply,
   PostMetricsReply,
+  PostRow,
   PostStatus,
   RankingMetric,
   Receipt,
@@ -219,6 +220,15 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .annotate(OpenApi.Summary, "List posts, newest first")
   )
   .add(
+    HttpApiEndpoint.get("get", "/posts/:id")
+      .setPath(postIdPath)
+      .addSuccess(PostRow)
+      .addError(MissingScopeError)
+      .addError(PostNotFoundError)
+      .addError(PostSupersededError)
+      .annotate(OpenApi.Summary, "Read one post (the row GET /posts lists for it)")
+  )
+  .add(
     HttpApiEndpoint.post("create", "/posts")
       .setPayload(request(CreatePostBody, "CreatePostBody", "A post to create."))
       .addSuccess(CreatedPost, { status: 201 })
@@ -272,7 +282,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       .annotate(OpenApi.Summary, "Approve or reject a held post (human keys with posts:approve)")
   )
   .middlewareEndpoints(Authentication)
-  .annotate(OpenApi.Description, "Create, list, edit, delete and approve posts.")
+  .annotate(OpenApi.Description, "Create, list, read, edit, delete and approve posts.")
 {}
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import {
   listConnectionIssues,
   listSocialAccounts,
   insights,
+  getPost,
   listPosts,
   MediaIngest,
   MediaLibrary,
@@ -130,6 +131,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
         // and a query decoded before hands out the same statuses array.
         Effect.map((list) => replyKept(PostList, list, list.data, [list.filter.status, list.filter.limit]))
       ))
+    .handle("get", ({ path }) => asCaller((principal) => getPost(principal, path.id)))
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
         const reply = createdPostReply(yield* asCaller((principal) => createPost(principal, payload)))

@@ -19,6 +19,11 @@ export const publicOperations: Readonly<Record<string, OperationDoc>> = {
     id: "listPosts",
     description: "The project's posts, newest first, optionally only those in the given statuses. Superseded (edited) posts are left out."
   },
+  "posts.get": {
+    id: "getPost",
+    description: "One post of the project, the same row GET /posts lists for it. An edited post answers 404 post_superseded " +
+      "naming the post that replaced it; another project's post or an unknown id answers 404 post_not_found."
+  },
   "posts.create": {
     id: "createPost",
     description: "Creates a post for one or more accounts, now or at scheduled_at. An agent key's post waits for a human in copilot " +

@@ -49,6 +49,7 @@ describe("the served OpenAPI document", () => {
       "GET /api/v1/post-results",
       "GET /api/v1/posting-rules",
       "GET /api/v1/posts",
+      "GET /api/v1/posts/{id}",
       "GET /api/v1/project",
       "GET /api/v1/social-accounts",
       "GET /api/v1/top-posts",

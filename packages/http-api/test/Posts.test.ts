@@ -114,6 +114,60 @@ describe("GET /posts", () => {
   })
 })
 
+describe("GET /posts/{id}", () => {
+  const create = async (key: string) => (await (await post(key, { caption: "Read me", social_accounts: ["x:acme", "bluesky:acme"] })).json()).id as string
+  const listRow = async (key: string, id: string) =>
+    ((await (await server.call("/api/v1/posts?limit=100", { key })).json()).data as Array<{ id: string }>).find((row) => row.id === id)
+
+  it("200 answers the very row GET /posts lists for the post, held (with approval_url) or sent", async () => {
+    for (const author of [server.tokens.agent.key, server.tokens.human.key]) {
+      const id = await create(author)
+      const reply = await server.call(`/api/v1/posts/${id}`, { key: server.tokens.reader.key })
+      expect(reply.status).toBe(200)
+      const row = await reply.json()
+      expect(row.id).toBe(id)
+      expect(row.targets).toHaveLength(2)
+      expect(row).toEqual(await listRow(server.tokens.reader.key, id))
+    }
+    const held = await (await server.call(`/api/v1/posts/${await create(server.tokens.agent.key)}`, { key: server.tokens.reader.key })).json()
+    expect(held).toMatchObject({ status: "pending_approval", approval_url: expect.stringMatching(/\/approve\//) })
+  })
+
+  it("404 post_not_found for another project's post and an unknown id; 403 without posts:read", async () => {
+    const id = await create(server.tokens.human.key)
+    const foreign = await server.call(`/api/v1/posts/${id}`, { key: server.tokens.other.key })
+    expect(foreign.status).toBe(404)
+    expect((await foreign.json()).code).toBe("post_not_found")
+    const unknown = await server.call("/api/v1/posts/00000000-0000-4000-8000-000000000000", { key: server.tokens.reader.key })
+    expect(unknown.status).toBe(404)
+    expect((await unknown.json()).code).toBe("post_not_found")
+    const writer = await server.call(`/api/v1/posts/${id}`, { key: server.tokens.writer.key })
+    expect(writer.status).toBe(403)
+    expect((await writer.json()).error).toContain("posts:read")
+  })
+
+  it("400 invalid_request naming id for an id that is not a UUID", async () => {
+    const reply = await server.call("/api/v1/posts/not-a-post", { key: server.tokens.reader.key })
+    expect(reply.status).toBe(400)
+    const body = await reply.json()
+    expect(body.code).toBe("invalid_request")
+    expect(body.violations.map((v: { field: string }) => v.field)).toContain("id")
+  })
+
+  it("404 post_superseded naming the successor for an edited post; the successor answers 200 with supersedes", async () => {
+    const id = await create(server.tokens.agent.key)
+    const edited = await (await server.call(`/api/v1/posts/${id}`, { method: "PATCH", key: server.tokens.agent.key, json: { caption: "Read me, edited" } })).json()
+    const old = await server.call(`/api/v1/posts/${id}`, { key: server.tokens.reader.key })
+    expect(old.status).toBe(404)
+    const body = await old.json()
+    expect(body.code).toBe("post_superseded")
+    expect(body.error).toContain(edited.id)
+    const successor = await server.call(`/api/v1/posts/${edited.id}`, { key: server.tokens.reader.key })
+    expect(successor.status).toBe(200)
+    expect(await successor.json()).toMatchObject({ id: edited.id, supersedes: id, caption: "Read me, edited" })
+  })
+})
+
 describe("PATCH, DELETE, approve", () => {
   const create = async (key: string, body: Record<string, unknown> = {}) => {
     const reply = await post(key, { caption: "Draft me", social_accounts: ["x:acme"], ...body })

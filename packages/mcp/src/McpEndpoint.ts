@@ -116,7 +116,7 @@ export const McpLive = (options: McpOptions) =>
         made.server.setRequestHandler(CallToolRequestSchema, (call) => {
           if (made.admitted === null) throw new McpError(ErrorCode.InternalError, "no caller")
           const tool = byName.get(call.params.name)
-          if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${call.params.name}; tools/list names the 11 tools`)
+          if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `no tool named ${call.params.name}; tools/list names the 12 tools`)
           return runPromise(Effect.map(callTool(made.admitted, tool, call.params.arguments), Either.match({ onLeft: (error) => error, onRight: (output) => resultOf(tool, output) })))
         })
         return made

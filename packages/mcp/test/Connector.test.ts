@@ -9,6 +9,7 @@ const contractTools = [
   "create_post",
   "bulk_post",
   "list_posts",
+  "get_post",
   "get_delivery_receipt",
   "check_guardrails",
   "upload_media",
@@ -58,7 +59,7 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     "mcp-protocol-version": "2025-06-18"
   })
 
-  it("lists exactly the contract's 11 tools, each with input and output schemas and truthful hints", async () => {
+  it("lists exactly the contract's 11 tools and get_post, each with input and output schemas and truthful hints", async () => {
     const { tools } = await agent.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([...contractTools].sort())
     for (const tool of tools) {
@@ -67,7 +68,7 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
       expect(tool.description?.length).toBeGreaterThan(40)
     }
     const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]))
-    for (const name of ["list_accounts", "list_posts", "get_delivery_receipt", "check_guardrails", "get_post_metrics", "get_insights", "get_top_posts", "get_best_times"]) {
+    for (const name of ["list_accounts", "list_posts", "get_post", "get_delivery_receipt", "check_guardrails", "get_post_metrics", "get_insights", "get_top_posts", "get_best_times"]) {
       expect(hints[name]).toMatchObject({ readOnlyHint: true, destructiveHint: false })
     }
     for (const name of ["create_post", "bulk_post", "upload_media"]) {
@@ -135,6 +136,16 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(receipt).toEqual((await rest(`/post-results?post_id=${postId}`)).body)
     const missing = refusalOf(await call(agent, "get_delivery_receipt", { post_id: "00000000-0000-4000-8000-000000000000" }))
     expect(missing).toEqual((await rest("/post-results?post_id=00000000-0000-4000-8000-000000000000")).body)
+    expect(missing.code).toBe("post_not_found")
+  })
+
+  it("get_post answers GET /posts/{id}: the list's row, and REST's refusal for an unknown id", async () => {
+    const [row] = resultOf(await call(agent, "list_posts", { limit: 1 })).data
+    const got = resultOf(await call(agent, "get_post", { id: row.id }))
+    expect(got).toEqual((await rest(`/posts/${row.id}`)).body)
+    expect(got).toEqual(row)
+    const missing = refusalOf(await call(agent, "get_post", { id: "00000000-0000-4000-8000-000000000000" }))
+    expect(missing).toEqual((await rest("/posts/00000000-0000-4000-8000-000000000000")).body)
     expect(missing.code).toBe("post_not_found")
   })
 

@@ -31,9 +31,9 @@ describe("the official MCP inspector CLI against Herald", () => {
     return JSON.parse(stdout)
   }
 
-  it("lists the 11 tools and calls one", async () => {
+  it("lists the 12 tools and calls one", async () => {
     const listed = await inspect("--method", "tools/list")
-    expect(listed.tools).toHaveLength(11)
+    expect(listed.tools).toHaveLength(12)
     const called = await inspect("--method", "tools/call", "--tool-name", "check_guardrails", "--tool-arg", "caption=Hello from the inspector")
     expect(called.isError ?? false).toBe(false)
     expect(called.structuredContent).toEqual({ allowed: true, violations: [], rules_checked: [], rules_skipped: [], skipped: [] })

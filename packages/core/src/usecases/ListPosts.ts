@@ -17,11 +17,15 @@ export interface PostFilter {
 export const defaultPostListLimit = 50
 
 /**
- * GET /posts's reply. "PostRow" is the published document's schema name; the code calls it a view
- * ("Row" in code is a storage table row), the document keeps its name for its clients.
+ * A post as GET /posts lists it and GET /posts/{id} answers it. "PostRow" is the published
+ * document's schema name; the code calls it a view ("Row" in code is a storage table row), the
+ * document keeps its name for its clients.
  */
+export const PostRow = PostView.annotations({ identifier: "PostRow" })
+
+/** GET /posts's reply. */
 export const PostListReply = Schema.Struct({
-  data: Schema.Array(PostView.annotations({ identifier: "PostRow" })),
+  data: Schema.Array(PostRow),
   filter: Schema.Struct({
     status: Schema.NullOr(Schema.Array(PostStatus)),
     limit: Schema.Int
@@ -38,15 +42,18 @@ const built = new WeakMap<ReadonlyArray<PostRecord>, {
   readonly rows: ReadonlyArray<PostView>
 }>()
 
+/** One post as GET /posts lists it (GET /posts/{id} answers the same row): a held post carries its approval link. */
+export const rowOf = (record: PostRecord, links: Context.Tag.Service<ApprovalLinks>) =>
+  record.post.status === "pending_approval"
+    ? links.urlFor(record.post).pipe(Effect.map((url) => toPostView(record, url)))
+    : Effect.succeed(toPostView(record, null))
+
 const rowsOf = (records: ReadonlyArray<PostRecord>, links: Context.Tag.Service<ApprovalLinks>) => {
   const known = built.get(records)
   if (known !== undefined && known.links === links) return Effect.succeed(known.rows)
-  return Effect.forEach(records, (record) =>
-    record.post.status === "pending_approval"
-      ? links.urlFor(record.post).pipe(Effect.map((url) => toPostView(record, url)))
-      : Effect.succeed(toPostView(record, null))).pipe(
-      Effect.tap((rows) => Effect.sync(() => built.set(records, { links, rows })))
-    )
+  return Effect.forEach(records, (record) => rowOf(record, links)).pipe(
+    Effect.tap((rows) => Effect.sync(() => built.set(records, { links, rows })))
+  )
 }
 
 /**

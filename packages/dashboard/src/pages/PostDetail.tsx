@@ -4,7 +4,7 @@ import { MetricsCharts } from "../MetricsChart.js"
 import { PostPreview, platformName } from "../PostPreview.js"
 import { href, navigate } from "../router.js"
 import type { PageProps } from "../routes.js"
-import type { MetricsHistory, Post, PostList, Receipt, ReceiptEntry } from "../types.js"
+import type { MetricsHistory, Post, Receipt, ReceiptEntry } from "../types.js"
 import { asApiError, Empty, ErrorNote, Loading, Notice, StatusBadge, useLoad, When } from "../ui.js"
 
 /** How often a post that is going out is read again, so its receipt fills in as the deliveries finish. */
@@ -90,13 +90,14 @@ export const PostDetail = ({ params }: PageProps) => {
   const [actionError, setActionError] = useState<ApiError | null>(null)
   const [editing, setEditing] = useState(false)
   const loaded = useLoad(async () => {
-    const receipt = await get<Receipt>(`/api/v1/post-results?post_id=${encodeURIComponent(id)}`)
-    // GET /posts has no by-id read: the post is found in the newest 100 of its status.
-    const list = await get<PostList>(`/api/v1/posts?limit=100&status=${receipt.post_status}`)
+    const [receipt, post] = await Promise.all([
+      get<Receipt>(`/api/v1/post-results?post_id=${encodeURIComponent(id)}`),
+      get<Post>(`/api/v1/posts/${encodeURIComponent(id)}`)
+    ])
     // Numbers exist only for what went out; a held or draft post has none to ask for.
     const wentOut = receipt.data.some((entry) => entry.status === "success" || entry.status === "taken_down")
     const history = wentOut ? await get<MetricsHistory>(`/api/v1/metrics/history?post_id=${encodeURIComponent(id)}`) : null
-    return { receipt, history, post: list.data.find((candidate) => candidate.id === id) ?? null }
+    return { receipt, history, post }
   }, [id])
   const goingOut = loaded.value?.receipt.post_status === "processing"
   useEffect(() => {
@@ -121,16 +122,16 @@ export const PostDetail = ({ params }: PageProps) => {
       <p><a href={href("posts")}>← All posts</a></p>
       <Notice text={notice} />
       <p>Status: <StatusBadge status={receipt.post_status} /></p>
-      {current?.rejectionReason != null && <p>Rejected: {current.rejectionReason}</p>}
-      {current !== null && current !== undefined && <PostPreview post={current} />}
+      {current.rejectionReason != null && <p>Rejected: {current.rejectionReason}</p>}
+      <PostPreview post={current} />
       {actionError !== null && <ErrorNote error={actionError} />}
-      {current !== null && editable(current.status) && (
+      {editable(current.status) && (
         <div class="actions">
           {!editing && <button type="button" onClick={() => setEditing(true)}>Edit</button>}
           <button type="button" class="danger" onClick={remove}>{current.status === "scheduled" ? "Unschedule and delete" : "Delete"}</button>
         </div>
       )}
-      {editing && current !== null && <Editor current={current} onSaved={(newId) => navigate("post", newId)} />}
+      {editing && <Editor current={current} onSaved={(newId) => navigate("post", newId)} />}
       <h2>Receipt</h2>
       {receipt.data.length === 0
         ? <Empty>No delivery yet.</Empty>

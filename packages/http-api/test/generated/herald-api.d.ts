@@ -24,6 +24,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one post (the row GET /posts lists for it)
+         * @description One post of the project, the same row GET /posts lists for it. An edited post answers 404 post_superseded naming the post that replaced it; another project's post or an unknown id answers 404 post_not_found.
+         */
+        get: operations["getPost"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a post that never went out, or unschedule a scheduled one
+         * @description Deletes a post that never went out, or unschedules a scheduled one. A post already delivered anywhere cannot be deleted.
+         */
+        delete: operations["deletePost"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a post that has not gone out (a new post supersedes it)
+         * @description Changes a post that has not gone out. The edit is a new post that supersedes the old one (its id is in the reply); an approved post goes back to approval when an agent edits it.
+         */
+        patch: operations["editPost"];
+        trace?: never;
+    };
     "/api/v1/posts/bulk": {
         parameters: {
             query?: never;
@@ -42,30 +70,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/v1/posts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete a post that never went out, or unschedule a scheduled one
-         * @description Deletes a post that never went out, or unschedules a scheduled one. A post already delivered anywhere cannot be deleted.
-         */
-        delete: operations["deletePost"];
-        options?: never;
-        head?: never;
-        /**
-         * Edit a post that has not gone out (a new post supersedes it)
-         * @description Changes a post that has not gone out. The edit is a new post that supersedes the old one (its id is in the reply); an approved post goes back to approval when an agent edits it.
-         */
-        patch: operations["editPost"];
         trace?: never;
     };
     "/api/v1/posts/{id}/approve": {
@@ -825,6 +829,18 @@ export interface components {
              */
             retry_after: number;
         };
+        /** @description No post with this id in this key's project. */
+        PostNotFoundError: {
+            error: string;
+            /** @enum {string} */
+            code: "post_not_found";
+        };
+        /** @description An edit replaced this post; error names the successor's id. */
+        PostSupersededError: {
+            error: string;
+            /** @enum {string} */
+            code: "post_superseded";
+        };
         /** @description A post to create. */
         CreatePostBody: {
             /**
@@ -1263,18 +1279,6 @@ export interface components {
             error: string;
             /** @enum {string} */
             code: "agent_cannot_approve";
-        };
-        /** @description No post with this id in this key's project. */
-        PostNotFoundError: {
-            error: string;
-            /** @enum {string} */
-            code: "post_not_found";
-        };
-        /** @description An edit replaced this post; error names the successor's id. */
-        PostSupersededError: {
-            error: string;
-            /** @enum {string} */
-            code: "post_superseded";
         };
         /** @description The current state forbids this operation. */
         StateConflictError: {
@@ -2309,42 +2313,22 @@ export interface operations {
             };
         };
     };
-    createPostsInBulk: {
+    getPost: {
         parameters: {
             query?: never;
             header?: {
                 /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
                 "Herald-Project"?: components["parameters"]["HeraldProject"];
             };
-            path?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "rows": [
-                 *         {
-                 *           "caption": "Monday tip",
-                 *           "accounts": [
-                 *             "x:herald"
-                 *           ],
-                 *           "scheduled_at": "2026-12-07T08:00:00Z"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["BulkBody"];
-                /**
-                 * @example caption,accounts,scheduled_at
-                 *     Monday tip,x:herald|bluesky:herald,2026-12-07T08:00:00Z
-                 */
-                "text/csv": components["schemas"]["BulkCsv"];
-                "multipart/form-data": components["schemas"]["BulkMultipart"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description BulkResult */
+            /** @description PostRow */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2353,7 +2337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BulkResult"];
+                    "application/json": components["schemas"]["PostRow"];
                 };
             };
             /** @description The request is invalid; violations names every invalid field. */
@@ -2365,7 +2349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["InvalidCsv"];
+                    "application/json": components["schemas"]["BadRequest"];
                 };
             };
             /** @description Missing, invalid or revoked API key. */
@@ -2389,7 +2373,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
                 };
             };
-            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2398,31 +2382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OperatorProjectNotFound"];
-                };
-            };
-            /** @description The request body is larger than this endpoint accepts. */
-            413: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayloadTooLarge"];
-                };
-            };
-            /** @description The Content-Type is not one this endpoint accepts. */
-            415: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnsupportedMediaType"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -2691,6 +2651,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GuardrailBlockedError"];
+                };
+            };
+            /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequests"];
+                };
+            };
+            /** @description Herald failed; nothing about the failure is disclosed. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    createPostsInBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "caption": "Monday tip",
+                 *           "accounts": [
+                 *             "x:herald"
+                 *           ],
+                 *           "scheduled_at": "2026-12-07T08:00:00Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkBody"];
+                /**
+                 * @example caption,accounts,scheduled_at
+                 *     Monday tip,x:herald|bluesky:herald,2026-12-07T08:00:00Z
+                 */
+                "text/csv": components["schemas"]["BulkCsv"];
+                "multipart/form-data": components["schemas"]["BulkMultipart"];
+            };
+        };
+        responses: {
+            /** @description BulkResult */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description The request is invalid; violations names every invalid field. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["InvalidCsv"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["SessionEndedReply"];
+                };
+            };
+            /** @description The key may not do this: a missing scope (named in error), an agent key on approve, or no active plan. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingScopeError"] | components["schemas"]["SessionRefused"];
+                };
+            };
+            /** @description The Herald-Project header, sent with the admin token, names no project. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorProjectNotFound"];
+                };
+            };
+            /** @description The request body is larger than this endpoint accepts. */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The Content-Type is not one this endpoint accepts. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaType"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -3915,7 +4018,10 @@ export interface operations {
                 /** @description a Universally Unique Identifier */
                 post_id: string;
             };
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3975,7 +4081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"];
+                    "application/json": components["schemas"]["PostNotFoundError"] | components["schemas"]["PostSupersededError"] | components["schemas"]["OperatorProjectNotFound"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -4598,7 +4704,10 @@ export interface operations {
     getMedia: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description The media id POST /media answered. */
                 id: string;
@@ -4652,7 +4761,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
-            /** @description No media with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4661,7 +4770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MediaNotFoundError"];
+                    "application/json": components["schemas"]["OperatorProjectNotFound"] | components["schemas"]["MediaNotFoundError"];
                 };
             };
             /** @description Rate limit or the key's daily post cap reached; see Retry-After. */
@@ -4694,7 +4803,10 @@ export interface operations {
     getMediaContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
+                "Herald-Project"?: components["parameters"]["HeraldProject"];
+            };
             path: {
                 /** @description The media id POST /media answered. */
                 id: string;
@@ -4748,7 +4860,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionRefused"] | components["schemas"]["MissingScopeError"];
                 };
             };
-            /** @description No media with this id in this key's project. */
+            /** @description Not found in this key's project; code says what. */
             404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4757,7 +4869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MediaNotFoundError"];
+                    "application/json": components["schemas"]["OperatorProjectNotFound"] | components["schemas"]["MediaNotFoundError"];
                 };
             };
             /** @description The Range starts past the end of the file; Content-Range: bytes *\/size gives its size. */
