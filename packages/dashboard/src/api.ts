@@ -54,6 +54,18 @@ const headersFor = (method: string, json: boolean, path: string): Record<string,
   ...projectHeaderFor(path)
 })
 
+/**
+ * Where the page can show a file of the REST API from: its own path for a reviewer (the cookie goes
+ * with an `<img>`'s request), or, for the operator, the bytes read with the Herald-Project header
+ * into a blob URL (an element's request cannot carry a header).
+ */
+export const fileSource = async (path: string): Promise<string> => {
+  if (actingOn === null) return path
+  const reply = await fetch(path, { credentials: "same-origin", headers: projectHeaderFor(path) })
+  if (!reply.ok) throw new ApiError(reply.status, `http_${reply.status}`, reply.statusText, [])
+  return URL.createObjectURL(await reply.blob())
+}
+
 interface ErrorBody {
   readonly error?: string
   readonly code?: string

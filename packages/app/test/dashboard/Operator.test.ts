@@ -146,6 +146,12 @@ describe.skipIf(!hasChromium)(
       // The upload goes by XMLHttpRequest (for its progress), with the header like every other call.
       await page.getByLabel("Media").setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: Buffer.from(onePixelPng, "base64") })
       await expect.poll(() => page.locator(".uploads").textContent(), { timeout: 15_000 }).toMatch(/dot\.png: .*uploaded/)
+      // An <img> cannot send the header: the operator's thumbnail is the bytes read with it, as a blob URL.
+      const thumbnail = page.getByRole("img", { name: "Attached image 1 (no alt text)" }).first()
+      await thumbnail.waitFor()
+      expect(await thumbnail.getAttribute("src")).toMatch(/^blob:/)
+      type Picture = { readonly complete: boolean; readonly naturalWidth: number }
+      await expect.poll(() => thumbnail.evaluate((img: unknown) => ((img as Picture).complete ? (img as Picture).naturalWidth : 0))).toBe(1)
       await expectAccessible(page)
       await screenshot(page, "operator-composer")
       await page.getByRole("button", { name: "Save as draft" }).click()
