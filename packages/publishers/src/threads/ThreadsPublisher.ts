@@ -38,14 +38,21 @@ export const ThreadsPost = Schema.Struct({
   media_type: Schema.optional(Schema.String)
 })
 const Posts = Schema.Struct({ data: Schema.Array(ThreadsPost) })
+const PostTimes = Schema.Struct({
+  data: Schema.Array(Schema.Struct({ timestamp: Schema.optional(Schema.String) })),
+  paging: Schema.optional(Schema.Struct({ cursors: Schema.optional(Schema.Struct({ after: Schema.optional(Schema.String) })) }))
+})
 
-/** Threads' documented publishing limit, when the quota read gives no config. */
+/** Threads' documented publishing limit and its window, when the quota read gives no config. */
 const quotaTotal = 250
+const quotaWindowSeconds = 24 * 60 * 60
 /**
- * The quota is a moving 24-hour window and Threads does not say when its oldest post ages out:
- * Herald asks again in an hour.
+ * The quota is a moving window and Threads does not say when its oldest post ages out: the
+ * account's own posts of the window say it; when they cannot be read, Herald asks again in an hour.
  */
-const quotaWaitMs = 60 * 60 * 1000
+const quotaFallbackMs = 60 * 60 * 1000
+/** The user threads edge answers at most 100 posts a page; 250 posts of a window fit in three. */
+const windowPages = 3
 /** How far back reconcile looks: past the dispatcher's 24 hours of trying to confirm an outcome. */
 const reconcileWindowMs = 25 * 60 * 60 * 1000
 
@@ -60,21 +67,42 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
   const form = (path: string, token: StoredToken, fields: Record<string, string>) =>
     graph("POST", path, token.access_token).pipe(HttpClientRequest.bodyUrlParams(fields))
 
-  /** Refused when the account has used its 250 posts of the last 24 hours. */
+  /** When the account's posts of the window were published (newest first, a page at a time). */
+  const publishedSince = (token: StoredToken, sinceSeconds: number) =>
+    Effect.gen(function*() {
+      const times: Array<number> = []
+      let after = ""
+      for (let page = 0; page < windowPages; page++) {
+        const cursor = after === "" ? "" : `&after=${encodeURIComponent(after)}`
+        const read = yield* sendJson(client.read, graph("GET", `${token.user_id}/threads?fields=id,timestamp&since=${sinceSeconds}&limit=100${cursor}`, token.access_token), PostTimes)
+        times.push(...read.data.map((post) => Date.parse(post.timestamp ?? "")).filter((at) => !Number.isNaN(at)))
+        after = read.paging?.cursors?.after ?? ""
+        if (read.data.length === 0 || after === "") break
+      }
+      return times
+    })
+
+  /**
+   * Refused as rate_limited when the account has used its posts of the moving 24 hours, until the
+   * oldest of them ages out of the window.
+   */
   const quotaLeft = (token: StoredToken) =>
     Effect.gen(function*() {
       const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/threads_publishing_limit?fields=quota_usage,config`, token.access_token), PublishingLimit)
       const used = quota.data[0]
       if (used === undefined) return
       const total = used.config?.quota_total ?? quotaTotal
-      if (used.quota_usage >= total) {
-        return yield* refused(
-          "rate_limited",
-          "threads_publishing_limit",
-          `${network} accounts publish at most ${total} posts in 24 hours through the API and this one has used ${used.quota_usage}`,
-          quotaWaitMs
-        )
-      }
+      if (used.quota_usage < total) return
+      const now = yield* Clock.currentTimeMillis
+      const windowMs = (used.config?.quota_duration ?? quotaWindowSeconds) * 1000
+      const posted = yield* publishedSince(token, Math.floor((now - windowMs) / 1000)).pipe(Effect.orElseSucceed((): Array<number> => []))
+      const resetMs = posted.length === 0 ? quotaFallbackMs : Math.max(0, Math.min(...posted) + windowMs - now)
+      return yield* refused(
+        "rate_limited",
+        "threads_publishing_limit",
+        `${network} accounts publish at most ${total} posts in 24 hours through the API and this one has used ${used.quota_usage}; the next slot opens in ${Math.ceil(resetMs / 60000)} minutes`,
+        resetMs
+      )
     })
 
   const status = (token: StoredToken) => (container: string) =>

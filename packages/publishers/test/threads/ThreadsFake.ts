@@ -240,8 +240,14 @@ export class ThreadsFake extends LoopbackFake {
         return this.json(res, 200, { data: [{ quota_usage: this.usage(), config: { quota_total: this.quota(), quota_duration: 86400 } }] })
       }
       if (method === "GET" && second === "threads") {
-        const data = this.livePosts().slice().reverse().map((thread) => this.view(thread))
-        return this.json(res, 200, { data, paging: { cursors: { before: "", after: "" } } })
+        // Newest first; `since` (Unix seconds) and `limit` (at most 100) with an `after` cursor.
+        const since = Number(params.get("since") ?? 0) * 1000
+        const limit = Math.min(Number(params.get("limit") ?? 25), 100)
+        const from = Number(params.get("after") ?? 0)
+        const all = this.livePosts().slice().reverse().filter((thread) => thread.publishedAt >= since)
+        const data = all.slice(from, from + limit).map((thread) => this.view(thread))
+        const after = from + limit < all.length ? String(from + limit) : ""
+        return this.json(res, 200, { data, paging: { cursors: { before: String(from), after } } })
       }
     }
     const container = first === undefined ? undefined : this.containers.get(first)
@@ -272,6 +278,12 @@ export class ThreadsFake extends LoopbackFake {
 
   private permission(res: ServerResponse, scope: string) {
     return this.error(res, 403, 10, `Application does not have permission for this action (${scope})`)
+  }
+
+  /** Moves a post's publication back in time, as if it had been published `byMs` earlier. */
+  age(id: string, byMs: number): void {
+    const thread = this.threads.find((candidate) => candidate.id === id)
+    if (thread !== undefined) thread.publishedAt -= byMs
   }
 
   private quota() {

@@ -128,17 +128,20 @@ describe("Threads' container flow", () => {
         expect(published.platformPostId).toBe(thread?.id)
       })))
 
-  it.effect("the 250-posts-in-24-hours quota is rate_limited with a wait, before any container is made", () =>
+  it.live("the 250-posts-in-24-hours quota is rate_limited until the oldest post of the window ages out, before any container is made", () =>
     withHarness({ quota: 1 }, (harness, account) =>
       Effect.gen(function*() {
         yield* harness.route.adapters.publisher.publish(request(account, "The one allowed"))
+        harness.fake.age(harness.fake.livePosts()[0]!.id, Duration.toMillis(Duration.hours(20)))
         const failure = yield* Effect.flip(harness.route.adapters.publisher.publish(request(account, "One too many")))
         expect(failure).toMatchObject({
           _tag: "PublishFailed",
           transient: true,
-          retryAfterMs: 3_600_000,
           error: { category: "rate_limited", code: "threads_publishing_limit" }
         })
+        const wait = (failure as { retryAfterMs: number }).retryAfterMs
+        expect(wait).toBeGreaterThan(Duration.toMillis(Duration.hours(4)) - 60_000)
+        expect(wait).toBeLessThanOrEqual(Duration.toMillis(Duration.hours(4)))
         expect(harness.fake.containers.size).toBe(1)
       })))
 })
