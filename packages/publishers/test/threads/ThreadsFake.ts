@@ -38,7 +38,7 @@ export interface FakeThread {
   readonly userId: string
   readonly container: FakeContainer
   readonly shortcode: string
-  readonly publishedAt: number
+  publishedAt: number
   /** The carousel's items' containers (empty otherwise). */
   readonly children: ReadonlyArray<FakeContainer>
   deleted: boolean
