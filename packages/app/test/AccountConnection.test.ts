@@ -134,4 +134,13 @@ describe("connecting a direct account through OAuth", () => {
     expect(refused).toMatchObject({ code: "connection_method_mismatch" })
     expect(JSON.stringify(refused)).not.toContain("secret-app-password")
   })
+
+  it("refuses an over-long app password naming the field without repeating it", async () => {
+    const password = `secret-app-password-${"x".repeat(300)}`
+    const long = await admin("/accounts/login", { platform: "bluesky", identifier: "acme.bsky.social", password })
+    expect(long.status).toBe(400)
+    const body = JSON.stringify(await json(long))
+    expect(body).toContain("password")
+    expect(body).not.toContain("secret-app-password")
+  })
 })
