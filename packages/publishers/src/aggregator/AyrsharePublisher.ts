@@ -133,7 +133,7 @@ export const ayrsharePublisher = (
   const reconcile = (request: PublishRequest) =>
     withKeys(request.account, (keys) =>
       Effect.gen(function*() {
-        const recent = yield* send(client.read, ayrshare("GET", "history?lastRecords=50&lastDays=2", keys), HistoryReply)
+        const recent = yield* send(client.read, ayrshare("GET", "history?limit=50&lastDays=2", keys), HistoryReply)
         const since = (yield* Clock.currentTimeMillis) - reconcileWindowMs
         for (const entry of recent.history) {
           if (entry.created !== undefined && Date.parse(entry.created) < since) continue

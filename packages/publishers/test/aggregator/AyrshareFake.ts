@@ -144,8 +144,9 @@ export class AyrshareFake extends LoopbackFake {
 
     if (req.method === "GET" && path === "user") {
       const linked = !this.unlinked.has(key)
+      // Ayrshare leaves activeSocialAccounts out when the profile links nothing.
       return reply(200, {
-        activeSocialAccounts: linked ? ["instagram"] : [],
+        ...(linked ? { activeSocialAccounts: ["instagram"] } : {}),
         displayNames: linked ? [{ platform: "instagram", username: profile.username, id: profile.instagramId, displayName: profile.username }] : [],
         email: null,
         refId: `ref-${key || "primary"}`
@@ -206,7 +207,8 @@ export class AyrshareFake extends LoopbackFake {
       return reply(200, { status: "success", id: post.id, instagram: { id: post.instagramId, postUrl: post.postUrl, analytics: this.analytics } })
     }
     if (req.method === "GET" && path === "history") {
-      const last = Number(url.searchParams.get("lastRecords") ?? "20")
+      // Ayrshare documents `limit` (default 25); the older `lastRecords` is not read.
+      const last = Number(url.searchParams.get("limit") ?? "25")
       const history = [...this.posts.values()].filter((post) => post.profileKey === profileKey).reverse().slice(0, last).map((post) => ({
         id: post.id,
         post: post.body.post,
