@@ -1,9 +1,10 @@
 /**
  * A contract fake of Ayrshare's API on loopback, under /api as the real one: the API key as a
  * Bearer token and the Profile-Key header checked on every call; POST /post (Instagram only),
- * POST /comments, DELETE /delete, POST /analytics/post, GET /history, GET /user and GET
- * /brand/byUser with the shapes docs/networks/aggregator.md describes, and the error envelope
- * `{ status: "error", code, message }` (per network in `errors` on /post).
+ * POST /comments, POST /analytics/post, GET /history, GET /user and GET /brand/byUser with the
+ * shapes docs/networks/aggregator.md describes, and the error envelope `{ status: "error", code,
+ * message }` (per network in `errors` on /post). No delete: Ayrshare cannot delete published
+ * Instagram posts.
  */
 import { randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -194,12 +195,6 @@ export class AyrshareFake extends LoopbackFake {
       if (post === undefined || post.profileKey !== profileKey) return reply(404, { status: "error", code: 186, message: "Post not found." })
       post.comments.push(String(payload.comment))
       return reply(200, { status: "success", instagram: { status: "success", commentId: this.id(17), comment: payload.comment, platform: "instagram" } })
-    }
-    if (req.method === "DELETE" && path === "delete") {
-      const post = this.posts.get(String(payload.id))
-      if (post === undefined || post.profileKey !== profileKey) return reply(404, { status: "error", code: 186, message: "Post not found." })
-      this.posts.delete(post.id)
-      return reply(200, { status: "success", instagram: { action: "delete", status: "success", id: post.instagramId } })
     }
     if (req.method === "POST" && path === "analytics/post") {
       const post = this.posts.get(String(payload.id))
