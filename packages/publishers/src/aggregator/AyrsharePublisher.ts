@@ -65,7 +65,8 @@ export const postBody = (request: PublishRequest, mediaUrls: ReadonlyArray<strin
     platforms: ["instagram"],
     mediaUrls,
     // Presigned URLs carry no file extension, from which Ayrshare would otherwise tell a video.
-    ...(video === undefined ? {} : { isVideo: true }),
+    // Its Instagram page does not take isVideo on a carousel, whose videos it tells by extension.
+    ...(video === undefined || sent.length > 1 ? {} : { isVideo: true }),
     ...(Object.keys(instagramOptions).length === 0 ? {} : { instagramOptions })
   }
 }

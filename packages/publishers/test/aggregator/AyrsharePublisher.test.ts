@@ -112,6 +112,14 @@ describe("Ayrshare: publishing", () => {
     expect(harness.fake.posts.get(published.platformPostId)!.body).toMatchObject({ isVideo: true, instagramOptions: { thumbNailOffset: 1500 } })
   })
 
+  it("a carousel holding a video carries no isVideo (Ayrshare takes it on a single video only)", async () => {
+    const sent = [harness.store(mediaItem("image")), harness.store(mediaItem("video"))]
+    const published = await publish(request({ media: sent }))
+    const body = harness.fake.posts.get(published.platformPostId)!.body
+    expect(body.mediaUrls).toHaveLength(2)
+    expect(body).not.toHaveProperty("isVideo")
+  })
+
   it("a reel's cover URL is Ayrshare's thumbNail", async () => {
     const video = harness.store(mediaItem("video"))
     const published = await publish(request({ media: [video], configuration: { cover_url: "https://cdn.example.com/cover.jpg" } }))
