@@ -134,4 +134,15 @@ describe("connecting a direct account through OAuth", () => {
     expect(refused).toMatchObject({ code: "connection_method_mismatch" })
     expect(JSON.stringify(refused)).not.toContain("secret-app-password")
   })
+
+  it("refuses an over-long or non-string app password naming the field without repeating it", async () => {
+    // A short value sent as the wrong type is the case a schema's own message would quote whole.
+    for (const password of [`secret-app-password-${"x".repeat(300)}`, ["secret-app-password"]]) {
+      const refused = await admin("/accounts/login", { platform: "bluesky", identifier: "acme.bsky.social", password })
+      expect(refused.status).toBe(400)
+      const body = JSON.stringify(await json(refused))
+      expect(body).toContain("password")
+      expect(body).not.toContain("secret-app-password")
+    }
+  })
 })

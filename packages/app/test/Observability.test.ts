@@ -1,4 +1,6 @@
+import { Aggregator } from "@herald/publishers"
 import { fakeDirectRoute, fakePlatform, OAuthFake } from "@herald/publishers/testing"
+import { AyrshareFake } from "@herald/publishers/testing/aggregator"
 import { Layer, Logger, LogLevel, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { json, publishAndWait, startHerald, type TestHerald } from "./TestHerald.js"
@@ -6,16 +8,20 @@ import { json, publishAndWait, startHerald, type TestHerald } from "./TestHerald
 /**
  * A full run seen from the operator's side: every line the logger writes (JSON, debug and up)
  * is kept, a flow that handles every kind of secret Herald holds is run (API keys, the admin
- * token, an account's OAuth tokens and the platform's client secret, a webhook's signing secret,
- * an approval link's token, the MCP key in a path, the storage secrets), and no line holds any of
+ * token, an account's OAuth tokens and the platform's client secret, an aggregator's API key and
+ * Profile-Key, an app password, a webhook's signing secret, an approval link's token, the MCP key
+ * in a path, the storage secrets), and no line holds any of
  * them; the access log, X-Request-Id and the Prometheus page are read on the same run.
  */
 const variables = {
   HERALD_THREADS_API_URL: "",
   HERALD_THREADS_AUTH_URL: "",
   HERALD_THREADS_CLIENT_ID: "herald-observability-client",
-  HERALD_THREADS_CLIENT_SECRET: "herald-observability-client-secret-0123456789"
+  HERALD_THREADS_CLIENT_SECRET: "herald-observability-client-secret-0123456789",
+  HERALD_AYRSHARE_API_URL: ""
 }
+const ayrshareKey = "AYR-OBSERVABILITY-API-KEY-0123456789"
+const ayrshareProfile = "AYR-OBSERVABILITY-PROFILE-KEY-0123456789"
 
 const lines: Array<string> = []
 const collector = Layer.merge(
@@ -24,18 +30,29 @@ const collector = Layer.merge(
 )
 
 let fake: OAuthFake
+let ayrshare: AyrshareFake
 let herald: TestHerald
 
 beforeAll(async () => {
   fake = new OAuthFake({ clientId: variables.HERALD_THREADS_CLIENT_ID, clientSecret: variables.HERALD_THREADS_CLIENT_SECRET })
   await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve))
-  Object.assign(process.env, { ...variables, HERALD_THREADS_API_URL: fake.url, HERALD_THREADS_AUTH_URL: fake.url })
-  herald = await startHerald({ directRoutes: [fakeDirectRoute], observability: collector })
+  ayrshare = await new AyrshareFake({
+    apiKey: ayrshareKey,
+    profiles: { [ayrshareProfile]: { username: "acme.studio", instagramId: "17841400000000009" } }
+  }).start()
+  Object.assign(process.env, {
+    ...variables,
+    HERALD_THREADS_API_URL: fake.url,
+    HERALD_THREADS_AUTH_URL: fake.url,
+    HERALD_AYRSHARE_API_URL: ayrshare.apiUrl
+  })
+  herald = await startHerald({ directRoutes: [fakeDirectRoute, Aggregator.instagramAggregatorRoute], observability: collector })
 }, 60_000)
 
 afterAll(async () => {
   await herald?.close()
   await fake?.close()
+  await ayrshare?.stop()
   for (const name of Object.keys(variables)) delete process.env[name]
 })
 
@@ -66,6 +83,27 @@ describe("logs, request ids and metrics on a full run", () => {
     expect(receipt.post_status).toBe("posted")
     for (const grant of fake["grants"]) secrets.push(grant.access, grant.refresh)
     expect(fake["grants"].length).toBeGreaterThan(0)
+
+    // An Instagram account connected through the aggregator with its keys, then keys it refuses,
+    // and an app password refused for being too long: none of them is written anywhere.
+    secrets.push(ayrshareKey, ayrshareProfile)
+    const keyed = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}/accounts`, {
+      method: "POST",
+      token: admin_token,
+      json: { platform: "instagram", username: "acme.studio", route: "aggregator", api_key: ayrshareKey, profile_key: ayrshareProfile }
+    })
+    expect(keyed.status).toBe(201)
+    const wrongAyrshareKey = `${ayrshareKey}-REVOKED`
+    secrets.push(wrongAyrshareKey)
+    const refusedKeys = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}/accounts`, {
+      method: "POST",
+      token: admin_token,
+      json: { platform: "instagram", username: "acme.studio", route: "aggregator", api_key: wrongAyrshareKey, profile_key: ayrshareProfile }
+    })
+    expect(refusedKeys.status).toBe(400)
+    const appPassword = `observability-app-password-${"p".repeat(300)}`
+    secrets.push(appPassword.slice(0, 40))
+    expect((await admin("/accounts/login", { platform: "bluesky", identifier: "acme.bsky.social", password: appPassword })).status).toBe(400)
 
     // A webhook endpoint: its signing secret is shown once, in the reply.
     const webhook = await admin("/webhooks", { url: "https://hooks.example.com/herald", kinds: ["post.published"] })

@@ -14,7 +14,7 @@ import { adminOf, connectThroughConsent, setEnvironment, settledReceipt } from "
  * capabilities on GET /social-accounts and GET /posting-rules (first comment and people tags),
  * a photo uploaded with people tags confirmed through Ayrshare (an unknown handle refused before
  * the photo is stored), a post with a first comment and the tagged photo published by the
- * workers through the fake, its receipt, metrics and takedown; and a direct Instagram Login
+ * workers through the fake, its receipt and metrics, a takedown refused (Ayrshare deletes no published Instagram post); and a direct Instagram Login
  * account beside it that still refuses both, naming the account.
  */
 const apiKey = "AYR-APP-TEST-API-KEY"
@@ -123,7 +123,7 @@ describe("Instagram through the aggregator (fake Ayrshare on loopback, media in 
     for (const key of ["is_paid_partnership", "branded_content_sponsors"]) expect(keys).not.toContain(key)
   })
 
-  it("posts with a first comment and a tagged photo, with a receipt, metrics and a takedown; the direct login still refuses both, naming the account", async () => {
+  it("posts with a first comment and a tagged photo, with a receipt and metrics, a takedown refused; the direct login still refuses both, naming the account", async () => {
     const login = await connectAggregator("aggregator_login")
 
     // The demo project's simulated Instagram account would confirm handles itself: set aside, so Ayrshare does.
@@ -162,9 +162,11 @@ describe("Instagram through the aggregator (fake Ayrshare on loopback, media in 
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
 
+    // Ayrshare cannot delete a published Instagram post: the takedown is refused, saying where to remove it.
     const takedown = await api(`/post-results/${receipt.data[0].id}/takedown`, { method: "POST" })
-    expect(takedown.status).toBe(200)
-    expect(ayrshare.posts.has(receipt.data[0].platform_post_id)).toBe(false)
+    expect(takedown.status).toBe(409)
+    expect(await json(takedown)).toMatchObject({ code: "takedown_unsupported" })
+    expect(ayrshare.posts.has(receipt.data[0].platform_post_id)).toBe(true)
 
     // A direct Instagram Login account refuses both, naming the account.
     const direct = await connectThroughConsent(herald, "instagram", instagram) as Account

@@ -270,13 +270,16 @@ export const AdminSocialAccount = Schema.Struct({
 export type AdminSocialAccount = typeof AdminSocialAccount.Type
 
 /**
- * An aggregator's key in a request body: held Redacted from decoding on, and refused with a
- * message that never repeats the value (a schema's own messages quote what they got).
+ * A secret in a request body (an aggregator's key, an app password): refused with a message that
+ * never repeats the value, since a schema's own messages quote what they got.
  */
-const aggregatorKey = (field: string) => {
+const secretText = (field: string) => {
   const refused = { message: () => `${field} must be a string of 1 to 300 characters (its value is not repeated)` }
-  return Schema.Redacted(Schema.String.annotations(refused).pipe(Schema.minLength(1, refused), Schema.maxLength(300, refused)))
+  return Schema.String.annotations(refused).pipe(Schema.minLength(1, refused), Schema.maxLength(300, refused))
 }
+
+/** An aggregator's key: a secret held Redacted from decoding on. */
+const aggregatorKey = (field: string) => Schema.Redacted(secretText(field))
 
 export const ConnectAccountBody = request(
   Schema.Struct({
@@ -334,7 +337,7 @@ export const LoginAccountBody = request(
     identifier: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
       description: "The account's handle, email or DID, as the platform's login takes it."
     }),
-    password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
+    password: secretText("password").annotations({
       description: "An app password: sent to the platform once, never stored, logged or echoed."
     })
   }),

@@ -1,9 +1,9 @@
 /**
  * Instagram through Ayrshare: POST /post with the caption, the media's public URLs and
  * `instagramOptions` (people tags as `userTags`, stories, reel cover and thumbnail offset,
- * collaborators), then the first comment through POST /comments on Ayrshare's post id; DELETE
- * /delete for a takedown; GET /history to find a post whose answer was lost; GET /brand/byUser to
- * confirm people tags' handles (the login variant only).
+ * collaborators), then the first comment through POST /comments on Ayrshare's post id; GET
+ * /history to find a post whose answer was lost; GET /brand/byUser to confirm people tags' handles
+ * (the login variant only). No takedown: Ayrshare cannot delete published Instagram posts.
  */
 import {
   type InstagramConfiguration,
@@ -13,11 +13,12 @@ import {
   type PublishRequest,
   type Published,
   type Publisher,
+  PublishFailed,
   type SocialAccount,
   splitMedia
 } from "@herald/core"
 import { Clock, type Context, Effect, Option } from "effect"
-import { asPublish, authorized, goneWhenNotFound, type PlatformClient, PlatformRefusal } from "../kit/index.js"
+import { asPublish, authorized, type PlatformClient, PlatformRefusal } from "../kit/index.js"
 import { Acknowledged, ayrshare, HistoryReply, type AyrshareKeys, keysOf, type Needs, PostReply, send } from "./AyrshareApi.js"
 
 type Configuration = typeof InstagramConfiguration.Type
@@ -55,7 +56,8 @@ export const postBody = (request: PublishRequest, mediaUrls: ReadonlyArray<strin
     ...(configuration.collaborators === undefined || configuration.collaborators.length === 0
       ? {}
       : { collaborators: configuration.collaborators.map((name) => name.replace(/^@/, "")) }),
-    ...(configuration.cover_url === undefined ? {} : { coverUrl: configuration.cover_url }),
+    // Ayrshare's name for a reel's cover image URL.
+    ...(configuration.cover_url === undefined ? {} : { thumbNail: configuration.cover_url }),
     ...(video?.thumbnailTimestampMs == null ? {} : { thumbNailOffset: video.thumbnailTimestampMs })
   }
   return {
@@ -63,7 +65,8 @@ export const postBody = (request: PublishRequest, mediaUrls: ReadonlyArray<strin
     platforms: ["instagram"],
     mediaUrls,
     // Presigned URLs carry no file extension, from which Ayrshare would otherwise tell a video.
-    ...(video === undefined ? {} : { isVideo: true }),
+    // Its Instagram page does not take isVideo on a carousel, whose videos it tells by extension.
+    ...(video === undefined || sent.length > 1 ? {} : { isVideo: true }),
     ...(Object.keys(instagramOptions).length === 0 ? {} : { instagramOptions })
   }
 }
@@ -133,7 +136,7 @@ export const ayrsharePublisher = (
   const reconcile = (request: PublishRequest) =>
     withKeys(request.account, (keys) =>
       Effect.gen(function*() {
-        const recent = yield* send(client.read, ayrshare("GET", "history?lastRecords=50&lastDays=2", keys), HistoryReply)
+        const recent = yield* send(client.read, ayrshare("GET", "history?limit=50&lastDays=2", keys), HistoryReply)
         const since = (yield* Clock.currentTimeMillis) - reconcileWindowMs
         for (const entry of recent.history) {
           if (entry.created !== undefined && Date.parse(entry.created) < since) continue
@@ -145,12 +148,22 @@ export const ayrsharePublisher = (
         return Option.none<Published>()
       })).pipe(asPublish, Effect.provide(context))
 
+  /**
+   * Ayrshare's delete page (https://ayrshare.com/docs/apis/post/delete-post) says published
+   * Instagram posts cannot be deleted through its API, only in the Instagram app: the route offers
+   * no takedown rather than sending a delete that is refused.
+   */
   const takedown = (account: SocialAccount, platformPostId: string) =>
-    withKeys(account, (keys) => send(client.publish, ayrshare("DELETE", "delete", keys, { id: platformPostId }), Acknowledged)).pipe(
-      asPublish,
-      Effect.asVoid,
-      goneWhenNotFound(`Ayrshare holds no post ${platformPostId}: it was deleted already`),
-      Effect.provide(context)
+    Effect.fail(
+      new PublishFailed({
+        error: {
+          category: "permission_missing",
+          code: "delete_unsupported",
+          message: `Ayrshare cannot delete published Instagram posts: remove post ${platformPostId} of @${account.username} in the Instagram app`
+        },
+        transient: false,
+        retryAfterMs: null
+      })
     )
 
   /** Each handle looked up with Ayrshare's Brand API (Instagram's Business Discovery): unknown when it finds no such account. */
@@ -170,7 +183,7 @@ export const ayrsharePublisher = (
         ), { concurrency: 4 })).pipe(asPublish, Effect.provide(context))
 
   return {
-    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: options.handleLookup },
+    capabilities: { publish: true, delete: false, reconcile: true, peopleTagCheck: options.handleLookup },
     publish,
     reconcile,
     takedown,

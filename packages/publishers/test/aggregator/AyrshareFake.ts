@@ -1,9 +1,10 @@
 /**
  * A contract fake of Ayrshare's API on loopback, under /api as the real one: the API key as a
  * Bearer token and the Profile-Key header checked on every call; POST /post (Instagram only),
- * POST /comments, DELETE /delete, POST /analytics/post, GET /history, GET /user and GET
- * /brand/byUser with the shapes docs/networks/aggregator.md describes, and the error envelope
- * `{ status: "error", code, message }` (per network in `errors` on /post).
+ * POST /comments, POST /analytics/post, GET /history, GET /user and GET /brand/byUser with the
+ * shapes docs/networks/aggregator.md describes, and the error envelope `{ status: "error", code,
+ * message }` (per network in `errors` on /post). No delete: Ayrshare cannot delete published
+ * Instagram posts.
  */
 import { randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -144,8 +145,9 @@ export class AyrshareFake extends LoopbackFake {
 
     if (req.method === "GET" && path === "user") {
       const linked = !this.unlinked.has(key)
+      // Ayrshare leaves activeSocialAccounts out when the profile links nothing.
       return reply(200, {
-        activeSocialAccounts: linked ? ["instagram"] : [],
+        ...(linked ? { activeSocialAccounts: ["instagram"] } : {}),
         displayNames: linked ? [{ platform: "instagram", username: profile.username, id: profile.instagramId, displayName: profile.username }] : [],
         email: null,
         refId: `ref-${key || "primary"}`
@@ -194,19 +196,14 @@ export class AyrshareFake extends LoopbackFake {
       post.comments.push(String(payload.comment))
       return reply(200, { status: "success", instagram: { status: "success", commentId: this.id(17), comment: payload.comment, platform: "instagram" } })
     }
-    if (req.method === "DELETE" && path === "delete") {
-      const post = this.posts.get(String(payload.id))
-      if (post === undefined || post.profileKey !== profileKey) return reply(404, { status: "error", code: 186, message: "Post not found." })
-      this.posts.delete(post.id)
-      return reply(200, { status: "success", instagram: { action: "delete", status: "success", id: post.instagramId } })
-    }
     if (req.method === "POST" && path === "analytics/post") {
       const post = this.posts.get(String(payload.id))
       if (post === undefined || post.profileKey !== profileKey) return reply(404, { status: "error", code: 186, message: "Post not found." })
       return reply(200, { status: "success", id: post.id, instagram: { id: post.instagramId, postUrl: post.postUrl, analytics: this.analytics } })
     }
     if (req.method === "GET" && path === "history") {
-      const last = Number(url.searchParams.get("lastRecords") ?? "20")
+      // Ayrshare documents `limit` (default 25); the older `lastRecords` is not read.
+      const last = Number(url.searchParams.get("limit") ?? "25")
       const history = [...this.posts.values()].filter((post) => post.profileKey === profileKey).reverse().slice(0, last).map((post) => ({
         id: post.id,
         post: post.body.post,

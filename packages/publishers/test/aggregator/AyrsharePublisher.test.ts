@@ -112,6 +112,20 @@ describe("Ayrshare: publishing", () => {
     expect(harness.fake.posts.get(published.platformPostId)!.body).toMatchObject({ isVideo: true, instagramOptions: { thumbNailOffset: 1500 } })
   })
 
+  it("a carousel holding a video carries no isVideo (Ayrshare takes it on a single video only)", async () => {
+    const sent = [harness.store(mediaItem("image")), harness.store(mediaItem("video"))]
+    const published = await publish(request({ media: sent }))
+    const body = harness.fake.posts.get(published.platformPostId)!.body
+    expect(body.mediaUrls).toHaveLength(2)
+    expect(body).not.toHaveProperty("isVideo")
+  })
+
+  it("a reel's cover URL is Ayrshare's thumbNail", async () => {
+    const video = harness.store(mediaItem("video"))
+    const published = await publish(request({ media: [video], configuration: { cover_url: "https://cdn.example.com/cover.jpg" } }))
+    expect(harness.fake.posts.get(published.platformPostId)!.body.instagramOptions).toMatchObject({ thumbNail: "https://cdn.example.com/cover.jpg" })
+  })
+
   it("a first comment that fails after the post went out is a note on the receipt, not a failure", async () => {
     // The post is made; the call right after it (the comment) is refused.
     const posts = harness.fake.posts
@@ -138,12 +152,13 @@ describe("Ayrshare: publishing", () => {
     expect(failure).toMatchObject({ _tag: "PublishFailed", transient: false, error: { category: "media_rejected", code: "ayrshare_440" } })
   })
 
-  it("metrics map Instagram's counts; a deleted post has none for good", async () => {
+  it("metrics map Instagram's counts; a post deleted in the app has none for good", async () => {
     const published = await publish(request({ media: [harness.store(mediaItem("image"))] }))
     const metrics = harness.route.adapters.metrics!
     const reading = await harness.runtime.runPromise(metrics.fetch({ account: request({}).account, platformPostId: published.platformPostId }))
     expect(reading).toMatchObject({ _tag: "Reported", metrics: { views: 55, reach: 40, likes: 7, comments: 2, shares: 3, saves: 1, clicks: null } })
-    await harness.runtime.runPromise(harness.route.adapters.publisher.takedown(request({}).account, published.platformPostId))
+    // Deleted by hand in the Instagram app (Ayrshare's API deletes no published Instagram post).
+    harness.fake.posts.delete(published.platformPostId)
     const gone = await harness.runtime.runPromise(metrics.fetch({ account: request({}).account, platformPostId: published.platformPostId }))
     expect(gone).toMatchObject({ _tag: "Unreportable", reason: "deleted" })
   })
