@@ -43,6 +43,12 @@ export const slow: Readonly<Record<string, string>> = {
   "packages/publishers/test/bluesky/BlueskyPds.test.ts": "starts a real atproto PDS (@atproto/pds, SQLite) on loopback",
   "packages/publishers/test/bluesky/PdsOAuth.test.ts": "starts a real atproto PDS (@atproto/pds, SQLite) on loopback",
   "packages/app/test/networks/Bluesky.test.ts": "starts a real atproto PDS (@atproto/pds, SQLite) on loopback",
+  "packages/app/test/Quickstart.test.ts": "the quickstart end to end on `herald serve` processes started from the sources (npx tsx), restarted once",
+  "packages/mcp/test/Processes.test.ts": "MCP across `herald serve` processes started from the sources (npx tsx)",
+  "packages/app/test/fuzz/Fuzz.test.ts": "2,000 requests generated from the OpenAPI documents per database (HERALD_FUZZ_RUNS): the number is the test",
+  "packages/core/test/LifecycleModelCopilot.test.ts": "1,000 random command sequences (HERALD_PROPERTY_RUNS): the number is the test",
+  "packages/core/test/LifecycleModelAutopilot.test.ts": "1,000 random command sequences (HERALD_PROPERTY_RUNS): the number is the test",
+  "packages/storage-postgres/test/pglite-template.test.ts": "runs PGlite's initdb twice (a first start without a template, and the fallback from an unreadable one), each about 6 s of CPU",
   ...Object.fromEntries(examples.map((name) => [
     `examples/${name}/`,
     "the example run as a user runs it, in a project (and so a worker and module graph) of its own"
