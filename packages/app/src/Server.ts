@@ -12,6 +12,7 @@ import {
   serveApi
 } from "@herald/http-api"
 import { PostgresDashboardSessions } from "@herald/storage-postgres"
+import type { RetryPolicy } from "@herald/core"
 import { WebhookDispatcher } from "@herald/webhooks"
 import { Console, Duration, Effect, Layer, Option } from "effect"
 import { bootstrapDemo, type DemoCredentials, writeCredentials } from "./Bootstrap.js"
@@ -50,8 +51,8 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
  * The background workers: publishing what is due, syncing metrics, sending webhooks and approval
  * channel messages (whose links start with the configured base URL).
  */
-const backgroundWorkers = <R>(config: HeraldConfig, apiConfig: Layer.Layer<HttpApiConfig, never, R>) =>
-  Layer.mergeAll(workers({ concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer(), approvalNotifier().pipe(Layer.provide(HmacApprovalLinks), Layer.provide(apiConfig)))
+const backgroundWorkers = <R>(config: HeraldConfig, apiConfig: Layer.Layer<HttpApiConfig, never, R>, retry: Partial<RetryPolicy> = {}) =>
+  Layer.mergeAll(workers({ ...retry, concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer(), approvalNotifier().pipe(Layer.provide(HmacApprovalLinks), Layer.provide(apiConfig)))
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page and
@@ -63,7 +64,11 @@ const backgroundWorkers = <R>(config: HeraldConfig, apiConfig: Layer.Layer<HttpA
 export const serverLayer = (
   config: HeraldConfig,
   secrets: Secrets,
-  options: Pick<EngineOptions, "directRoutes"> & { readonly drainDelay?: Duration.Duration } = {}
+  options: Pick<EngineOptions, "directRoutes"> & {
+    readonly drainDelay?: Duration.Duration
+    /** The publishing dispatcher's retry policy in place of the default (tests: a backoff of a second, not of 15). */
+    readonly retry?: Partial<RetryPolicy>
+  } = {}
 ) => {
   const engine = engineLayer({ ...config, ...options, credentialsKey: secrets.credentialsKey })
   const firstStart = Layer.effectDiscard(
@@ -101,7 +106,7 @@ export const serverLayer = (
   // (the port is taken) leaves no Demo project and no credentials.json behind.
   const bound = firstStart.pipe(Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })))
   const serving = drainOnStop(options.drainDelay ?? Duration.zero).pipe(Layer.provide(http), Layer.provide(DrainingLive))
-  return Layer.mergeAll(serving, config.workers ? backgroundWorkers(config, apiConfig) : Layer.empty, listening).pipe(
+  return Layer.mergeAll(serving, config.workers ? backgroundWorkers(config, apiConfig, options.retry) : Layer.empty, listening).pipe(
     Layer.provideMerge(bound),
     Layer.provide(engine)
   )

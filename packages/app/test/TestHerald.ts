@@ -43,6 +43,8 @@ export const startHerald = async (
     readonly observability?: Layer.Layer<never>
     /** How long the server reports not ready once closing, before it closes. */
     readonly drainDelay?: Duration.Duration
+    /** The first retry's backoff in place of 15 s (a test that waits for a transient failure's retry). */
+    readonly retryBackoff?: Duration.Duration
   } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
@@ -74,7 +76,8 @@ export const startHerald = async (
   const runtime = ManagedRuntime.make(
     serverLayer(config, secrets, {
       ...(options.directRoutes === undefined ? {} : { directRoutes: options.directRoutes }),
-      ...(options.drainDelay === undefined ? {} : { drainDelay: options.drainDelay })
+      ...(options.drainDelay === undefined ? {} : { drainDelay: options.drainDelay }),
+      ...(options.retryBackoff === undefined ? {} : { retry: { backoffBase: options.retryBackoff } })
     }).pipe(Layer.provide(options.observability ?? Layer.empty))
   )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))

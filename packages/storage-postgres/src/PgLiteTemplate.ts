@@ -22,7 +22,8 @@ const pgliteVersion = (): string => {
 const cacheDir = (): string =>
   Path.join(process.env.XDG_CACHE_HOME !== undefined && process.env.XDG_CACHE_HOME !== "" ? process.env.XDG_CACHE_HOME : Path.join(Os.homedir(), ".cache"), "herald")
 
-const templateFile = (): string => Path.join(cacheDir(), `pglite-${pgliteVersion()}-initdb.tar.gz`)
+/** Where this PGlite version's template is (or would be) kept. */
+export const templateFile = (): string => Path.join(cacheDir(), `pglite-${pgliteVersion()}-initdb.tar.gz`)
 
 const isEmpty = (dir: string): boolean => {
   try {

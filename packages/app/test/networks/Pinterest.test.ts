@@ -40,6 +40,8 @@ describe("Pinterest through the direct route (fake Pinterest on loopback)", () =
     })
     herald = await startHerald({
       workers: true,
+      // The retried pin goes again within a second, not 7.5 to 15.
+      retryBackoff: Duration.seconds(1),
       directRoutes: [Pinterest.pinterestDirectRoute],
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(50) }
     })

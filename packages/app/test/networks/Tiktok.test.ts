@@ -55,6 +55,8 @@ const startWith = async (fake: TiktokFake, audited: boolean) => {
   try {
     return await startHerald({
       workers: true,
+      // The retried publish goes again within a second, not 7.5 to 15.
+      retryBackoff: Duration.seconds(1),
       directRoutes: [Tiktok.tiktokDirectRoute],
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(100) }
     })
@@ -108,7 +110,7 @@ const settled = async (herald: TestHerald, postId: string) => {
     const reply = await client(herald).api(`/post-results?post_id=${postId}`)
     const receipt = await json(reply)
     if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
-    // A transient failure's retry waits 7.5 to 15 seconds.
+    // A transient failure's retry waits 0.5 to 1 second (retryBackoff).
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   throw new Error(`post ${postId} did not settle`)
