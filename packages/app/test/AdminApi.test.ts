@@ -424,20 +424,20 @@ describe("documents and health", () => {
     expect(["ok", "degraded"]).toContain(body.status)
   })
 
-  it("GET /health shows when each kind of worker last ran: publishing, metrics, connection checks and webhooks", async () => {
+  it("GET /health shows when each kind of worker last ran: publishing, metrics, connection checks, webhooks and approval notices", async () => {
     // Every loop beats on its first turn; give them a moment after start-up.
     const deadline = Date.now() + 10_000
     let kinds: Array<string> = []
     while (Date.now() < deadline) {
       const body = await json(await herald.call("/health"))
       kinds = [...new Set<string>(body.workers.map((worker: { kind: string }) => worker.kind))].sort()
-      if (kinds.length === 4) {
+      if (kinds.length === 5) {
         expect(body.status).toBe("ok")
         expect(body.workers.every((worker: { last_ran_at: string; stale: boolean }) => !worker.stale && !Number.isNaN(Date.parse(worker.last_ran_at)))).toBe(true)
         break
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
-    expect(kinds).toEqual(["connection-checker", "dispatcher", "metrics", "webhooks"])
+    expect(kinds).toEqual(["approval-notifier", "connection-checker", "dispatcher", "metrics", "webhooks"])
   })
 })

@@ -56,6 +56,6 @@ describe.skipIf(databaseUrl === "")("API and workers in separate processes (skip
     expect(receipt.post_status).toBe("posted")
     expect(receipt.data[0]).toMatchObject({ status: "success", url: expect.stringMatching(/^https:\/\//) })
     const health = await json(await call("/health"))
-    expect(new Set(health.workers.map((w: { kind: string }) => w.kind))).toEqual(new Set(["connection-checker", "dispatcher", "metrics", "webhooks"]))
+    expect(new Set(health.workers.map((w: { kind: string }) => w.kind))).toEqual(new Set(["approval-notifier", "connection-checker", "dispatcher", "metrics", "webhooks"]))
   }, 120_000)
 })

@@ -65,10 +65,10 @@ const options = {
   is_ai_generated: toggle("Labels the post as AI-generated; set at publish, cannot be added later.", {
     // Ayrshare's documented Instagram fields carry no AI label (docs/networks/aggregator.md).
     needs: "ai_label",
-    refuse: (labelled, target) =>
-      labelled && !instagram.routes[target.account.route].includes("ai_label")
-        ? `the AI-generated label goes only through Instagram's own logins; ${target.ref} is connected ${target.account.route}`
-        : null
+    refuse: (_labelled, target) =>
+      instagram.routes[target.account.route].includes("ai_label")
+        ? null
+        : `the AI-generated label goes only through Instagram's own logins; ${target.ref} is connected ${target.account.route}`
   }),
   // Beyond the contract: Instagram's collaborators (ig-user/media), invited as co-authors.
   collaborators: list(Schema.Array(PeopleTagHandle), "Usernames invited as collaborators; each must accept before the post shows on their profile.", {
