@@ -1,7 +1,7 @@
 // `npm test` (what .ci/run runs): the fast suite (`vitest run`, vitest.config.ts), then the slow
 // end-to-end files (`vitest run --config vitest.slow.config.ts`, the `slow` list in
 // vitest.workspace.ts), so that both are tested; prints each part's wall time, and fails when either
-// part fails. Arguments go to both parts (`npm test -- packages/app`, `-- --project core`); with
+// part fails. Arguments go to both parts (`npm test -- packages/app`); with
 // arguments a part that has no file to run passes.
 import { spawnSync } from "node:child_process"
 import { join, resolve } from "node:path"
