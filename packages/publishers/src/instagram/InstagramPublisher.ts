@@ -23,6 +23,7 @@ import {
   Permalink,
   permalinkOrNone,
   PublishingLimit,
+  publishingLimitReached,
   publishThroughContainer,
   reconcileContainer,
   recordedContainer
@@ -42,8 +43,6 @@ const InstagramMedia = Schema.Struct({
 const MediaPage = Schema.Struct({ data: Schema.Array(InstagramMedia) })
 const Discovered = Schema.Struct({ business_discovery: Schema.Struct({ id: Schema.String }) })
 
-/** When the posts of the window cannot be read, Herald asks again in an hour. */
-const quotaFallbackMs = 60 * 60 * 1000
 /** How far back reconcile looks: past the dispatcher's 24 hours of trying to confirm an outcome. */
 const reconcileWindowMs = 25 * 60 * 60 * 1000
 
@@ -71,18 +70,13 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
       const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/content_publishing_limit?fields=quota_usage,config`, token.access_token), PublishingLimit)
       const used = quota.data[0]
       if (used === undefined || used.config === undefined || used.quota_usage < used.config.quota_total) return
-      const now = yield* Clock.currentTimeMillis
-      const windowMs = used.config.quota_duration * 1000
-      const posted = yield* Effect.all([recentMedia(token, "media", 100), recentMedia(token, "stories", 100)]).pipe(
-        Effect.map((pages) => pages.flatMap((page) => page.data.map((post) => Date.parse(post.timestamp ?? ""))).filter((at) => at >= now - windowMs)),
-        Effect.orElseSucceed((): Array<number> => [])
-      )
-      const resetMs = posted.length === 0 ? quotaFallbackMs : Math.max(0, Math.min(...posted) + windowMs - now)
-      return yield* refused(
-        "rate_limited",
-        "content_publishing_limit",
-        `${network} accounts publish at most ${used.config.quota_total} posts in 24 hours through the API and this one has used ${used.quota_usage}; the next slot opens in ${Math.ceil(resetMs / 60000)} minutes`,
-        resetMs
+      return yield* publishingLimitReached(
+        { network, code: "content_publishing_limit", total: used.config.quota_total, used: used.quota_usage, windowMs: used.config.quota_duration * 1000 },
+        () =>
+          Effect.map(
+            Effect.all([recentMedia(token, "media", 100), recentMedia(token, "stories", 100)]),
+            (pages) => pages.flatMap((page) => page.data.map((post) => Date.parse(post.timestamp ?? "")))
+          )
       )
     })
 

@@ -166,6 +166,33 @@ export const PublishingLimit = Schema.Struct({
   }))
 })
 
+/** When the account's posts of the window cannot be read, Herald asks again in an hour. */
+const limitFallbackMs = 60 * 60 * 1000
+
+/**
+ * A publishing limit used up (Instagram's 25 and Threads' 250 posts in a moving 24 hours): refused
+ * as rate_limited until the oldest post of the window ages out. Neither API says when that is, so
+ * `postedSince` reads the account's own posts since the window began (their publication times).
+ */
+export const publishingLimitReached = <E, R>(
+  limit: { readonly network: string; readonly code: string; readonly total: number; readonly used: number; readonly windowMs: number },
+  postedSince: (sinceMillis: number) => Effect.Effect<ReadonlyArray<number>, E, R>
+) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const since = now - limit.windowMs
+    const posted = (yield* postedSince(since).pipe(Effect.orElseSucceed((): ReadonlyArray<number> => []))).filter((at) => at >= since)
+    const resetMs = posted.length === 0 ? limitFallbackMs : Math.max(0, Math.min(...posted) + limit.windowMs - now)
+    return yield* new PlatformRefusal({
+      error: {
+        category: "rate_limited",
+        code: limit.code,
+        message: `${limit.network} accounts publish at most ${limit.total} posts in 24 hours through the API and this one has used ${limit.used}; the next slot opens in ${Math.ceil(resetMs / 60000)} minutes`
+      },
+      retryAfterMs: resetMs
+    })
+  })
+
 /**
  * The permalink of a post just published, read once: undefined when the read fails, since the
  * post exists and a receipt without its permalink beats a failure that would post again.

@@ -12,7 +12,7 @@ import {
   type SocialAccount
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
-import { asPublish, goneWhenNotFound, type PlatformClient, PlatformRefusal, publicMediaUrl } from "../kit/index.js"
+import { asPublish, goneWhenNotFound, type PlatformClient, publicMediaUrl } from "../kit/index.js"
 import {
   asContainerPublish,
   awaitFinished,
@@ -21,6 +21,7 @@ import {
   Permalink,
   permalinkOrNone,
   PublishingLimit,
+  publishingLimitReached,
   publishThroughContainer,
   reconcileContainer,
   recordedContainer
@@ -46,18 +47,10 @@ const PostTimes = Schema.Struct({
 /** Threads' documented publishing limit and its window, when the quota read gives no config. */
 const quotaTotal = 250
 const quotaWindowSeconds = 24 * 60 * 60
-/**
- * The quota is a moving window and Threads does not say when its oldest post ages out: the
- * account's own posts of the window say it; when they cannot be read, Herald asks again in an hour.
- */
-const quotaFallbackMs = 60 * 60 * 1000
 /** The user threads edge answers at most 100 posts a page; 250 posts of a window fit in three. */
 const windowPages = 3
 /** How far back reconcile looks: past the dispatcher's 24 hours of trying to confirm an outcome. */
 const reconcileWindowMs = 25 * 60 * 60 * 1000
-
-const refused = (category: "media_rejected" | "rate_limited", code: string, message: string, retryAfterMs: number | null = null) =>
-  new PlatformRefusal({ error: { category, code, message }, retryAfterMs })
 
 const mediaTypes: Record<string, string> = { "": "TEXT_POST", image: "IMAGE", video: "VIDEO", carousel: "CAROUSEL_ALBUM" }
 const shapeOf = (request: PublishRequest) =>
@@ -75,17 +68,14 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
       for (let page = 0; page < windowPages; page++) {
         const cursor = after === "" ? "" : `&after=${encodeURIComponent(after)}`
         const read = yield* sendJson(client.read, graph("GET", `${token.user_id}/threads?fields=id,timestamp&since=${sinceSeconds}&limit=100${cursor}`, token.access_token), PostTimes)
-        times.push(...read.data.map((post) => Date.parse(post.timestamp ?? "")).filter((at) => !Number.isNaN(at)))
+        times.push(...read.data.map((post) => Date.parse(post.timestamp ?? "")))
         after = read.paging?.cursors?.after ?? ""
         if (read.data.length === 0 || after === "") break
       }
       return times
     })
 
-  /**
-   * Refused as rate_limited when the account has used its posts of the moving 24 hours, until the
-   * oldest of them ages out of the window.
-   */
+  /** Refused as rate_limited when the account has used its posts of the moving 24 hours (publishingLimitReached). */
   const quotaLeft = (token: StoredToken) =>
     Effect.gen(function*() {
       const quota = yield* sendJson(client.read, graph("GET", `${token.user_id}/threads_publishing_limit?fields=quota_usage,config`, token.access_token), PublishingLimit)
@@ -93,15 +83,9 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
       if (used === undefined) return
       const total = used.config?.quota_total ?? quotaTotal
       if (used.quota_usage < total) return
-      const now = yield* Clock.currentTimeMillis
-      const windowMs = (used.config?.quota_duration ?? quotaWindowSeconds) * 1000
-      const posted = yield* publishedSince(token, Math.floor((now - windowMs) / 1000)).pipe(Effect.orElseSucceed((): Array<number> => []))
-      const resetMs = posted.length === 0 ? quotaFallbackMs : Math.max(0, Math.min(...posted) + windowMs - now)
-      return yield* refused(
-        "rate_limited",
-        "threads_publishing_limit",
-        `${network} accounts publish at most ${total} posts in 24 hours through the API and this one has used ${used.quota_usage}; the next slot opens in ${Math.ceil(resetMs / 60000)} minutes`,
-        resetMs
+      return yield* publishingLimitReached(
+        { network, code: "threads_publishing_limit", total, used: used.quota_usage, windowMs: (used.config?.quota_duration ?? quotaWindowSeconds) * 1000 },
+        (sinceMillis) => publishedSince(token, Math.floor(sinceMillis / 1000))
       )
     })
 
