@@ -5,6 +5,7 @@ import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, tempDir } from "../media/MediaTestServer.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
+import { syncedMetrics } from "./NetworkTest.js"
 
 /**
  * The acceptance of Instagram's direct route through Instagram Login, end to end through the
@@ -190,17 +191,8 @@ describe("Instagram through Instagram Login (fake Instagram on loopback, media i
     expect(throttled.data[0]).toMatchObject({ status: "success" })
     expect(throttled.data[0].retries).toBeGreaterThanOrEqual(1)
 
-    const deadline = Date.now() + 30_000
-    for (;;) {
-      const reply = await api(`/metrics?post_id=${throttled.post_id}`)
-      const rows = reply.status === 200 ? (await json(reply)).data : []
-      if (rows.length === 1) {
-        expect(rows[0]).toMatchObject({ reach: 80, views: 120, likes: 9, comments: 4, shares: 2, saves: 3 })
-        break
-      }
-      if (Date.now() > deadline) throw new Error("the post's metrics were never synced")
-      await new Promise((resolve) => setTimeout(resolve, 500))
-    }
+    const [metrics] = await syncedMetrics(api, throttled.post_id)
+    expect(metrics).toMatchObject({ reach: 80, views: 120, likes: 9, comments: 4, shares: 2, saves: 3 })
 
     fake.lapse()
     const expired = await settled(await post(account, { caption: "After the token lapsed", media_ids: [image] }))

@@ -6,7 +6,7 @@ import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, tempDir } from "../media/MediaTestServer.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
-import { adminOf, connectThroughConsent, setEnvironment, settledReceipt } from "./NetworkTest.js"
+import { adminOf, connectThroughConsent, setEnvironment, settledReceipt, syncedMetrics } from "./NetworkTest.js"
 
 /**
  * Instagram through the aggregator (Ayrshare), end to end through the reference server: an
@@ -150,17 +150,8 @@ describe("Instagram through the aggregator (fake Ayrshare on loopback, media in 
     expect(sent.comments).toEqual(["Link in bio #launch"])
     expect(sent.profileKey).toBe(profileKey)
 
-    const deadline = Date.now() + 30_000
-    for (;;) {
-      const reply = await api(`/metrics?post_id=${receipt.post_id}`)
-      const rows = reply.status === 200 ? (await json(reply)).data : []
-      if (rows.length === 1) {
-        expect(rows[0]).toMatchObject({ reach: 40, views: 55, likes: 7, comments: 2, shares: 3, saves: 1 })
-        break
-      }
-      if (Date.now() > deadline) throw new Error("the post's metrics were never synced")
-      await new Promise((resolve) => setTimeout(resolve, 500))
-    }
+    const [metrics] = await syncedMetrics(api, receipt.post_id)
+    expect(metrics).toMatchObject({ reach: 40, views: 55, likes: 7, comments: 2, shares: 3, saves: 1 })
 
     // Ayrshare cannot delete a published Instagram post: the takedown is refused, saying where to remove it.
     const takedown = await api(`/post-results/${receipt.data[0].id}/takedown`, { method: "POST" })

@@ -5,7 +5,7 @@ import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, tempDir } from "../media/MediaTestServer.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
-import { adminOf, connectThroughConsent, setEnvironment, settledReceipt } from "./NetworkTest.js"
+import { adminOf, connectThroughConsent, setEnvironment, settledReceipt, syncedMetrics } from "./NetworkTest.js"
 
 /**
  * Instagram through Facebook Login for Business, end to end through the reference server: the
@@ -142,17 +142,8 @@ describe("Instagram through Facebook Login (fake graph.facebook.com on loopback,
     expect(throttled.data[0]).toMatchObject({ status: "success" })
     expect(throttled.data[0].retries).toBeGreaterThanOrEqual(1)
 
-    const deadline = Date.now() + 30_000
-    for (;;) {
-      const reply = await api(`/metrics?post_id=${throttled.post_id}`)
-      const rows = reply.status === 200 ? (await json(reply)).data : []
-      if (rows.length === 1) {
-        expect(rows[0]).toMatchObject({ reach: 80, views: 120, likes: 9, comments: 4, shares: 2, saves: 3 })
-        break
-      }
-      if (Date.now() > deadline) throw new Error("the post's metrics were never synced")
-      await new Promise((resolve) => setTimeout(resolve, 500))
-    }
+    const [metrics] = await syncedMetrics(api, throttled.post_id)
+    expect(metrics).toMatchObject({ reach: 80, views: 120, likes: 9, comments: 4, shares: 2, saves: 3 })
 
     // The Page token dies; the user token kept beside it gets a new one and the post goes out.
     fake.expireToken()

@@ -1,7 +1,7 @@
 /**
  * What the direct routes' end-to-end tests share: the route's variables set for the reference
  * server (and put back after), Herald's OAuth connection flow driven through a fake's consent
- * page, and a post's receipt once every delivery settled.
+ * page, a post's receipt once every delivery settled, and its metrics once synced.
  */
 import { expect } from "vitest"
 import { json, type TestHerald } from "../TestHerald.js"
@@ -57,4 +57,16 @@ export const settledReceipt = async (api: (path: string) => Promise<Response>, p
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   throw new Error(`post ${postId} did not settle`)
+}
+
+/** The post's GET /metrics rows once the metrics sync has given one to each of its `deliveries` (30 s at most). */
+export const syncedMetrics = async (api: (path: string) => Promise<Response>, postId: string, deliveries = 1) => {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const reply = await api(`/metrics?post_id=${postId}`)
+    const rows = reply.status === 200 ? (await json(reply)).data : []
+    if (rows.length === deliveries) return rows
+    if (Date.now() > deadline) throw new Error("the post's metrics were never synced")
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
 }
