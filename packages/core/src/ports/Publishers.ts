@@ -50,8 +50,8 @@ export class AlreadyGone extends Schema.TaggedError<AlreadyGone>()("AlreadyGone"
 
 /**
  * Publishing to one network through one connection route. Each ability beside publishing is
- * present exactly when the route offers it, so a caller asks for it by its presence and none is
- * ever called to be refused: a route whose platform deletes nothing has no takedown.
+ * present exactly when the route offers it, and a caller asks for one by its presence: a route
+ * whose platform deletes nothing has no takedown, rather than one that only refuses.
  */
 export interface Publisher {
   readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishFailed | OutcomeUnknown>
@@ -112,7 +112,8 @@ const routeUnavailable = (adapters: ReadonlyArray<RouteAdapters>): Publisher => 
   }
   return {
     publish: (request) => Effect.fail(refuse(request.account)),
-    // Looked up rather than absent: a later build may serve the route, and its look-up then answers.
+    // Refusing rather than absent (which fails an unknown outcome at once): the delivery is looked
+    // up again later, and a build that serves the route by then answers.
     reconcile: (request) => Effect.fail(refuse(request.account))
   }
 }
