@@ -17,7 +17,6 @@ export interface OutboxPost {
  */
 export const outboxRoute = (outbox: Array<OutboxPost>): Kit.DirectRoute => {
   const publisher: Publisher = {
-    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
     publish: (request) =>
       Effect.sync(() => {
         const post = { id: request.marker, account: request.account.username, text: request.text }

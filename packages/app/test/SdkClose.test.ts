@@ -20,14 +20,11 @@ const heldRoute = (started: Deferred.Deferred<void>, release: Deferred.Deferred<
         metrics: null,
         probe: null,
         publisher: {
-          capabilities: { publish: true, delete: false, reconcile: false, peopleTagCheck: false },
           publish: (request) =>
             Deferred.succeed(started, undefined).pipe(
               Effect.zipRight(Deferred.await(release)),
               Effect.as({ platformPostId: request.marker, url: `https://held.example/${request.marker}`, note: null })
-            ),
-          reconcile: () => Effect.die("not reconciled in this test"),
-          takedown: () => Effect.die("not taken down in this test")
+            )
         }
       },
       login: {

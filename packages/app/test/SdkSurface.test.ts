@@ -31,7 +31,6 @@ const flakyRoute: Kit.DirectRoute = {
         metrics: null,
         probe: null,
         publisher: {
-          capabilities: { publish: true, delete: true, reconcile: false, peopleTagCheck: false },
           publish: (request) =>
             publishes++ === 0
               ? Effect.fail(new PublishFailed({ error: { category: "content_rejected", code: "first_refused", message: "the first publish is refused" }, transient: false, retryAfterMs: null }))
@@ -39,7 +38,6 @@ const flakyRoute: Kit.DirectRoute = {
                 published.add(request.marker)
                 return { platformPostId: request.marker, url: `https://flaky.example/${request.marker}`, note: null }
               }),
-          reconcile: () => Effect.die("not reconciled in this test"),
           takedown: (_account, id) => Effect.sync(() => void published.delete(id))
         }
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option } from "effect"
-import { AccountId, ConnectionProbes, MetricsSources, ProjectId, Publishers, type RouteAdapters, SocialAccount } from "../src/index.js"
+import { AccountId, ConnectionProbes, MetricsSources, ProjectId, Publishers, type PublishRequest, type RouteAdapters, SocialAccount } from "../src/index.js"
 import { RecordingPublisher } from "../src/memory/index.js"
 
 const account = (route: SocialAccount["route"], platform: SocialAccount["platform"] = "x") =>
@@ -12,6 +12,8 @@ const account = (route: SocialAccount["route"], platform: SocialAccount["platfor
     route,
     status: "active"
   })
+
+const request = (to: SocialAccount): PublishRequest => ({ account: to, text: "Hello", media: [], configuration: undefined, marker: "1" })
 
 const publisher = new RecordingPublisher()
 const adapters: ReadonlyArray<RouteAdapters> = [
@@ -25,12 +27,16 @@ describe("the registries keyed by (platform, route)", () => {
     Effect.gen(function*() {
       const publishers = yield* Publishers
       expect(publishers.forAccount(account("simulator"))).toBe(publisher)
-      const refused = yield* Effect.flip(publishers.forAccount(account("direct")).takedown(account("direct"), "1"))
+      const unserved = publishers.forAccount(account("direct"))
+      const refused = yield* Effect.flip(unserved.publish(request(account("direct"))))
       expect(refused).toMatchObject({
         transient: false,
         error: { category: "permission_missing", code: "route_unavailable", message: expect.stringContaining("connect it through the simulator or aggregator route") }
       })
-      const elsewhere = yield* Effect.flip(publishers.forAccount(account("simulator", "bluesky")).takedown(account("simulator", "bluesky"), "1"))
+      // The look-up is refused alike (a later build may serve the route); there is nothing to take down.
+      expect(yield* Effect.flip(unserved.reconcile!(request(account("direct"))))).toEqual(refused)
+      expect(unserved.takedown).toBeUndefined()
+      const elsewhere = yield* Effect.flip(publishers.forAccount(account("simulator", "bluesky")).publish(request(account("simulator", "bluesky"))))
       expect(elsewhere).toMatchObject({ error: { message: expect.stringContaining("this build publishes to no bluesky route") } })
     }).pipe(Effect.provide(registries)))
 

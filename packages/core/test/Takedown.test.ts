@@ -23,19 +23,11 @@ import { makeWorld } from "./World.js"
 
 type Answer = Deferred.Deferred<void, PublishFailed | OutcomeUnknown | AlreadyGone>
 
-/**
- * A world with one post delivered to x, whose platform holds every takedown until the test takes
- * the call from `calls` and answers it: the count of calls taken is what the platform received.
- */
-const delivered = Effect.gen(function*() {
+/** A world with one post delivered to x through `platform`, given the queue its takedowns may offer their calls to. */
+const deliveredThrough = (platformOf: (calls: Queue.Queue<Answer>) => Publisher) => Effect.gen(function*() {
   const world = makeWorld({ approval: "autopilot", platforms: ["x"] })
   const calls = yield* Queue.unbounded<Answer>()
-  const recording = new RecordingPublisher()
-  const platform: Publisher = {
-    ...recording,
-    takedown: () => Effect.flatMap(Deferred.make<void, PublishFailed | OutcomeUnknown | AlreadyGone>(), (answer) =>
-      Effect.zipRight(Queue.offer(calls, answer), Deferred.await(answer)))
-  }
+  const platform = platformOf(calls)
   const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(Effect.provide(publishersOf(platform)), Effect.provide(world.layer))
   const { record } = yield* provide(createPost(world.human, { caption: "Live, then removed", social_accounts: ["x:acme_x"] }))
@@ -46,6 +38,16 @@ const delivered = Effect.gen(function*() {
   const takedown = (key = world.human) => provide(takedownDelivery(key, id))
   return { world, calls, id, stored, takedown, provide }
 })
+
+/**
+ * One post delivered to x, whose platform holds every takedown until the test takes the call
+ * from `calls` and answers it: the count of calls taken is what the platform received.
+ */
+const delivered = deliveredThrough((calls) => ({
+  ...new RecordingPublisher(),
+  takedown: () => Effect.flatMap(Deferred.make<void, PublishFailed | OutcomeUnknown | AlreadyGone>(), (answer) =>
+    Effect.zipRight(Queue.offer(calls, answer), Deferred.await(answer)))
+}))
 
 const refused = (code: string) => ({ _tag: "StateConflict", code })
 
@@ -65,6 +67,17 @@ describe("takedown: the intent is recorded before the platform call", () => {
       expect(toReceiptEntry(stored())).toMatchObject({ status: "taken_down", taken_down_by: world.human.keyId, taken_down_at: expect.any(String) })
       expect(yield* Effect.flip(takedown())).toMatchObject(refused("delivery_taken_down"))
       expect(yield* Queue.size(calls)).toBe(0)
+    }))
+
+  it.effect("a route without a takedown is refused with takedown_unsupported before anything is recorded", () =>
+    Effect.gen(function*() {
+      const { id, stored, takedown } = yield* deliveredThrough(() => ({ publish: new RecordingPublisher().publish }))
+      const before = stored()
+      expect(yield* Effect.flip(takedown())).toMatchObject({
+        ...refused("takedown_unsupported"),
+        detail: `x does not let Herald delete posts of @acme_x (route simulator): remove delivery ${id}'s post in the x app; its receipt is unchanged`
+      })
+      expect(stored()).toEqual(before)
     }))
 
   it.effect("a platform refusal answers takedown_failed to that caller and the receipt returns to what it was", () =>

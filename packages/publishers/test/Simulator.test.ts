@@ -120,11 +120,11 @@ layer(simulator)("the simulator route", (it) => {
         // The live clock: the hold is real time on the server.
         const outcome = yield* publisher.publish(sent).pipe(Effect.timeoutOption("150 millis"), TestServices.provideLive)
         expect(Option.isNone(outcome)).toBe(true)
-        const found = yield* publisher.reconcile(sent)
+        const found = yield* publisher.reconcile!(sent)
         expect(Option.map(found, (post) => post.platformPostId)).toEqual(
           Option.some(server.network.publishes().find((entry) => entry.marker === sent.marker)!.postIds[0])
         )
-        expect(yield* publisher.reconcile(request(x, "never sent"))).toEqual(Option.none())
+        expect(yield* publisher.reconcile!(request(x, "never sent"))).toEqual(Option.none())
       }))
   })
 
@@ -166,9 +166,9 @@ layer(simulator)("the simulator route", (it) => {
         const publisher = yield* publisherFor(x)
         const sent = request(x, "to be removed")
         const published = yield* publisher.publish(sent)
-        yield* publisher.takedown(x, published.platformPostId)
-        expect(yield* publisher.reconcile(sent)).toEqual(Option.none())
-        const again = yield* Effect.either(publisher.takedown(x, published.platformPostId))
+        yield* publisher.takedown!(x, published.platformPostId)
+        expect(yield* publisher.reconcile!(sent)).toEqual(Option.none())
+        const again = yield* Effect.either(publisher.takedown!(x, published.platformPostId))
         expect(Either.isLeft(again)).toBe(true)
       }))
 

@@ -95,7 +95,7 @@ layer(Simulator.inProcess({ latency: { minMs: 0, maxMs: 0 }, timeoutHoldMs: 400 
         const bluesky = account("bluesky")
         const publisher = yield* publisherFor(bluesky)
         const published = yield* publisher.publish(post(bluesky, "short lived"))
-        yield* publisher.takedown(bluesky, published.platformPostId)
+        yield* publisher.takedown!(bluesky, published.platformPostId)
         const source = Option.getOrThrow(yield* metricsFor(bluesky))
         expect(yield* source.fetch({ account: bluesky, platformPostId: published.platformPostId })).toMatchObject({
           _tag: "Unreportable",

@@ -156,7 +156,7 @@ describe("Instagram through the aggregator (fake Ayrshare on loopback, media in 
     // Ayrshare cannot delete a published Instagram post: the takedown is refused, saying where to remove it.
     const takedown = await api(`/post-results/${receipt.data[0].id}/takedown`, { method: "POST" })
     expect(takedown.status).toBe(409)
-    expect(await json(takedown)).toMatchObject({ code: "takedown_unsupported" })
+    expect(await json(takedown)).toMatchObject({ code: "takedown_unsupported", error: expect.stringContaining("in the instagram app") })
     expect(ayrshare.posts.has(receipt.data[0].platform_post_id)).toBe(true)
 
     // A direct Instagram Login account refuses both, naming the account.

@@ -13,6 +13,15 @@ const iso = (instant: DateTime.Utc) => DateTime.formatIso(instant)
 const publishesOf = (marker: string) =>
   Effect.map(SimulatorServer, (server) => server.network.publishes().find((entry) => entry.marker === marker))
 
+/** The simulator's publishers as a route without a look-up has them: no reconcile. */
+const withoutLookUp = Effect.provideServiceEffect(Publishers, Effect.map(Publishers, (publishers) =>
+  Publishers.of({
+    forAccount: (account) => {
+      const { reconcile: _, ...rest } = publishers.forAccount(account)
+      return rest
+    }
+  })))
+
 /** Due work is judged on Effect's Clock alone: TestClock decides what "now" is. */
 layer(world({ latency: { minMs: 0, maxMs: 0 }, retryAfterSeconds: 120 }), { timeout: 60_000 })("dispatch on a TestClock", (it) => {
   describe("scheduling", () => {
@@ -167,6 +176,25 @@ layer(world({ latency: { minMs: 0, maxMs: 0 }, retryAfterSeconds: 120 }), { time
           ["success", null]
         ])
         expect((yield* publishesOf(delivery.id))?.postIds).toHaveLength(1)
+      }))
+
+    it.effect("a dead worker's claim on a route that cannot look posts up fails as outcome_unconfirmed: never sent twice", () =>
+      Effect.gen(function*() {
+        yield* clearDeliveries
+        const { human, project } = yield* seed({ accounts: [["x", "acme"]] })
+        const created = yield* createPost(human, { caption: "Crash without a look-up", social_accounts: ["x:acme"] })
+        const delivery = yield* dieMidCall(true)
+        yield* TestClock.adjust(Duration.seconds(60))
+        expect(yield* withoutLookUp(dispatchDueOnce(options))).toEqual(["failed"])
+        const { deliveries, post } = yield* loadRecord(project.id, created.record.post.id)
+        expect(post.status).toBe("failed")
+        expect(deliveries[0]!.error).toMatchObject({
+          category: "outcome_unknown",
+          code: "outcome_unconfirmed",
+          message: expect.stringContaining("through the simulator route, which cannot look posts up")
+        })
+        expect(deliveries[0]!.attempts.map((attempt) => [attempt.outcome, attempt.error?.code ?? null])).toEqual([["failed", "outcome_unconfirmed"]])
+        expect((yield* publishesOf(delivery.id))).toMatchObject({ attempts: 1 })
       }))
   })
 })

@@ -29,7 +29,6 @@ export const noMediaIngest: Layer.Layer<MediaIngest> = Layer.succeed(MediaIngest
 export class RecordingPublisher implements Publisher {
   readonly live = new Map<string, Published>()
   readonly takenDown: Array<string> = []
-  readonly capabilities = { publish: true, delete: true, reconcile: true, peopleTagCheck: false } as const
   private next = 0
 
   readonly publish: Publisher["publish"] = (request) =>
@@ -40,9 +39,9 @@ export class RecordingPublisher implements Publisher {
       return published
     })
 
-  readonly reconcile: Publisher["reconcile"] = (request) => Effect.sync(() => Option.fromNullable(this.live.get(request.marker)))
+  readonly reconcile: NonNullable<Publisher["reconcile"]> = (request) => Effect.sync(() => Option.fromNullable(this.live.get(request.marker)))
 
-  readonly takedown: Publisher["takedown"] = (_account, platformPostId) =>
+  readonly takedown: NonNullable<Publisher["takedown"]> = (_account, platformPostId) =>
     this.takenDown.includes(platformPostId)
       ? Effect.fail(new AlreadyGone({ detail: `no live post ${platformPostId}` }))
       : Effect.sync(() => void this.takenDown.push(platformPostId))

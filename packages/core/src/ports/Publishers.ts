@@ -48,28 +48,30 @@ export class AlreadyGone extends Schema.TaggedError<AlreadyGone>()("AlreadyGone"
   detail: Schema.String
 }) {}
 
-export interface PublisherCapabilities {
-  readonly publish: true
-  readonly delete: boolean
-  readonly reconcile: boolean
-  readonly peopleTagCheck: boolean
-}
-
-/** Publishing to one network through one connection route. */
+/**
+ * Publishing to one network through one connection route. Each ability beside publishing is
+ * present exactly when the route offers it, and a caller asks for one by its presence: a route
+ * whose platform deletes nothing has no takedown, rather than one that only refuses.
+ */
 export interface Publisher {
-  readonly capabilities: PublisherCapabilities
   readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishFailed | OutcomeUnknown>
-  /** Finds the post carrying the marker, if the platform holds one. */
-  readonly reconcile: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
-  /** Removes the post, and first the follow-ups its publish made (Published.followUpPostIds), if any. */
-  readonly takedown: (
+  /**
+   * Finds the post carrying the marker, if the platform holds one. Absent: the route cannot look
+   * posts up, so an unknown outcome cannot be confirmed.
+   */
+  readonly reconcile?: (request: PublishRequest) => Effect.Effect<Option.Option<Published>, PublishFailed | OutcomeUnknown>
+  /**
+   * Removes the post, and first the follow-ups its publish made (Published.followUpPostIds), if
+   * any. Absent: the platform lets this route delete nothing.
+   */
+  readonly takedown?: (
     account: SocialAccount,
     platformPostId: string,
     followUpPostIds?: ReadonlyArray<string>
   ) => Effect.Effect<void, PublishFailed | OutcomeUnknown | AlreadyGone>
   /**
    * The handles among `handles` the platform does not know (people tags are confirmed before a
-   * photo is stored with them). Present exactly when capabilities.peopleTagCheck is true.
+   * photo is stored with them). Absent: the route cannot look handles up.
    */
   readonly unknownHandles?: (
     account: SocialAccount,
@@ -79,7 +81,8 @@ export interface Publisher {
 
 /**
  * The publisher of each (platform, route) this build serves. An account on any other route gets
- * one that refuses every call, saying so, so its deliveries fail with a reason on their receipts.
+ * one that refuses to publish and to look posts up, saying so, so its deliveries fail with a
+ * reason on their receipts; it has no takedown.
  */
 export class Publishers extends Context.Tag("@herald/core/Publishers")<Publishers, {
   readonly forAccount: (account: SocialAccount) => Publisher
@@ -108,9 +111,9 @@ const routeUnavailable = (adapters: ReadonlyArray<RouteAdapters>): Publisher => 
     })
   }
   return {
-    capabilities: { publish: true, delete: false, reconcile: false, peopleTagCheck: false },
     publish: (request) => Effect.fail(refuse(request.account)),
-    reconcile: (request) => Effect.fail(refuse(request.account)),
-    takedown: (account) => Effect.fail(refuse(account))
+    // Refusing rather than absent (which fails an unknown outcome at once): the delivery is looked
+    // up again later, and a build that serves the route by then answers.
+    reconcile: (request) => Effect.fail(refuse(request.account))
   }
 }

@@ -287,6 +287,12 @@ const reconcile = Effect.fnUntraced(function*(claim: ClaimedDelivery, context: D
   }
   const request = prepared.request.value
   const publisher = (yield* Publishers).forAccount(request.account)
+  if (publisher.reconcile === undefined) {
+    // Looking again later could not answer either: a person has to check.
+    const unconfirmable = failure("outcome_unknown", "outcome_unconfirmed", `${who} is connected through the ${request.account.route} route, which cannot look posts up, so Herald cannot tell whether the post went out; check the account, then retry if it is missing`)
+    yield* finish(AttemptResult.Failed({ error: unconfirmable, retryAt: null }))
+    return yield* handled(delivery, "failed", unconfirmable)
+  }
   const lookup = yield* calls.call(publisher.reconcile(request), `${request.account.platform} did not answer the look-up`)
   if (lookup._tag === "Left") {
     const detail = lookup.left._tag === "OutcomeUnknown" ? lookup.left.detail : lookup.left.error.message

@@ -43,17 +43,18 @@ const accountOf = (projectId: ProjectId, delivery: Delivery) =>
   )
 
 /**
- * A route whose platform offers no delete (TikTok's API, Instagram Login) is refused before
- * anything is recorded or sent: the receipt stays as it was, and the message says where the post
- * can be removed by hand.
+ * The account the delivery went out on, with its route's takedown; none when the account is no
+ * longer connected. A route whose platform offers no delete (TikTok's API, Instagram Login) is
+ * refused before anything is recorded or sent: the receipt stays as it was, and the message says
+ * where the post can be removed by hand.
  */
-const refuseUndeletable = (projectId: ProjectId, delivery: Delivery) =>
+const takedownOf = (projectId: ProjectId, delivery: Delivery) =>
   Effect.gen(function*() {
     const found = yield* accountOf(projectId, delivery)
-    if (Option.isNone(found)) return
+    if (Option.isNone(found)) return Option.none()
     const account = found.value
-    const publisher = (yield* Publishers).forAccount(account)
-    if (publisher.capabilities.delete) return
+    const takedown = (yield* Publishers).forAccount(account).takedown
+    if (takedown !== undefined) return Option.some({ account, takedown })
     return yield* new StateConflict({
       code: "takedown_unsupported",
       detail: `${account.platform} does not let Herald delete posts of @${account.username} (route ${account.route}): ` +
@@ -78,7 +79,7 @@ const recordIntent = (principal: Principal, project: Project, id: DeliveryId) =>
           detail: `delivery ${id} is ${delivery.status}; only a delivered post can be taken down`
         })
       }
-      yield* refuseUndeletable(project.id, delivery)
+      yield* takedownOf(project.id, delivery)
       const now = yield* DateTime.now
       if (held(delivery, now)) {
         return yield* new StateConflict({
@@ -100,12 +101,12 @@ const recordIntent = (principal: Principal, project: Project, id: DeliveryId) =>
  */
 const removeFromPlatform = (projectId: ProjectId, { delivery, followUpPostIds, platformPostId }: Intent) =>
   Effect.gen(function*() {
-    const account = yield* accountOf(projectId, delivery)
-    if (Option.isNone(account)) {
+    const found = yield* takedownOf(projectId, delivery)
+    if (Option.isNone(found)) {
       return yield* new TakedownFailed({ deliveryId: delivery.id, category: "auth_expired", detail: "the account is no longer connected" })
     }
-    const publishers = yield* Publishers
-    yield* Effect.interruptible(publishers.forAccount(account.value).takedown(account.value, platformPostId, followUpPostIds)).pipe(
+    const { account, takedown } = found.value
+    yield* Effect.interruptible(takedown(account, platformPostId, followUpPostIds)).pipe(
       Effect.timeoutFail({
         duration: takedownCallLimit,
         onTimeout: () => new OutcomeUnknown({ detail: `${delivery.platform} did not answer within ${Duration.format(takedownCallLimit)}` })

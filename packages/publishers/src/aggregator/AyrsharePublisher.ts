@@ -13,7 +13,6 @@ import {
   type PublishRequest,
   type Published,
   type Publisher,
-  PublishFailed,
   type SocialAccount,
   splitMedia
 } from "@herald/core"
@@ -148,24 +147,6 @@ export const ayrsharePublisher = (
         return Option.none<Published>()
       })).pipe(asPublish, Effect.provide(context))
 
-  /**
-   * Ayrshare's delete page (https://ayrshare.com/docs/apis/post/delete-post) says published
-   * Instagram posts cannot be deleted through its API, only in the Instagram app: the route offers
-   * no takedown rather than sending a delete that is refused.
-   */
-  const takedown = (account: SocialAccount, platformPostId: string) =>
-    Effect.fail(
-      new PublishFailed({
-        error: {
-          category: "permission_missing",
-          code: "delete_unsupported",
-          message: `Ayrshare cannot delete published Instagram posts: remove post ${platformPostId} of @${account.username} in the Instagram app`
-        },
-        transient: false,
-        retryAfterMs: null
-      })
-    )
-
   /** Each handle looked up with Ayrshare's Brand API (Instagram's Business Discovery): unknown when it finds no such account. */
   const unknownHandles = (account: SocialAccount, handles: ReadonlyArray<string>) =>
     withKeys(account, (keys) =>
@@ -183,10 +164,10 @@ export const ayrsharePublisher = (
         ), { concurrency: 4 })).pipe(asPublish, Effect.provide(context))
 
   return {
-    capabilities: { publish: true, delete: false, reconcile: true, peopleTagCheck: options.handleLookup },
     publish,
     reconcile,
-    takedown,
+    // No takedown: Ayrshare's delete page (https://ayrshare.com/docs/apis/post/delete-post) says
+    // published Instagram posts cannot be deleted through its API, only in the Instagram app.
     ...(options.handleLookup ? { unknownHandles } : {})
   }
 }

@@ -158,5 +158,5 @@ export const blueskyPublisher = (client: PlatformClient, context: Context.Contex
       )
   }
 
-  return { capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false }, publish, reconcile, takedown }
+  return { publish, reconcile, takedown }
 }

@@ -211,7 +211,6 @@ export const facebookPublisher = (client: PlatformClient, context: Context.Conte
     )
 
   return {
-    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
     publish,
     reconcile,
     takedown

@@ -9,7 +9,6 @@ import {
   type Media,
   type Published,
   type Publisher,
-  PublishFailed,
   type PublishRequest,
   type SocialAccount
 } from "@herald/core"
@@ -183,30 +182,17 @@ export const instagramPublisher = (login: InstagramLogin, client: PlatformClient
       }))).pipe(asPublish, Effect.provide(context))
 
   const takedown = (account: SocialAccount, platformPostId: string) =>
-    login.deletes
-      ? withToken(account, (token) => send(client.publish, graph("DELETE", encodeURIComponent(platformPostId), token.access_token))).pipe(
-        asPublish,
-        Effect.asVoid,
-        goneWhenNotFound(`${network} holds no live post ${platformPostId}`),
-        Effect.provide(context)
-      )
-      : Effect.fail(
-        new PublishFailed({
-          error: {
-            category: "permission_missing",
-            code: "delete_unavailable",
-            message: `${network} deletes posts through the API only for accounts connected through Facebook Login; ` +
-              `${account.platform}:${account.username} is connected through ${login.name}: delete post ${platformPostId} in the Instagram app`
-          },
-          transient: false,
-          retryAfterMs: null
-        })
-      )
+    withToken(account, (token) => send(client.publish, graph("DELETE", encodeURIComponent(platformPostId), token.access_token))).pipe(
+      asPublish,
+      Effect.asVoid,
+      goneWhenNotFound(`${network} holds no live post ${platformPostId}`),
+      Effect.provide(context)
+    )
 
   return {
-    capabilities: { publish: true, delete: login.deletes, reconcile: true, peopleTagCheck: false },
     publish,
     reconcile,
-    takedown
+    // Instagram Login deletes nothing through the API; Facebook Login does.
+    ...(login.deletes ? { takedown } : {})
   }
 }

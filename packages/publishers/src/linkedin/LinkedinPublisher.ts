@@ -76,7 +76,6 @@ export const linkedinPublisher = (client: PlatformClient, context: Context.Conte
     )
 
   return {
-    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
     publish,
     reconcile,
     takedown

@@ -230,7 +230,6 @@ export const pinterestPublisher = (client: PlatformClient, context: Context.Cont
       )
 
   return {
-    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
     publish,
     reconcile,
     takedown

@@ -219,7 +219,6 @@ export const makeSimulatorPublisher = (options: SimulatorPublisherOptions) =>
         ), { concurrency: 4 })
 
     return {
-      capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: true },
       publish,
       reconcile,
       takedown,

@@ -180,7 +180,6 @@ export const threadsPublisher = (client: PlatformClient, context: Context.Contex
     )
 
   return {
-    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
     publish,
     reconcile,
     takedown

@@ -3,7 +3,7 @@
  * before every direct post; it also says whether the creator may post now), the audience and the
  * video's length held to it, then the init (a video by FILE_UPLOAD chunks or PULL_FROM_URL, or
  * photos by PULL_FROM_URL), the publish_id recorded before any upload or wait, and the status
- * read until TikTok has published it. TikTok's API deletes nothing: takedown says so.
+ * read until TikTok has published it. TikTok's API deletes nothing: the publisher has no takedown.
  */
 import {
   type Media,
@@ -12,8 +12,7 @@ import {
   type Published,
   type Publisher,
   PublishFailed,
-  type PublishRequest,
-  type SocialAccount
+  type PublishRequest
 } from "@herald/core"
 import { Clock, type Context, Effect, Option, Schema } from "effect"
 import { isRetryable, type PlatformCallError, type PlatformClient, PlatformRefusal, publicMediaUrl, publishFailure, publishFailureOfRead } from "../kit/index.js"
@@ -234,23 +233,6 @@ export const tiktokPublisher = (client: PlatformClient, settings: TiktokSettings
       Effect.provide(context)
     )
 
-  const takedown = (account: SocialAccount, platformPostId: string) =>
-    Effect.fail(
-      new PublishFailed({
-        error: {
-          category: "permission_missing",
-          code: "delete_unsupported",
-          message: `${network}'s API deletes no posts: remove ${platformPostId.startsWith("v_pub_") ? "the post" : `video ${platformPostId}`} from @${account.username} in the TikTok app`
-        },
-        transient: false,
-        retryAfterMs: null
-      })
-    )
-
-  return {
-    capabilities: { publish: true, delete: false, reconcile: true, peopleTagCheck: false },
-    publish,
-    reconcile,
-    takedown
-  }
+  // No takedown: TikTok's API deletes no posts.
+  return { publish, reconcile }
 }

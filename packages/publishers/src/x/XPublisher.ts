@@ -192,7 +192,6 @@ export const makeXPublisher = (client: PlatformClient) =>
       )
 
     return {
-      capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
       publish,
       reconcile,
       takedown

@@ -219,7 +219,6 @@ export const youtubePublisher = (
       )
 
   return {
-    capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
     publish,
     reconcile,
     takedown

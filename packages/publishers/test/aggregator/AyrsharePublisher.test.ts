@@ -65,8 +65,6 @@ describe("Ayrshare: the login variant", () => {
       const account = await login.connect()
       const unknown = await login.runtime.runPromise(login.route.adapters.publisher.unknownHandles!(account, ["ana.lopez", "@BEN_K", "nobody.here"]))
       expect(unknown).toEqual(["nobody.here"])
-      expect(login.route.adapters.publisher.capabilities.peopleTagCheck).toBe(true)
-      expect(plain.route.adapters.publisher.capabilities.peopleTagCheck).toBe(false)
       expect(plain.route.adapters.publisher.unknownHandles).toBeUndefined()
     } finally {
       await login.stop()

@@ -48,7 +48,7 @@ describe("Bluesky direct route through faults", () => {
     const lost = await run(harness.adapters.publisher.publish(request))
     expect(Either.isLeft(lost) && lost.left._tag).toBe("OutcomeUnknown")
 
-    const found = await Effect.runPromise(harness.adapters.publisher.reconcile(request))
+    const found = await Effect.runPromise(harness.adapters.publisher.reconcile!(request))
     expect(Option.isSome(found)).toBe(true)
     expect(await postsSaying(request.text!)).toHaveLength(1)
     expect((await readRecord(harness.pds, Option.getOrThrow(found).platformPostId))!.value["dev.herald.marker"]).toBe(request.marker)
@@ -127,7 +127,7 @@ describe("Bluesky direct route through faults", () => {
 
     const refreshed = fake.refreshes()
     fake.expireToken()
-    await Effect.runPromise(harness.adapters.publisher.takedown(frank.account, published.platformPostId))
+    await Effect.runPromise(harness.adapters.publisher.takedown!(frank.account, published.platformPostId))
     expect(fake.refreshes()).toBe(refreshed + 1)
     expect(fake.posts().map((post) => post.id)).not.toContain(published.platformPostId)
 

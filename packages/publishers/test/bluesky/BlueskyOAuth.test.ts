@@ -58,7 +58,7 @@ describe("Bluesky through atproto OAuth on a real PDS", () => {
     const health = await Effect.runPromise(harness.adapters.probe!.check(account))
     expect(ConnectionHealth.$is("Alive")(health)).toBe(true)
 
-    await Effect.runPromise(harness.adapters.publisher.takedown(account, published.platformPostId))
+    await Effect.runPromise(harness.adapters.publisher.takedown!(account, published.platformPostId))
     expect(await readRecord(harness.pds, published.platformPostId)).toBeNull()
   }, 60_000)
 

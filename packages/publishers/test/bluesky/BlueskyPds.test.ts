@@ -100,9 +100,9 @@ describe("Bluesky direct route on a real PDS", () => {
   it("finds a published post again by its marker, and nothing for a marker it never carried", async () => {
     const request = publishing(alice.account, "reconcile me")
     const published = await publish(request)
-    const found = await Effect.runPromise(harness.adapters.publisher.reconcile(request))
+    const found = await Effect.runPromise(harness.adapters.publisher.reconcile!(request))
     expect(Option.getOrNull(found)).toEqual(published)
-    const none = await Effect.runPromise(harness.adapters.publisher.reconcile({ ...request, marker: randomUUID() }))
+    const none = await Effect.runPromise(harness.adapters.publisher.reconcile!({ ...request, marker: randomUUID() }))
     expect(Option.isNone(none)).toBe(true)
   })
 
@@ -110,10 +110,10 @@ describe("Bluesky direct route on a real PDS", () => {
     const published = await publish(publishing(alice.account, "short-lived"))
     expect(await readRecord(harness.pds, published.platformPostId)).not.toBeNull()
 
-    await Effect.runPromise(harness.adapters.publisher.takedown(alice.account, published.platformPostId))
+    await Effect.runPromise(harness.adapters.publisher.takedown!(alice.account, published.platformPostId))
     expect(await readRecord(harness.pds, published.platformPostId)).toBeNull()
 
-    const again = await run(harness.adapters.publisher.takedown(alice.account, published.platformPostId))
+    const again = await run(harness.adapters.publisher.takedown!(alice.account, published.platformPostId))
     expect(Either.isLeft(again) && again.left._tag).toBe("AlreadyGone")
   })
 
@@ -206,13 +206,13 @@ describe("Bluesky direct route on a real PDS", () => {
     // The PDS, not Herald, spoke to the AppView: with a service token of its own.
     expect(harness.appView.authorizations.at(-1)).toMatch(/^Bearer ey/)
 
-    await Effect.runPromise(harness.adapters.publisher.takedown(alice.account, published.platformPostId))
+    await Effect.runPromise(harness.adapters.publisher.takedown!(alice.account, published.platformPostId))
     const gone = await Effect.runPromise(harness.adapters.metrics!.fetch({ account: alice.account, platformPostId: published.platformPostId }))
     expect(gone._tag).toBe("Unreportable")
   })
 
   it("refuses a takedown of a post id that is not an at-uri as not_found", async () => {
-    const refused = await run(harness.adapters.publisher.takedown(alice.account, "not-a-uri"))
+    const refused = await run(harness.adapters.publisher.takedown!(alice.account, "not-a-uri"))
     expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "PublishFailed", error: { category: "not_found" } })
   })
 })

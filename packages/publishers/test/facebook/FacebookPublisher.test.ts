@@ -115,7 +115,7 @@ describe("Facebook Pages' metrics and probe", () => {
         const photo = harness.withBytes(mediaItem("image"), new Uint8Array([255, 216, 255, 224]))
         const story = yield* harness.route.adapters.publisher.publish(request(account!, null, { media: [photo], configuration: { placement: "stories" } }))
         expect(yield* metrics.fetch({ account: account!, platformPostId: story.platformPostId })).toMatchObject({ _tag: "Unreportable", reason: "unsupported" })
-        yield* harness.route.adapters.publisher.takedown(account!, reel.platformPostId)
+        yield* harness.route.adapters.publisher.takedown!(account!, reel.platformPostId)
         expect(yield* metrics.fetch({ account: account!, platformPostId: reel.platformPostId })).toMatchObject({ _tag: "Unreportable", reason: "deleted" })
       })))
 

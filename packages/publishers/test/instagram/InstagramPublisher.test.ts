@@ -240,16 +240,10 @@ describe("Instagram Login's limits, tokens, metrics, probe and takedown", () => 
         })
       })))
 
-  it.effect("a takedown through Instagram Login is refused, saying where it can be done; nothing is deleted", () =>
-    withHarness({}, (harness, account) =>
-      Effect.gen(function*() {
-        const published = yield* harness.route.adapters.publisher.publish(request(account, "Stays", [image(harness)]))
-        expect(harness.route.adapters.publisher.capabilities.delete).toBe(false)
-        const failure = yield* Effect.flip(harness.route.adapters.publisher.takedown(account, published.platformPostId))
-        expect(failure).toMatchObject({ _tag: "PublishFailed", transient: false, error: { category: "permission_missing", code: "delete_unavailable" } })
-        expect((failure as { error: { message: string } }).error.message).toMatch(/Facebook Login.*Instagram app/)
-        expect(harness.fake.livePosts()).toHaveLength(1)
-        expect(harness.fake.calls.some((call) => call.startsWith("DELETE"))).toBe(false)
+  it.effect("Instagram Login has no takedown (Instagram deletes only through Facebook Login)", () =>
+    withHarness({}, (harness) =>
+      Effect.sync(() => {
+        expect(harness.route.adapters.publisher.takedown).toBeUndefined()
       })))
 
   it.effect("the probe says what is granted: without instagram_business_content_publish, publishing is missing", () =>

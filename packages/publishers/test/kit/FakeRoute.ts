@@ -65,7 +65,6 @@ export const fakeDirectRoute: DirectRoute = {
             ).pipe(Effect.flatMap(ok(Created)))
           }))
       const publisher: Publisher = {
-        capabilities: { publish: true, delete: true, reconcile: true, peopleTagCheck: false },
         publish: (request) =>
           asPublish(publish(request)).pipe(Effect.map((created) => published(created.data.id)), Effect.provide(context)),
         reconcile: (request) =>

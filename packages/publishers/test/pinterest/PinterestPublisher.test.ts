@@ -100,9 +100,9 @@ describe("Pinterest pins", () => {
           note: { kind: "info", text: `also pinned to another board (Recipes: https://www.pinterest.com/pin/${pins[1]!.id}/)` }
         })
         expect(pins[1]!.body).toMatchObject({ board_id: recipes, title: "Soup", description: "Pumpkin soup", link: "https://example.com/soup" })
-        yield* harness.route.adapters.publisher.takedown(account, published.platformPostId, published.followUpPostIds)
+        yield* harness.route.adapters.publisher.takedown!(account, published.platformPostId, published.followUpPostIds)
         expect(harness.fake.livePins()).toEqual([])
-        const again = yield* Effect.flip(harness.route.adapters.publisher.takedown(account, published.platformPostId, published.followUpPostIds))
+        const again = yield* Effect.flip(harness.route.adapters.publisher.takedown!(account, published.platformPostId, published.followUpPostIds))
         expect(again._tag).toBe("AlreadyGone")
       })))
 
@@ -139,7 +139,7 @@ describe("Pinterest pins", () => {
         expect((yield* Effect.flip(harness.route.adapters.publisher.publish(sent)))._tag).toBe("OutcomeUnknown")
         const pins = harness.fake.livePins()
         expect(pins.map((pin) => pin.boardId)).toEqual([recipes, travel])
-        const found = yield* harness.route.adapters.publisher.reconcile(sent)
+        const found = yield* harness.route.adapters.publisher.reconcile!(sent)
         expect(Option.map(found, (published) => [published.platformPostId, ...published.followUpPostIds ?? []])).toEqual(Option.some(pins.map((pin) => pin.id)))
         const again = yield* harness.route.adapters.publisher.publish(sent)
         expect(again.platformPostId).toBe(pins[0]!.id)
@@ -153,7 +153,7 @@ describe("Pinterest pins", () => {
         harness.fake.failNext({ status: 500 }, { skip: 2 })
         yield* Effect.flip(harness.route.adapters.publisher.publish(sent))
         expect(harness.fake.livePins()).toHaveLength(1)
-        expect(yield* harness.route.adapters.publisher.reconcile(sent)).toEqual(Option.none())
+        expect(yield* harness.route.adapters.publisher.reconcile!(sent)).toEqual(Option.none())
         yield* harness.route.adapters.publisher.publish(sent)
         expect(harness.fake.livePins().map((pin) => pin.boardId)).toEqual([recipes, travel])
       })))
@@ -254,7 +254,7 @@ describe("Pinterest metrics", () => {
         })
         const asked = new URL(`http://x${harness.fake.calls.find((call) => call.includes("/analytics"))!.split(" ")[1]}`).searchParams
         expect(asked.get("metric_types")).toBe("IMPRESSION,SAVE,PIN_CLICK,OUTBOUND_CLICK,TOTAL_COMMENTS,TOTAL_REACTIONS")
-        yield* harness.route.adapters.publisher.takedown(account, published.platformPostId, [])
+        yield* harness.route.adapters.publisher.takedown!(account, published.platformPostId, [])
         expect(yield* harness.route.adapters.metrics!.fetch({ account, platformPostId: published.platformPostId })).toMatchObject({ _tag: "Unreportable", reason: "deleted" })
       })))
 })

@@ -177,9 +177,9 @@ describe("Threads' tokens, metrics and takedown", () => {
     withHarness({}, (harness, account) =>
       Effect.gen(function*() {
         const published = yield* harness.route.adapters.publisher.publish(request(account, "Short-lived"))
-        yield* harness.route.adapters.publisher.takedown(account, published.platformPostId)
+        yield* harness.route.adapters.publisher.takedown!(account, published.platformPostId)
         expect(harness.fake.livePosts()).toHaveLength(0)
-        const again = yield* Effect.flip(harness.route.adapters.publisher.takedown(account, published.platformPostId))
+        const again = yield* Effect.flip(harness.route.adapters.publisher.takedown!(account, published.platformPostId))
         expect(again._tag).toBe("AlreadyGone")
       })))
 

@@ -106,16 +106,16 @@ describe("TikTok's publisher against the fake", () => {
     })
     publish.status = "PUBLISH_COMPLETE"
     publish.postId = "7312345678901234567"
-    const found = await run(publisher.reconcile(sent))
+    const found = await run(publisher.reconcile!(sent))
     expect(Exit.isSuccess(found) && Option.getOrNull(found.value)).toMatchObject({ platformPostId: "7312345678901234567" })
     expect(harness.data.checkpoints.size).toBe(0)
 
     harness.fake.hangNextInit = true
     const hidden = request(account, "Private and lost", { media: [video()], configuration: { privacy_status: "SELF_ONLY" } })
     expect(failure(await run(publisher.publish(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
-    expect(failure(await run(publisher.reconcile(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
+    expect(failure(await run(publisher.reconcile!(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
     // Nothing recorded for a delivery: nothing was sent, and reconcile says so.
-    expect(Exit.isSuccess(await run(publisher.reconcile(request(account, "Never sent"))))).toBe(true)
+    expect(Exit.isSuccess(await run(publisher.reconcile!(request(account, "Never sent"))))).toBe(true)
   })
 
   it("maps a FAILED publish's fail_reason onto the taxonomy and forgets the publish", async () => {
@@ -218,9 +218,8 @@ describe("TikTok's publisher against the fake", () => {
     expect(Exit.isSuccess(refused) && refused.value).toMatchObject({ _tag: "Refused" })
   })
 
-  it("takedown says TikTok's API deletes nothing", async () => {
-    const { account, publisher, run } = await start()
-    expect(failure(await run(publisher.takedown(account, "7312345678901234567"))))
-      .toMatchObject({ _tag: "PublishFailed", transient: false, error: { code: "delete_unsupported", message: expect.stringContaining("in the TikTok app") } })
+  it("has no takedown: TikTok's API deletes nothing", async () => {
+    const { publisher } = await start()
+    expect(publisher.takedown).toBeUndefined()
   })
 })

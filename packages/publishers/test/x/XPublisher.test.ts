@@ -116,7 +116,7 @@ describe("X direct route against the fake", () => {
     const made = [published.platformPostId, ...published.followUpPostIds!]
     expect(made.every((id) => stored(id) !== undefined)).toBe(true)
     const deletes = harness.fake.calls().length
-    await harness.run(harness.adapters.publisher.takedown(account, published.platformPostId, published.followUpPostIds))
+    await harness.run(harness.adapters.publisher.takedown!(account, published.platformPostId, published.followUpPostIds))
     expect(made.map((id) => stored(id))).toEqual([undefined, undefined, undefined, undefined])
     // Newest first, the main post last.
     expect(harness.fake.calls().slice(deletes).filter((line) => line.startsWith("DELETE")))
@@ -126,8 +126,8 @@ describe("X direct route against the fake", () => {
   it("takedown of a thread whose follow-up is gone already still deletes the rest", async () => {
     const published = Either.getOrThrow(await publish(request(fresh("Thread part gone"), { configuration: { thread: [fresh("two")] } })))
     const [followUp] = published.followUpPostIds!
-    await harness.run(harness.adapters.publisher.takedown(account, followUp!))
-    await harness.run(harness.adapters.publisher.takedown(account, published.platformPostId, published.followUpPostIds))
+    await harness.run(harness.adapters.publisher.takedown!(account, followUp!))
+    await harness.run(harness.adapters.publisher.takedown!(account, published.platformPostId, published.followUpPostIds))
     expect(stored(published.platformPostId)).toBeUndefined()
   })
 
@@ -230,22 +230,22 @@ describe("X direct route against the fake", () => {
     const result = await publish(req)
     expect(Either.isLeft(result) && result.left._tag).toBe("OutcomeUnknown")
     expect(harness.fake.stored().filter((post) => post.text === text)).toHaveLength(1)
-    const found = await harness.run(harness.adapters.publisher.reconcile(req))
+    const found = await harness.run(harness.adapters.publisher.reconcile!(req))
     const post = harness.fake.stored().find((stored) => stored.text === text)!
     expect(Option.getOrThrow(found).platformPostId).toBe(post.id)
     expect(Option.getOrThrow(found).url).toBe(`https://x.com/${account.username}/status/${post.id}`)
   })
 
   it("reconcile finds nothing when the create never reached X", async () => {
-    const found = await harness.run(harness.adapters.publisher.reconcile(request(fresh("never sent"))))
+    const found = await harness.run(harness.adapters.publisher.reconcile!(request(fresh("never sent"))))
     expect(Option.isNone(found)).toBe(true)
   })
 
   it("takedown deletes the post; a second takedown is AlreadyGone", async () => {
     const published = Either.getOrThrow(await publish(request(fresh())))
-    await harness.run(harness.adapters.publisher.takedown(account, published.platformPostId))
+    await harness.run(harness.adapters.publisher.takedown!(account, published.platformPostId))
     expect(stored(published.platformPostId)).toBeUndefined()
-    const again = await harness.run(Effect.either(harness.adapters.publisher.takedown(account, published.platformPostId)))
+    const again = await harness.run(Effect.either(harness.adapters.publisher.takedown!(account, published.platformPostId)))
     expect(Either.isLeft(again) && again.left._tag).toBe("AlreadyGone")
   })
 
@@ -256,7 +256,7 @@ describe("X direct route against the fake", () => {
       _tag: "Reported",
       metrics: { views: 121, reach: null, likes: 5, comments: 3, shares: 3, saves: 4, clicks: 7, videoViews: null }
     })
-    await harness.run(harness.adapters.publisher.takedown(account, published.platformPostId))
+    await harness.run(harness.adapters.publisher.takedown!(account, published.platformPostId))
     const gone = await harness.run(harness.adapters.metrics!.fetch({ account, platformPostId: published.platformPostId }))
     expect(gone).toMatchObject({ _tag: "Unreportable", reason: "deleted" })
   })

@@ -141,12 +141,12 @@ describe("YouTube's publisher against the fake", () => {
     const lost = await publish(sent)
     expect(Either.getLeft(lost).pipe(Option.getOrThrow)._tag).toBe("OutcomeUnknown")
     expect(harness.fake.videos.length).toBe(before + 1)
-    const found = await harness.runtime.runPromise(harness.route.adapters.publisher.reconcile(sent))
+    const found = await harness.runtime.runPromise(harness.route.adapters.publisher.reconcile!(sent))
     expect(Option.getOrThrow(found).platformPostId).toBe(harness.fake.videos.at(-1)!.id)
     // A publish after it (the dispatcher's, had reconcile not run) answers the same video too.
     expect(harness.fake.videos.length).toBe(before + 1)
     // Nothing recorded: a reconcile answers none and sends nothing.
-    expect(Option.isNone(await harness.runtime.runPromise(harness.route.adapters.publisher.reconcile(request(harness, account, "Never sent"))))).toBe(true)
+    expect(Option.isNone(await harness.runtime.runPromise(harness.route.adapters.publisher.reconcile!(request(harness, account, "Never sent"))))).toBe(true)
   })
 
   it("a video YouTube rejects is media_rejected with its reason", async () => {
@@ -168,9 +168,9 @@ describe("YouTube's publisher against the fake", () => {
     expect(reading).toEqual(MetricsReading.Reported({
       metrics: { views: 1200, reach: null, likes: 87, comments: 9, shares: 4, saves: null, clicks: null, videoViews: null }
     }))
-    await harness.runtime.runPromise(harness.route.adapters.publisher.takedown(account, result.platformPostId))
+    await harness.runtime.runPromise(harness.route.adapters.publisher.takedown!(account, result.platformPostId))
     expect(harness.fake.liveVideos().some((one) => one.id === result.platformPostId)).toBe(false)
-    const again = await harness.runtime.runPromise(Effect.flip(harness.route.adapters.publisher.takedown(account, result.platformPostId)))
+    const again = await harness.runtime.runPromise(Effect.flip(harness.route.adapters.publisher.takedown!(account, result.platformPostId)))
     expect(again._tag).toBe("AlreadyGone")
     const gone = await harness.runtime.runPromise(harness.route.adapters.metrics!.fetch({ account, platformPostId: result.platformPostId }))
     expect(gone._tag).toBe("Unreportable")
