@@ -139,7 +139,7 @@ describe("Facebook Pages through the direct route (fake Facebook on loopback)", 
     expect(live(story.data[0].platform_post_id)).toMatchObject({ kind: "story", media: [{ kind: "photo" }] })
 
     // A refusal of the content is not retried.
-    fake.server.failNext({ status: 400, body: { error: { message: "(#506) Duplicate status message", type: "OAuthException", code: 506, error_user_msg: "You already posted this.", fbtrace_id: "AdupTrace" } } })
+    fake.server.failNext({ status: 400, body: { error: { message: "(#506) Duplicate status message", type: "OAuthException", code: 506, error_user_msg: "You already posted this.", fbtrace_id: "AdupTrace" } } }, { only: "POST" })
     const duplicate = await settled(await post(bakery!, { caption: "Fresh bread today" }))
     expect(duplicate.data[0]).toMatchObject({ status: "failed", error_category: "content_rejected", retries: 0 })
     expect(JSON.stringify(duplicate.data[0])).toContain("You already posted this.")

@@ -186,7 +186,7 @@ describe("Instagram through Instagram Login (fake Instagram on loopback, media i
       status: 400,
       headers: { "retry-after": "1" },
       body: { error: { message: "(#4) Application request limit reached", type: "OAuthException", code: 4, is_transient: true, fbtrace_id: "Athrottled" } }
-    })
+    }, { only: "POST" })
     const throttled = await settled(await post(account, { caption: "Throttled once", media_ids: [image] }))
     expect(throttled.data[0]).toMatchObject({ status: "success" })
     expect(throttled.data[0].retries).toBeGreaterThanOrEqual(1)

@@ -191,8 +191,8 @@ export class InstagramFake {
 
   // Hooks ------------------------------------------------------------------------------------
 
-  failNext(reply: InjectedReply): void {
-    this.server.failNext(reply)
+  failNext(reply: InjectedReply, options?: { readonly only?: string }): void {
+    this.server.failNext(reply, options)
   }
 
   /**

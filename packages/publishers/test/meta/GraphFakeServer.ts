@@ -110,7 +110,7 @@ const paramsOf = (url: URL, headers: IncomingMessage["headers"], body: Buffer): 
 export class GraphFakeServer {
   /** Every call but the unanswered dialog, as `METHOD /path?query`. */
   readonly calls: Array<string> = []
-  private readonly faults: Array<InjectedReply> = []
+  private readonly faults: Array<{ readonly reply: InjectedReply; readonly only: string | undefined }> = []
   private hangs = 0
   private readonly hung: Array<ServerResponse> = []
   private server: Server | undefined
@@ -147,9 +147,13 @@ export class GraphFakeServer {
     return new Promise((resolve) => this.server === undefined ? resolve() : this.server.close(() => resolve()))
   }
 
-  /** The next API call gets this reply in place of its own. */
-  failNext(reply: InjectedReply): void {
-    this.faults.push(reply)
+  /**
+   * The next API call gets this reply in place of its own; with `only`, the next call that starts
+   * with it (`METHOD /path` without the version, e.g. "POST"), so that a fault meant for a publish
+   * does not land on a metrics read or a connection check that happens to run first.
+   */
+  failNext(reply: InjectedReply, options: { readonly only?: string } = {}): void {
+    this.faults.push({ reply, only: options.only })
   }
 
   /** The next API call is carried out and never answered. */
@@ -177,7 +181,9 @@ export class GraphFakeServer {
     const reply = new GraphReply(res)
     if (this.exempt(request)) return this.handler(request, reply)
     this.calls.push(`${request.method} ${url.pathname}${url.search}`)
-    const fault = this.faults.shift()
+    const call = `${request.method} /${request.parts.join("/")}`
+    const faultAt = this.faults.findIndex((entry) => entry.only === undefined || call.startsWith(entry.only))
+    const fault = faultAt === -1 ? undefined : this.faults.splice(faultAt, 1)[0]!.reply
     if (fault !== undefined) {
       if (typeof fault.body === "string") {
         res.writeHead(fault.status, { ...fault.headers })
