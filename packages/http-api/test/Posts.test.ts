@@ -107,6 +107,22 @@ describe("GET /posts", () => {
     }
   })
 
+  it("400 on a limit not written in decimal digits, never read as another number", async () => {
+    for (const limit of ["0x10", "0b11", "1e1", "%2B5", "10.0", "%2010"]) {
+      const reply = await server.call(`/api/v1/posts?limit=${limit}`, { key: server.tokens.reader.key })
+      expect(reply.status, limit).toBe(400)
+      const body = await reply.json()
+      expect(body.code).toBe("invalid_request")
+      expect(body.violations, limit).toEqual([
+        { field: "limit", account: null, message: `Expected an integer in decimal digits, actual ${JSON.stringify(decodeURIComponent(limit))}` }
+      ])
+    }
+    const padded = await server.call("/api/v1/posts?limit=05", { key: server.tokens.reader.key })
+    expect((await padded.json()).filter.limit).toBe(5)
+    const long = await server.call(`/api/v1/posts?limit=${"0".repeat(30)}7`, { key: server.tokens.reader.key })
+    expect((await long.json()).filter.limit).toBe(7)
+  })
+
   it("403 for a key without posts:read", async () => {
     const reply = await server.call("/api/v1/posts", { key: server.tokens.writer.key })
     expect(reply.status).toBe(403)
