@@ -265,6 +265,22 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(refusalOf(await call(agent, "get_insights", { since_days: 0 })).code).toBe("invalid_request")
   })
 
+  it("a refusal names the limit broken, as REST's does for the same input, never the field's description", async () => {
+    expect(refusalOf(await call(agent, "list_posts", { limit: 0 }))).toEqual((await rest("/posts?limit=0")).body)
+    expect(refusalOf(await call(agent, "list_posts", { status: [] })).violations).toEqual([
+      { field: "status", account: null, message: "Expected an array of at least 1 item(s), actual []" }
+    ])
+    const longAlt = { url: "https://example.com/a.png", alt_text: "a".repeat(1001) }
+    const altRefusal = refusalOf(await call(agent, "upload_media", longAlt))
+    expect(altRefusal).toEqual((await rest("/media", { method: "POST", json: longAlt })).body)
+    expect(altRefusal.violations[0].message).toBe("Expected a string at most 1000 character(s) long, actual a string of 1001 characters")
+    const longCaption = { caption: "a".repeat(10001) }
+    expect(refusalOf(await call(agent, "check_guardrails", longCaption)))
+      .toEqual((await rest("/guardrails/check", { method: "POST", json: longCaption })).body)
+    expect(refusalOf(await call(agent, "upload_media", { url: "https://example.com/a.png", filename: "f".repeat(256) })).violations)
+      .toEqual([{ field: "filename", account: null, message: "Expected a string at most 255 character(s) long, actual a string of 256 characters" }])
+  })
+
   it("a plain tools/call answers what the SDK answers for the same call, and what it does not take still gets the SDK's protocol errors", async () => {
     const headers = rawHeaders()
     const send = async (body: unknown, extra: Record<string, string> = {}) => {
