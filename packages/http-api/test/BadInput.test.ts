@@ -45,6 +45,22 @@ describe("no bad input produces a 500", () => {
     for (const field of ["caption", "social_accounts[1]", "is_draft", "surprise"]) expect(body.error).toContain(field)
   })
 
+  it("400 for platform_configurations, or one platform's entry, that is not an object, saying what is expected", async () => {
+    for (const [configurations, field, message] of [
+      [5, "platform_configurations", "Expected an object keyed by platform, actual 5"],
+      [{ x: 5 }, "platform_configurations.x", "Expected an object of the platform's options, actual 5"],
+      [{ bluesky: ["text"] }, "platform_configurations.bluesky", "Expected an object of the platform's options, actual [\"text\"]"]
+    ] as const) {
+      const reply = await server.call("/api/v1/posts", {
+        method: "POST",
+        key: server.tokens.human.key,
+        json: { caption: "Hi", social_accounts: ["x:acme"], platform_configurations: configurations }
+      })
+      expect(reply.status).toBe(400)
+      expect((await reply.json()).violations).toEqual([{ field, account: null, message }])
+    }
+  })
+
   it("400 for a JSON body that is not an object, and for an empty body", async () => {
     const array = await send("[1,2]", "application/json")
     expect(array.status).toBe(400)
