@@ -267,6 +267,9 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
 
   it("a refusal names the limit broken, as REST's does for the same input, never the field's description", async () => {
     expect(refusalOf(await call(agent, "list_posts", { limit: 0 }))).toEqual((await rest("/posts?limit=0")).body)
+    expect(refusalOf(await call(agent, "get_post", { id: "nope" }))).toEqual((await rest("/posts/nope")).body)
+    expect(refusalOf(await call(agent, "get_delivery_receipt", { post_id: "nope" }))).toEqual((await rest("/post-results?post_id=nope")).body)
+    expect(refusalOf(await call(agent, "get_post_metrics", { post_id: "nope" }))).toEqual((await rest("/metrics?post_id=nope")).body)
     expect(refusalOf(await call(agent, "list_posts", { status: [] })).violations).toEqual([
       { field: "status", account: null, message: "Expected an array of at least 1 item(s), actual []" }
     ])
