@@ -336,6 +336,30 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(await broken.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } })
   })
 
+  it("answers bytes that are not UTF-8 with a parse error, as REST answers malformed_body, and creates nothing", async () => {
+    // The JSON text with its ÿ (C3 BF in UTF-8) replaced by a lone FF byte.
+    const withLoneFf = (text: string) => {
+      const utf8 = new TextEncoder().encode(text)
+      const at = utf8.findIndex((byte, index) => byte === 0xc3 && utf8[index + 1] === 0xbf)
+      return new Uint8Array([...utf8.subarray(0, at), 0xff, ...utf8.subarray(at + 2)])
+    }
+    const args = { caption: "not UTF-8 \u00ff", social_accounts: ["x:herald_demo"], is_draft: true }
+    const request = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "create_post", arguments: args } }
+    const reply = await fetch(`${herald.origin}/api/mcp`, { method: "POST", headers: rawHeaders(), body: withLoneFf(JSON.stringify(request)) })
+    expect(reply.status).toBe(400)
+    expect(await reply.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } })
+    const viaRest = await herald.call("/api/v1/posts", {
+      token: herald.credentials.agent_key,
+      method: "POST",
+      body: withLoneFf(JSON.stringify(args)),
+      headers: { "content-type": "application/json" }
+    })
+    expect(viaRest.status).toBe(400)
+    expect(await json(viaRest)).toMatchObject({ code: "malformed_body" })
+    const posts = (await rest("/posts?limit=100")).body.data as ReadonlyArray<{ readonly caption: string }>
+    expect(posts.filter((post) => post.caption.startsWith("not UTF-8"))).toEqual([])
+  })
+
   it("answers 401 without a valid key, and never repeats a key sent in the path", async () => {
     const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" }
