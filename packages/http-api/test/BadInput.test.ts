@@ -69,10 +69,12 @@ describe("no bad input produces a 500", () => {
     expect(empty.status).toBe(400)
   })
 
-  it("400 for a path id that is not a uuid", async () => {
-    const reply = await server.call("/api/v1/posts/not-a-uuid", { method: "DELETE", key: server.tokens.human.key })
-    expect(reply.status).toBe(400)
-    expect((await reply.json()).violations[0].field).toBe("id")
+  it("400 for a path id that is not a uuid, however long", async () => {
+    for (const id of ["not-a-uuid", "a".repeat(101), "a".repeat(5000)]) {
+      const reply = await server.call(`/api/v1/posts/${id}`, { method: "DELETE", key: server.tokens.human.key })
+      expect(reply.status, `${id.length} characters`).toBe(400)
+      expect((await reply.json()).violations[0].field).toBe("id")
+    }
   })
 
   it("415 for a content type the endpoint does not take, or none, or another charset", async () => {
