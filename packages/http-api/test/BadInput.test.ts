@@ -77,6 +77,21 @@ describe("no bad input produces a 500", () => {
     }
   })
 
+  it("400 naming the path when its percent-escapes are not UTF-8; 404 for a well-formed path of no endpoint", async () => {
+    for (const path of ["/api/v1/posts/%zz", "/api/v1/posts/%ED%A0%80", "/api/v1/posts/%FF/approve"]) {
+      const reply = await server.call(path, { key: server.tokens.human.key })
+      expect(reply.status, path).toBe(400)
+      expect(await reply.json()).toEqual({
+        error: "invalid request: path: is not percent-encoded UTF-8",
+        code: "invalid_request",
+        violations: [{ field: "path", account: null, message: "is not percent-encoded UTF-8" }]
+      })
+    }
+    const nowhere = await server.call("/api/v1/nowhere%20at%20all", { key: server.tokens.human.key })
+    expect(nowhere.status).toBe(404)
+    expect((await nowhere.json()).code).toBe("not_found")
+  })
+
   it("415 for a content type the endpoint does not take, or none, or another charset", async () => {
     for (const type of ["text/plain", "text/csv", "application/x-www-form-urlencoded", null, "application/json; charset=latin1"]) {
       const reply = await send("caption=hi", type)
