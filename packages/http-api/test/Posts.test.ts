@@ -309,6 +309,12 @@ describe("accounts, posting rules, project, guardrails", () => {
     const unknown = await server.call(`/api/v1/posting-rules?account_ids=${server.accounts.otherX.id}`, { key: server.tokens.reader.key })
     expect(unknown.status).toBe(400)
     expect((await unknown.json()).violations[0].field).toBe("account_ids[0]")
+    // Empty items are skipped, and a refused item is named by its place in the list as sent.
+    const gapped = await server.call("/api/v1/posting-rules?account_ids=x:acme,,bluesky:acme,x:nobody", { key: server.tokens.reader.key })
+    expect(gapped.status).toBe(400)
+    expect((await gapped.json()).violations).toEqual([
+      { field: "account_ids[3]", account: "x:nobody", message: expect.stringContaining("x:nobody") }
+    ])
   })
 
   it("GET /project: rules and posts_today; 403 without posts:read", async () => {
