@@ -1,4 +1,4 @@
-import { type HttpApi, HttpApiBuilder, HttpServer } from "@effect/platform"
+import { type HttpApi, HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
 import type { Classifier } from "@herald/core"
 import type { HeraldAdminApi, HeraldApi } from "@herald/http-api"
 import {
@@ -7,6 +7,7 @@ import {
   HmacApprovalLinks,
   HttpApiLive,
   HttpApiRoutes,
+  routerConfig,
   SdkAdminAuthenticationLive,
   SdkAuthenticationLive
 } from "@herald/http-api"
@@ -145,7 +146,10 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
   const built = Layer.succeedContext((await runtime.runtime()).context)
   const webHandler = (routes: Layer.Layer<HttpApi.Api, never, Layer.Layer.Success<typeof engine> | Layer.Layer.Success<typeof apiConfig>>) =>
     HttpApiBuilder.toWebHandler(
-      Layer.mergeAll(routes, HealthLive, HttpServer.layerContext).pipe(Layer.provide(apiConfig), Layer.provide(built))
+      Layer.mergeAll(routes, HealthLive, HttpServer.layerContext, HttpRouter.setRouterConfig(routerConfig)).pipe(
+        Layer.provide(apiConfig),
+        Layer.provide(built)
+      )
     )
   const web = webHandler(Layer.mergeAll(HttpApiLive, AdminApiLive, McpRoute))
   // Reached only through `api` and `admin` below: its keys are counted against no rate limit and

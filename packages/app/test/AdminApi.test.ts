@@ -368,12 +368,35 @@ describe("webhook endpoints", () => {
       json: { url: "http://hooks.example.com/", kinds: [] }
     })
     expect(reply.status).toBe(400)
-    expect((await json(reply)).violations.map((v: { field: string }) => v.field).sort()).toEqual(["kinds", "url"])
+    const violations = (await json(reply)).violations as ReadonlyArray<{ readonly field: string; readonly message: string }>
+    expect(violations.map((v) => v.field).sort()).toEqual(["kinds", "url"])
+    // The limit broken, not the field's description.
+    expect(violations.find((v) => v.field === "kinds")?.message).toBe("Expected an array of at least 1 item(s), actual []")
     const kind = await admin(`/projects/${herald.credentials.project_id}/webhooks`, {
       method: "POST",
       json: { url: "https://hooks.example.com/", kinds: ["post.exploded"] }
     })
     expect(kind.status).toBe(400)
+  })
+
+  it("a refused field of an approval channel or a login names the limit broken, not the field's description", async () => {
+    const project = herald.credentials.project_id
+    const channel = await admin(`/projects/${project}/approval-channels`, {
+      method: "POST",
+      json: { kind: "chat", url: "https://hooks.example.com/chat", label: "l".repeat(201) }
+    })
+    expect(channel.status).toBe(400)
+    expect((await json(channel)).violations).toContainEqual(
+      { field: "label", account: null, message: "Expected a string at most 200 character(s) long, actual a string of 201 characters" }
+    )
+    const login = await admin(`/projects/${project}/accounts/login`, {
+      method: "POST",
+      json: { platform: "bluesky", identifier: "i".repeat(301), password: "app-password" }
+    })
+    expect(login.status).toBe(400)
+    expect((await json(login)).violations).toContainEqual(
+      { field: "identifier", account: null, message: "Expected a string at most 300 character(s) long, actual a string of 301 characters" }
+    )
   })
 
   it("refuses destinations that are not publicly routable, naming the address", async () => {

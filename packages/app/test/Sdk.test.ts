@@ -67,6 +67,16 @@ describe("createHerald(): errors are the SDK's own classes", () => {
     expect(missing).toMatchObject({ code: "post_not_found", status: 404, message: `post ${unknownId} not found in this project` })
   })
 
+  it("the fetch handler answers an id longer than the router's default 100 characters with 400 naming it, not 404", async () => {
+    const reply = await herald.handler(new Request(`http://herald.test/api/v1/posts/${"a".repeat(101)}`, {
+      headers: { authorization: `Bearer ${humanKey}` }
+    }))
+    expect(reply.status).toBe(400)
+    expect(((await reply.json()) as { readonly violations: unknown }).violations).toEqual([
+      { field: "id", account: null, message: "Expected a Universally Unique Identifier, actual a string of 101 characters" }
+    ])
+  })
+
   it("a post the guardrails or the rules refuse rejects with ValidationFailed naming the field", async () => {
     const refused = await rejection(herald.api(humanKey).posts.create({ payload: { caption: "hi", social_accounts: ["x:nobody"] } }))
     expect(refused).toBeInstanceOf(ValidationFailed)

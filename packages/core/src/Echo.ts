@@ -9,6 +9,16 @@ export const echoLimit = 64
 /** The start of a long text, marked as cut. */
 export const excerpt = (text: string, limit = echoLimit): string => text.length <= limit ? text : `${text.slice(0, limit)}…`
 
+/**
+ * The refusal message of an object schema given something that is not an object: "Expected <what>,
+ * actual 5" instead of Effect's default, which spells the schema's whole type out. A refusal
+ * inside the object keeps its own message (override false).
+ */
+export const expectedObject = (what: string) => (issue: { readonly actual: unknown }) => ({
+  message: `Expected ${what}, actual ${issue.actual === undefined ? "undefined" : JSON.stringify(issue.actual)}`,
+  override: false
+})
+
 /** A text quoted as JSON (so control characters show escaped); a long one cut, with its length. */
 export const quote = (text: string): string =>
   text.length <= echoLimit ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, echoLimit))}… (${text.length} characters)`

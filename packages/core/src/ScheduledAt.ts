@@ -5,6 +5,12 @@ import type { Violation } from "./Errors.js"
 /** How far in the past a scheduled_at may be and still count as "now" (the contract's 2 minutes). */
 export const schedulingGraceMillis = 120_000
 
+/**
+ * The last instant with a four-digit year. A later one (9999-12-31T23:59:59-05:00 is in the year
+ * 10000) has no ISO 8601 form the database or a reply could carry.
+ */
+const latestMillis = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
 const pattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))?$/i
 
 const refuse = (message: string): Violation => ({ field: "scheduled_at", account: null, message })
@@ -52,6 +58,10 @@ const fromZone = (clock: WallClock, timeZone: string): Either.Either<DateTime.Ut
       })
   })
 
+/** Seconds while whole minutes would read as the 2-minute grace itself ("2 minutes in the past"). */
+const howLongAgo = (millis: number): string =>
+  millis < 10 * 60_000 ? `${Math.floor(millis / 1000)} seconds` : `${Math.floor(millis / 60_000)} minutes`
+
 /**
  * Reads scheduled_at: with Z or a UTC offset it is that instant; a bare date-time is read on the
  * project's time zone (never the machine's). More than two minutes in the past is refused.
@@ -77,10 +87,13 @@ export const resolveScheduledAt = (
     ? Either.left(refuse(`${zone} is not a UTC offset`))
     : Either.right(fromOffset(clock, sign, Number(offsetHours), Number(offsetMinutes)))
   return Either.flatMap(resolved, (at) => {
+    if (DateTime.toEpochMillis(at) > latestMillis) {
+      return Either.left(refuse(`${quote(input)} falls after 9999-12-31T23:59:59.999Z, the latest time a post can be scheduled for`))
+    }
     const behind = DateTime.toEpochMillis(now) - DateTime.toEpochMillis(at)
     return behind > schedulingGraceMillis
       ? Either.left(refuse(
-        `${DateTime.formatIso(at)} is ${Math.floor(behind / 60_000)} minutes in the past; a scheduled time may be at most 2 minutes behind now (omit scheduled_at to post now)`
+        `${DateTime.formatIso(at)} is ${howLongAgo(behind)} in the past; a scheduled time may be at most 2 minutes behind now (omit scheduled_at to post now)`
       ))
       : Either.right(at)
   })

@@ -50,6 +50,28 @@ describe("resolveScheduledAt", () => {
     expect(resolvedIso("2026-06-02T11:57:59.999Z", "UTC", now)).toMatch(/^refused: .* in the past/)
   })
 
+  it("says how far behind in seconds while minutes would read as the grace itself", () => {
+    const now = at("2026-06-02T12:00:00Z")
+    expect(resolvedIso("2026-06-02T11:57:30Z", "UTC", now)).toBe(
+      "refused: 2026-06-02T11:57:30.000Z is 150 seconds in the past; a scheduled time may be at most 2 minutes behind now (omit scheduled_at to post now)"
+    )
+    expect(resolvedIso("2026-06-02T11:00:00Z", "UTC", now)).toMatch(/^refused: \S+ is 60 minutes in the past;/)
+  })
+
+  it.each([
+    ["an offset west of UTC", "9999-12-31T23:59:59-05:00", "UTC"],
+    ["a bare time on a zone west of UTC", "9999-12-31T23:30:00", "America/New_York"]
+  ])("refuses a time that falls in the year 10000 through %s, naming scheduled_at", (_name, input, zone) => {
+    expect(resolvedIso(input, zone)).toBe(
+      `refused: "${input}" falls after 9999-12-31T23:59:59.999Z, the latest time a post can be scheduled for`
+    )
+  })
+
+  it("accepts the last instant of the year 9999", () => {
+    expect(resolvedIso("9999-12-31T23:59:59.999Z", "UTC")).toBe("9999-12-31T23:59:59.999Z")
+    expect(resolvedIso("10000-01-01T04:59:59+05:00", "UTC")).toMatch(/^refused: .* is not a date-time/)
+  })
+
   it("reads a bare past time on the project's zone before judging it past", () => {
     // 13:59 in Paris is 11:59Z: one minute behind 12:00Z, inside the grace; in New York it is hours ahead.
     const now = at("2026-06-02T12:00:00Z")

@@ -212,7 +212,9 @@ export const DeliveriesLive = HttpApiBuilder.group(HeraldApi, "deliveries", (han
 
 const readProjectOf = (principal: Principal) => readProject(principal).pipe(Effect.catchAll(failWith))
 
-const splitIds = (value: string) => value.split(",").map((ref) => ref.trim()).filter((ref) => ref !== "")
+/** The items of a comma-separated list, each with its place in the list as sent (empty items are skipped, not renumbered). */
+const splitIds = (value: string) =>
+  value.split(",").map((ref, index) => ({ ref: ref.trim(), index })).filter(({ ref }) => ref !== "")
 
 export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
   handlers
@@ -221,10 +223,10 @@ export const AccountsLive = HttpApiBuilder.group(HeraldApi, "accounts", (handler
       Effect.gen(function*() {
         const [project, accounts] = yield* readProjectOf(yield* CurrentPrincipal)
         const refs = urlParams.account_ids === undefined ? [] : splitIds(urlParams.account_ids)
-        const chosen = refs.length === 0 ? Either.right(accounts) : resolveAccountRefs(refs, accounts)
+        const chosen = refs.length === 0 ? Either.right(accounts) : resolveAccountRefs(refs.map(({ ref }) => ref), accounts)
         if (Either.isLeft(chosen)) {
           const violations = chosen.left.map((failure) => ({
-            field: `account_ids[${failure.index}]`,
+            field: `account_ids[${refs[failure.index]!.index}]`,
             account: failure.ref,
             message: failure.message
           }))

@@ -1,4 +1,4 @@
-import { Etag, FileSystem, HttpApiBuilder, HttpMiddleware, HttpPlatform, HttpServer, Path } from "@effect/platform"
+import { Etag, FileSystem, HttpApiBuilder, HttpMiddleware, HttpPlatform, HttpRouter, HttpServer, Path } from "@effect/platform"
 import { Effect, Layer, Scope } from "effect"
 import { HeraldApi } from "./Api.js"
 import { HmacApprovalLinks } from "./ApprovalLinks.js"
@@ -34,6 +34,13 @@ export const HttpApiRoutes = Layer.mergeAll(
 export const HttpApiLive = HttpApiRoutes.pipe(Layer.provide(AuthenticationLive))
 
 /**
+ * The router's own limit on a path parameter (find-my-way's 100 characters) answered a longer id
+ * with 404 "no such endpoint"; the request head's 16 KiB is the limit instead, so a long id
+ * reaches its schema and is refused with 400 naming it, as any other id that is not one.
+ */
+export const routerConfig = { maxParamLength: 16 * 1024 }
+
+/**
  * HttpApiBuilder.serve, with each request starting from only what serving may read at request time
  * (`withOnly`): the server's scope and the router's default services, which is all its type lets a
  * route need (handlers and middleware hold their services from when they were built). Serves the
@@ -41,7 +48,7 @@ export const HttpApiLive = HttpApiRoutes.pipe(Layer.provide(AuthenticationLive))
  * (`observeRequests`: request id, span, metrics, access log) in place of the platform's own span.
  */
 export const serveApi = Layer.scopedDiscard(Effect.gen(function*() {
-  const app = yield* HttpApiBuilder.httpApp
+  const app = yield* HttpRouter.withRouterConfig(HttpApiBuilder.httpApp, routerConfig)
   const server = yield* HttpServer.HttpServer
   yield* withOnly(Scope.Scope, HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path)(
     server.serve(app, observeRequests)
@@ -53,4 +60,6 @@ export const serveHttpApi = serveApi.pipe(Layer.provide(HttpApiLive))
 
 /** A fetch-style handler (Request → Response) for embedding in another server, on the given services. */
 export const makeWebHandler = <E>(services: Layer.Layer<Layer.Layer.Context<typeof HttpApiLive>, E>) =>
-  HttpApiBuilder.toWebHandler(Layer.mergeAll(HttpApiLive, HttpServer.layerContext).pipe(Layer.provide(services)))
+  HttpApiBuilder.toWebHandler(
+    Layer.mergeAll(HttpApiLive, HttpServer.layerContext, HttpRouter.setRouterConfig(routerConfig)).pipe(Layer.provide(services))
+  )

@@ -1,5 +1,5 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { type DomainError, keptBy, type Principal } from "@herald/core"
+import { type DomainError, keptBy, type Principal, quote } from "@herald/core"
 import { Context, Effect, type Either, FiberRef, JSONSchema, Layer, Option, ParseResult, Schema, Scope } from "effect"
 import { failWith } from "./HttpErrors.js"
 
@@ -144,8 +144,16 @@ export const queryStruct = <A, I extends Readonly<Record<string, unknown>>>(stru
  * and the default its handler applies) though it arrives as text; a generated client then takes a
  * number. The description goes inside the JSON Schema annotation, which replaces the generated one.
  */
+/**
+ * Decimal digits only: NumberFromString alone reads JavaScript's number syntax, so 0x10 would be
+ * 16, 1e2 100 and " 10" 10. A sign is let through for the range check to name a negative value.
+ */
+const decimalDigits = Schema.String.pipe(Schema.pattern(/^-?\d+$/, {
+  message: (issue) => `Expected an integer in decimal digits, actual ${quote(String(issue.actual))}`
+}))
+
 export const integerFromQuery = (min: number, max: number, fallback: number, description: string) =>
-  Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)).annotations({
+  Schema.compose(decimalDigits, Schema.NumberFromString).pipe(Schema.int(), Schema.between(min, max)).annotations({
     jsonSchema: { type: "integer", minimum: min, maximum: max, default: fallback, description }
   })
 

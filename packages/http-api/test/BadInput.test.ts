@@ -45,6 +45,22 @@ describe("no bad input produces a 500", () => {
     for (const field of ["caption", "social_accounts[1]", "is_draft", "surprise"]) expect(body.error).toContain(field)
   })
 
+  it("400 for platform_configurations, or one platform's entry, that is not an object, saying what is expected", async () => {
+    for (const [configurations, field, message] of [
+      [5, "platform_configurations", "Expected an object keyed by platform, actual 5"],
+      [{ x: 5 }, "platform_configurations.x", "Expected an object of the platform's options, actual 5"],
+      [{ bluesky: ["text"] }, "platform_configurations.bluesky", "Expected an object of the platform's options, actual [\"text\"]"]
+    ] as const) {
+      const reply = await server.call("/api/v1/posts", {
+        method: "POST",
+        key: server.tokens.human.key,
+        json: { caption: "Hi", social_accounts: ["x:acme"], platform_configurations: configurations }
+      })
+      expect(reply.status).toBe(400)
+      expect((await reply.json()).violations).toEqual([{ field, account: null, message }])
+    }
+  })
+
   it("400 for a JSON body that is not an object, and for an empty body", async () => {
     const array = await send("[1,2]", "application/json")
     expect(array.status).toBe(400)
@@ -53,10 +69,27 @@ describe("no bad input produces a 500", () => {
     expect(empty.status).toBe(400)
   })
 
-  it("400 for a path id that is not a uuid", async () => {
-    const reply = await server.call("/api/v1/posts/not-a-uuid", { method: "DELETE", key: server.tokens.human.key })
-    expect(reply.status).toBe(400)
-    expect((await reply.json()).violations[0].field).toBe("id")
+  it("400 for a path id that is not a uuid, however long", async () => {
+    for (const id of ["not-a-uuid", "a".repeat(101), "a".repeat(5000)]) {
+      const reply = await server.call(`/api/v1/posts/${id}`, { method: "DELETE", key: server.tokens.human.key })
+      expect(reply.status, `${id.length} characters`).toBe(400)
+      expect((await reply.json()).violations[0].field).toBe("id")
+    }
+  })
+
+  it("400 naming the path when its percent-escapes are not UTF-8; 404 for a well-formed path of no endpoint", async () => {
+    for (const path of ["/api/v1/posts/%zz", "/api/v1/posts/%ED%A0%80", "/api/v1/posts/%FF/approve"]) {
+      const reply = await server.call(path, { key: server.tokens.human.key })
+      expect(reply.status, path).toBe(400)
+      expect(await reply.json()).toEqual({
+        error: "invalid request: path: is not percent-encoded UTF-8",
+        code: "invalid_request",
+        violations: [{ field: "path", account: null, message: "is not percent-encoded UTF-8" }]
+      })
+    }
+    const nowhere = await server.call("/api/v1/nowhere%20at%20all", { key: server.tokens.human.key })
+    expect(nowhere.status).toBe(404)
+    expect((await nowhere.json()).code).toBe("not_found")
   })
 
   it("415 for a content type the endpoint does not take, or none, or another charset", async () => {

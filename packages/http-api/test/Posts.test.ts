@@ -107,6 +107,22 @@ describe("GET /posts", () => {
     }
   })
 
+  it("400 on a limit not written in decimal digits, never read as another number", async () => {
+    for (const limit of ["0x10", "0b11", "1e1", "%2B5", "10.0", "%2010"]) {
+      const reply = await server.call(`/api/v1/posts?limit=${limit}`, { key: server.tokens.reader.key })
+      expect(reply.status, limit).toBe(400)
+      const body = await reply.json()
+      expect(body.code).toBe("invalid_request")
+      expect(body.violations, limit).toEqual([
+        { field: "limit", account: null, message: `Expected an integer in decimal digits, actual ${JSON.stringify(decodeURIComponent(limit))}` }
+      ])
+    }
+    const padded = await server.call("/api/v1/posts?limit=05", { key: server.tokens.reader.key })
+    expect((await padded.json()).filter.limit).toBe(5)
+    const long = await server.call(`/api/v1/posts?limit=${"0".repeat(30)}7`, { key: server.tokens.reader.key })
+    expect((await long.json()).filter.limit).toBe(7)
+  })
+
   it("403 for a key without posts:read", async () => {
     const reply = await server.call("/api/v1/posts", { key: server.tokens.writer.key })
     expect(reply.status).toBe(403)
@@ -293,6 +309,12 @@ describe("accounts, posting rules, project, guardrails", () => {
     const unknown = await server.call(`/api/v1/posting-rules?account_ids=${server.accounts.otherX.id}`, { key: server.tokens.reader.key })
     expect(unknown.status).toBe(400)
     expect((await unknown.json()).violations[0].field).toBe("account_ids[0]")
+    // Empty items are skipped, and a refused item is named by its place in the list as sent.
+    const gapped = await server.call("/api/v1/posting-rules?account_ids=x:acme,,bluesky:acme,x:nobody", { key: server.tokens.reader.key })
+    expect(gapped.status).toBe(400)
+    expect((await gapped.json()).violations).toEqual([
+      { field: "account_ids[3]", account: "x:nobody", message: expect.stringContaining("x:nobody") }
+    ])
   })
 
   it("GET /project: rules and posts_today; 403 without posts:read", async () => {

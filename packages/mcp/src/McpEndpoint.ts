@@ -177,7 +177,7 @@ export const McpLive = (options: McpOptions) =>
             return unauthorized(admitted.left._tag === "ApiKeyRevoked" ? "revoked_api_key" : "invalid_api_key", admitted.left.message)
           }
           const body = yield* readJson(request, maxBodyBytes)
-          if (Option.isNone(body)) return jsonRpcError(ErrorCode.ParseError, "the body is not JSON (or is larger than 8 MB)", 400)
+          if (Option.isNone(body)) return jsonRpcError(ErrorCode.ParseError, "the body is not UTF-8 JSON (or is larger than 8 MB)", 400)
           if ("_tag" in admitted.right && !isToolCall(body.value)) {
             return json(rateLimitedBody(admitted.right), 429, { "retry-after": String(admitted.right.retryAfterSeconds) })
           }

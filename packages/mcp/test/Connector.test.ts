@@ -265,6 +265,25 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect(refusalOf(await call(agent, "get_insights", { since_days: 0 })).code).toBe("invalid_request")
   })
 
+  it("a refusal names the limit broken, as REST's does for the same input, never the field's description", async () => {
+    expect(refusalOf(await call(agent, "list_posts", { limit: 0 }))).toEqual((await rest("/posts?limit=0")).body)
+    expect(refusalOf(await call(agent, "get_post", { id: "nope" }))).toEqual((await rest("/posts/nope")).body)
+    expect(refusalOf(await call(agent, "get_delivery_receipt", { post_id: "nope" }))).toEqual((await rest("/post-results?post_id=nope")).body)
+    expect(refusalOf(await call(agent, "get_post_metrics", { post_id: "nope" }))).toEqual((await rest("/metrics?post_id=nope")).body)
+    expect(refusalOf(await call(agent, "list_posts", { status: [] })).violations).toEqual([
+      { field: "status", account: null, message: "Expected an array of at least 1 item(s), actual []" }
+    ])
+    const longAlt = { url: "https://example.com/a.png", alt_text: "a".repeat(1001) }
+    const altRefusal = refusalOf(await call(agent, "upload_media", longAlt))
+    expect(altRefusal).toEqual((await rest("/media", { method: "POST", json: longAlt })).body)
+    expect(altRefusal.violations[0].message).toBe("Expected a string at most 1000 character(s) long, actual a string of 1001 characters")
+    const longCaption = { caption: "a".repeat(10001) }
+    expect(refusalOf(await call(agent, "check_guardrails", longCaption)))
+      .toEqual((await rest("/guardrails/check", { method: "POST", json: longCaption })).body)
+    expect(refusalOf(await call(agent, "upload_media", { url: "https://example.com/a.png", filename: "f".repeat(256) })).violations)
+      .toEqual([{ field: "filename", account: null, message: "Expected a string at most 255 character(s) long, actual a string of 256 characters" }])
+  })
+
   it("a plain tools/call answers what the SDK answers for the same call, and what it does not take still gets the SDK's protocol errors", async () => {
     const headers = rawHeaders()
     const send = async (body: unknown, extra: Record<string, string> = {}) => {
@@ -315,6 +334,30 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     const broken = await fetch(`${herald.origin}/api/mcp`, { method: "POST", headers, body: text.slice(0, -1) })
     expect(broken.status).toBe(400)
     expect(await broken.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } })
+  })
+
+  it("answers bytes that are not UTF-8 with a parse error, as REST answers malformed_body, and creates nothing", async () => {
+    // The JSON text with its ÿ (C3 BF in UTF-8) replaced by a lone FF byte.
+    const withLoneFf = (text: string) => {
+      const utf8 = new TextEncoder().encode(text)
+      const at = utf8.findIndex((byte, index) => byte === 0xc3 && utf8[index + 1] === 0xbf)
+      return new Uint8Array([...utf8.subarray(0, at), 0xff, ...utf8.subarray(at + 2)])
+    }
+    const args = { caption: "not UTF-8 \u00ff", social_accounts: ["x:herald_demo"], is_draft: true }
+    const request = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "create_post", arguments: args } }
+    const reply = await fetch(`${herald.origin}/api/mcp`, { method: "POST", headers: rawHeaders(), body: withLoneFf(JSON.stringify(request)) })
+    expect(reply.status).toBe(400)
+    expect(await reply.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } })
+    const viaRest = await herald.call("/api/v1/posts", {
+      token: herald.credentials.agent_key,
+      method: "POST",
+      body: withLoneFf(JSON.stringify(args)),
+      headers: { "content-type": "application/json" }
+    })
+    expect(viaRest.status).toBe(400)
+    expect(await json(viaRest)).toMatchObject({ code: "malformed_body" })
+    const posts = (await rest("/posts?limit=100")).body.data as ReadonlyArray<{ readonly caption: string }>
+    expect(posts.filter((post) => post.caption.startsWith("not UTF-8"))).toEqual([])
   })
 
   it("answers 401 without a valid key, and never repeats a key sent in the path", async () => {

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { expectedObject } from "../Echo.js"
 import type { AccountCapabilities, AccountLimits, ConnectionRoute, SocialAccount } from "../Account.js"
 import type { Violation } from "../Errors.js"
 import type { Media } from "../Media.js"
@@ -260,4 +261,4 @@ export const configurationSchema = <Options extends OptionSpecs>(options: Option
       ...(Object.fromEntries(Object.entries(options).map(([key, option]) => [key, Schema.optional(option.schema)])) as OptionFields<Options>)
     },
     extra
-  )
+  ).annotations({ message: expectedObject("an object of the platform's options") })

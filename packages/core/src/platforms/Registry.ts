@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { AccountCapabilities, AccountLimits, ConnectionRoute, SocialAccount } from "../Account.js"
 import { type Placement, type Platform, platforms } from "../Platform.js"
 import { signatureLength } from "../CaptionSignature.js"
+import { expectedObject } from "../Echo.js"
 import { bluesky, BlueskyConfiguration } from "./bluesky.js"
 import { facebook, FacebookConfiguration } from "./facebook.js"
 import { instagram, InstagramConfiguration } from "./instagram.js"
@@ -37,7 +38,7 @@ export const PlatformConfigurations = Schema.Struct({
   youtube: Schema.optional(YoutubeConfiguration),
   linkedin: Schema.optional(LinkedinConfiguration),
   bluesky: Schema.optional(BlueskyConfiguration)
-})
+}).annotations({ message: expectedObject("an object keyed by platform") })
 export type PlatformConfigurations = typeof PlatformConfigurations.Type
 
 /** One platform's entry of platform_configurations (undefined when the post sets none). */

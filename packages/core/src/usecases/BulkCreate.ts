@@ -68,9 +68,12 @@ const ingest = (principal: Principal, urls: ReadonlyArray<string>) =>
       ))
   ))
 
+/** A row that is not an object is named by what it should be, not by a dump of BulkRow's whole type. */
+const RowAsSent = BulkRow.annotations({ title: "an object with caption and accounts" })
+
 /** A row as sent, decoded on its own: its refusals name rows[i]. */
 const decodeRow = (row: unknown, index: number) =>
-  Schema.decodeUnknown(BulkRow)(row, { errors: "all", onExcessProperty: "error" }).pipe(
+  Schema.decodeUnknown(RowAsSent)(row, { errors: "all", onExcessProperty: "error" }).pipe(
     Effect.catchTag("ParseError", (error) =>
       Effect.flatMap(ParseResult.ArrayFormatter.formatError(error), (issues) =>
         Effect.fail(

@@ -315,10 +315,11 @@ export const AccountStatusBody = request(Schema.Struct({ status: AccountStatus }
 export const StartOAuthBody = request(
   Schema.Struct({
     platform: Platform,
-    identifier: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
+    // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
+    identifier: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300))).annotations({
       description:
         "Bluesky only, optional: the handle or DID to connect. Herald finds the account's PDS and its authorization server from it; without it the consent page is the configured entryway's (HERALD_BLUESKY_AUTH_URL)."
-    })),
+    }),
     /** The login to connect through where the platform has more than one (instagram: facebook_login); direct by default. */
     route: Schema.optional(Schema.Literal("direct", "facebook_login"))
   }),
@@ -334,7 +335,7 @@ export const OAuthStartView = Schema.Struct({
 export const LoginAccountBody = request(
   Schema.Struct({
     platform: Platform,
-    identifier: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300)).annotations({
+    identifier: Schema.propertySignature(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(300))).annotations({
       description: "The account's handle, email or DID, as the platform's login takes it."
     }),
     password: secretText("password").annotations({
@@ -434,7 +435,7 @@ const HttpsUrl = Schema.Trim.pipe(
 export const CreateWebhookBody = request(
   Schema.Struct({
     url: HttpsUrl,
-    kinds: Schema.Array(EventKind).pipe(Schema.minItems(1)).annotations({
+    kinds: Schema.propertySignature(Schema.Array(EventKind).pipe(Schema.minItems(1))).annotations({
       description: "The event kinds to receive; a kind added later never arrives unasked."
     })
   }),

@@ -40,13 +40,14 @@ export class RangeNotSatisfiable extends Schema.Class<RangeNotSatisfiable>("Rang
 
 const altTextPlatforms = platforms.filter((platform) => platformRegistry[platform].media.altText).join(" and ")
 
+// Descriptions go on the fields, not their types: a type's description becomes its refusal message.
 const detailFields = {
-  thumbnail_timestamp_ms: Schema.optional(
-    Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "Picks a video's cover frame (ms from the start)." })
-  ),
-  alt_text: Schema.optional(
-    Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: `Image accessibility text (${altTextPlatforms} apply it natively).` })
-  ),
+  thumbnail_timestamp_ms: Schema.optional(Schema.Int.pipe(Schema.nonNegative())).annotations({
+    description: "Picks a video's cover frame (ms from the start)."
+  }),
+  alt_text: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))).annotations({
+    description: `Image accessibility text (${altTextPlatforms} apply it natively).`
+  }),
   people_tags: Schema.optional(PeopleTags.annotations({
     description: `Instagram handles tagged in a photo (up to ${maxPeopleTags}); needs an ${platformsWith("people_tags").join(" or ")} account that advertises can.people_tags.`
   }))

@@ -1823,10 +1823,7 @@ export interface components {
             url?: string;
             /** @description A ticket from POST /media/ticket whose file was uploaded to its url. */
             ticket?: string;
-            /**
-             * nonNegative
-             * @description Picks a video's cover frame (ms from the start).
-             */
+            /** @description Picks a video's cover frame (ms from the start). */
             thumbnail_timestamp_ms?: components["schemas"]["Int"];
             /**
              * maxLength(1000)

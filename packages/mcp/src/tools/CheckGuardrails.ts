@@ -11,10 +11,10 @@ export const checkGuardrails = tool({
     "creating anything. allowed false lists violations ({ rule, detail }) to rewrite against; rules_checked empty means " +
     "the project has no guardrails; rules_skipped are rules that could not answer, wholly or in part (they fail open), and skipped says why. Needs posts:read.",
   input: Schema.Struct({
-    caption: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)).annotations({
-      description: "The text to check, 1 to 10000 characters.",
+    // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
+    caption: Schema.propertySignature(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10000)).annotations({
       examples: ["Our new release is out today!"]
-    })
+    })).annotations({ description: "The text to check, 1 to 10000 characters." })
   }),
   output: GuardrailVerdict,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

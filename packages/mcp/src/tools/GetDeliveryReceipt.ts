@@ -11,7 +11,9 @@ export const getDeliveryReceipt = tool({
     "URL once published and the error detail when it failed; approval_url is the signed page of the post. " +
     "post_not_found when the id is not a post of this project. Needs posts:read.",
   input: Schema.Struct({
-    post_id: PostId.annotations({ description: "The post's id (from create_post or list_posts).", examples: [PostId.make("0b9f3c52-4a3e-4c1e-9d7a-2f1e5d8c6b4a")] })
+    // The description goes on the field: on the type it would become the refusal message.
+    post_id: Schema.propertySignature(PostId.annotations({ examples: [PostId.make("0b9f3c52-4a3e-4c1e-9d7a-2f1e5d8c6b4a")] }))
+      .annotations({ description: "The post's id (from create_post or list_posts)." })
   }),
   output: Receipt,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -11,7 +11,9 @@ export const getPostTool = tool({
     "post and rejectionReason on a rejected one. post_superseded (naming the new id) when an edit replaced it; " +
     "post_not_found when the id is not a post of this project. Needs posts:read.",
   input: Schema.Struct({
-    id: PostId.annotations({ description: "The post's id (from create_post or list_posts).", examples: [PostId.make("0b9f3c52-4a3e-4c1e-9d7a-2f1e5d8c6b4a")] })
+    // The description goes on the field: on the type it would become the refusal message.
+    id: Schema.propertySignature(PostId.annotations({ examples: [PostId.make("0b9f3c52-4a3e-4c1e-9d7a-2f1e5d8c6b4a")] }))
+      .annotations({ description: "The post's id (from create_post or list_posts)." })
   }),
   output: PostRow,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -21,7 +21,8 @@ export const getPostMetrics = tool({
     "history: true adds each delivery's numbers over time. " +
     "post_not_found when the id is not a post of this project. Needs posts:read.",
   input: Schema.Struct({
-    post_id: PostId.annotations({ description: "The post's id (from create_post or list_posts)." }),
+    // The description goes on the field: on the type it would become the refusal message.
+    post_id: Schema.propertySignature(PostId).annotations({ description: "The post's id (from create_post or list_posts)." }),
     history: Schema.optional(Schema.Boolean.annotations({ description: "Also answer the numbers over time (default false)." }))
   }),
   output: PostMetricsWithHistory,

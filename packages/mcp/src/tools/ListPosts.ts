@@ -11,14 +11,13 @@ export const listPostsTool = tool({
     "(at_time, on_approval, now, or null for a draft or rejected post), approval_url on a held post and rejectionReason on " +
     "a rejected one. Needs posts:read.",
   input: Schema.Struct({
+    // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
     status: Schema.optional(Schema.Array(PostStatus).pipe(Schema.minItems(1)).annotations({
-      description: "Only posts in these statuses; omit for every status.",
       examples: [["pending_approval", "scheduled"]]
-    })),
+    })).annotations({ description: "Only posts in these statuses; omit for every status." }),
     limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 100)).annotations({
-      description: `How many rows, 1 to 100 (default ${defaultPostListLimit}).`,
       examples: [20]
-    }))
+    })).annotations({ description: `How many rows, 1 to 100 (default ${defaultPostListLimit}).` })
   }),
   output: PostListReply,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -49,17 +49,17 @@ export const uploadMediaTool = tool({
     "Give exactly one of url (a public https URL Herald fetches, up to 100 MB) or base64 (the file itself, at most 5 MB " +
     `decoded; larger files must come by url). Needs posts:write.`,
   input: Schema.Struct({
+    // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
     url: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)).annotations({
-      description: "A public https URL of the file (up to 100 MB); private and loopback addresses are refused.",
       examples: ["https://example.com/launch.jpg"]
-    })),
+    })).annotations({ description: "A public https URL of the file (up to 100 MB); private and loopback addresses are refused." }),
     base64: Schema.optional(Schema.String.annotations({
       description: "The file's bytes in base64, at most 5 MB decoded; use url for anything larger."
     })),
-    filename: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)).annotations({
+    filename: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
       description: "The file's name, kept as a label (a PDF's name titles a linkedin document post); the type comes from the bytes."
-    })),
-    alt_text: Schema.optional(Schema.String.pipe(Schema.maxLength(1000)).annotations({ description: "Image accessibility text, up to 1000 characters." })),
+    }),
+    alt_text: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))).annotations({ description: "Image accessibility text, up to 1000 characters." }),
     thumbnail_timestamp_ms: Schema.optional(Schema.NonNegativeInt.annotations({ description: "A video's cover frame, in milliseconds from its start." }))
   }),
   output: Schema.Struct({ id: Schema.UUID, kind: MediaKind }),

@@ -24,10 +24,11 @@ export const NewApprovalChannel = Schema.Union(
   Schema.Struct({ kind: Schema.Literal("email"), address: EmailAddress }),
   Schema.Struct({
     kind: Schema.Literal("chat"),
-    url: Schema.Trim.pipe(Schema.maxLength(2000)).annotations({
+    // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
+    url: Schema.propertySignature(Schema.Trim.pipe(Schema.maxLength(2000))).annotations({
       description: "A Slack-compatible incoming-webhook URL; it is a credential: kept sealed, never shown again."
     }),
-    label: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
+    label: Schema.propertySignature(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
       description: "Who the channel reaches, e.g. #approvals: what a decision through its links records."
     })
   })
