@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import { type ApiKeyHash, type ApiKeyStore, makeAuthenticator, type Principal, type RateLimited, type RateLimitStore } from "@herald/core"
 import { Cause, Effect, Either, Option, Runtime } from "effect"
-import { isToolCall, type Outcome, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
+import { invalidToolCall, isToolCall, type Outcome, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
 import { readJson } from "./RequestJson.js"
 import { type AnyTool, decodeArguments, jsonSchemaOf, type Refusal, resultOf, type ToolServices } from "./Tool.js"
 import { tools } from "./Tools.js"
@@ -182,6 +182,8 @@ export const McpLive = (options: McpOptions) =>
             return json(rateLimitedBody(admitted.right), 429, { "retry-after": String(admitted.right.retryAfterSeconds) })
           }
           const plain = plainToolCall(request.headers, body.value)
+          const invalid = plain === null ? invalidToolCall(request.headers, body.value) : null
+          if (invalid !== null) return json({ jsonrpc: "2.0", id: invalid.id, error: { code: ErrorCode.InvalidParams, message: invalid.message } }, 200)
           const tool = plain === null ? undefined : byName.get(plain.name)
           return yield* plain !== null && tool !== undefined
             ? answerPlain(admitted.right, plain, tool)

@@ -51,6 +51,21 @@ export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | 
   return { id: message.data.id, name: call.data.params.name, arguments: call.data.params.arguments }
 }
 
+/**
+ * A single tools/call, with headers the transport accepts, whose params are not a tool call's
+ * (arguments that are not an object, a name that is not a string): its id and what is wrong, for
+ * JSON-RPC's invalid params (-32602). The SDK parses them before its own check of them and answers
+ * an internal error (-32603) carrying the parser's dump.
+ */
+export const invalidToolCall = (headers: Headers, body: unknown): { readonly id: RequestId; readonly message: string } | null => {
+  if (!isToolCall(body) || !acceptedHeaders(headers)) return null
+  const message = JSONRPCRequestSchema.safeParse(body)
+  const call = CallToolRequestSchema.safeParse(body)
+  if (!message.success || call.success) return null
+  const issue = call.error.issues[0]!
+  return { id: message.data.id, message: `invalid params: ${issue.path.join(".")}: ${issue.message}` }
+}
+
 /** What a tool call came to: the tool's output, or a tool error already framed as a result. */
 export type Outcome = Either.Either<unknown, CallToolResult>
 

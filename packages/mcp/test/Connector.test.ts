@@ -308,6 +308,10 @@ describe("the MCP connector over Streamable HTTP (official SDK client, real serv
     expect((Array.isArray(refusedThroughSdk.body) ? refusedThroughSdk.body[0] : refusedThroughSdk.body)).toEqual((await send(refused)).body)
     const unknown = await send({ ...listPosts, params: { name: "no_such_tool", arguments: {} } })
     expect(unknown.body).toMatchObject({ id: "list-7", error: { code: -32602 } })
+    // Params that are not a tool call's (arguments a string) are invalid params naming the field, as
+    // JSON-RPC has it, not an internal error.
+    const stringArguments = await send({ ...listPosts, params: { name: "list_posts", arguments: "limit=3" } })
+    expect(stringArguments).toEqual({ status: unknown.status, body: { jsonrpc: "2.0", id: "list-7", error: { code: -32602, message: expect.stringMatching(/^invalid params: params\.arguments: /) } } })
     expect((await send(listPosts, { accept: "application/json" })).status).toBe(406)
     expect((await send(listPosts, { "mcp-protocol-version": "1999-01-01" })).status).toBe(400)
   })
