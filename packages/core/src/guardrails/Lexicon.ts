@@ -171,12 +171,13 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   /** Notes the stem of the word folded[start, end) hashed so, if it has one in the lexicon. */
   const note = (folded: string, start: number, end: number, hash: number): void => {
     for (let slot = hash & mask; slotStems[slot] !== -1; slot = (slot + 1) & mask) {
-      if (slotHashes[slot] === hash && slotLengths[slot] === end - start && sameUnits(folded, start, spelled, slotStarts[slot]!, end - start)) {
-        const id = slotStems[slot]!
-        if (marked[id] === 0) {
-          marked[id] = 1
-          found[count++] = id
-        }
+      const id = slotStems[slot]!
+      // A stem already noted needs no confirming (its words recur: "the", "our"); a word spells one
+      // spelling at most, so the probe goes on past it.
+      if (marked[id] === 0 && slotHashes[slot] === hash && slotLengths[slot] === end - start &&
+        sameUnits(folded, start, spelled, slotStarts[slot]!, end - start)) {
+        marked[id] = 1
+        found[count++] = id
         return
       }
     }
