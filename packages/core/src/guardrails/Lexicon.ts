@@ -1,5 +1,5 @@
 import { foldText } from "./Normalize.js"
-import { fnvPrime, fnvSeed, foldedWords, hasAstral, hashFilter, hashOf, hasSymbol, mayHold, type Words, wordsOfFolded } from "./Words.js"
+import { fnvPrime, fnvSeed, foldedWords, hasAstral, hashFilter, hashOf, hasSymbol, mayHold, unitAt, type Words, wordsOfFolded } from "./Words.js"
 
 /**
  * The built-in classifier's model: per class (a topic such as "politics", or a tone such as
@@ -59,12 +59,11 @@ const isLexiconCode = (code: number): boolean => code !== 0x40 && code !== 0x24 
  * (FNV-1a, as Words.ts hashes): the runs between its @, $ and astral letters.
  */
 const forEachPart = (words: Words, at: number, visit: (start: number, end: number, hash: number) => void): void => {
-  const folded = words.text
   const end = words.ends[at]!
   let from = -1
   let hash = fnvSeed
   for (let index = words.starts[at]!; index <= end; index++) {
-    const code = index < end ? folded.charCodeAt(index) : -1
+    const code = index < end ? unitAt(words, index) : -1
     if (code >= 0 && isLexiconCode(code)) {
       if (from < 0) {
         from = index
@@ -116,9 +115,9 @@ export interface CompiledLexicon {
   readonly score: (text: string) => ReadonlyMap<string, ClassScore>
 }
 
-/** Whether text[start, start + length) and other[from, from + length) hold the same units. */
-const sameUnits = (text: string, start: number, other: string, from: number, length: number): boolean => {
-  for (let index = 0; index < length; index++) if (text.charCodeAt(start + index) !== other.charCodeAt(from + index)) return false
+/** Whether the folded text of `words` holds other[from, from + length) at `start`. */
+const sameUnits = (words: Words, start: number, other: string, from: number, length: number): boolean => {
+  for (let index = 0; index < length; index++) if (unitAt(words, start + index) !== other.charCodeAt(from + index)) return false
   return true
 }
 
@@ -168,14 +167,14 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   const found = new Int32Array(stems.length)
   const marked = new Uint8Array(stems.length)
   let count = 0
-  /** Notes the stem of the word folded[start, end) hashed so, if it has one in the lexicon. */
-  const note = (folded: string, start: number, end: number, hash: number): void => {
+  /** Notes the stem of the folded word [start, end) of `words` hashed so, if it has one in the lexicon. */
+  const note = (words: Words, start: number, end: number, hash: number): void => {
     for (let slot = hash & mask; slotStems[slot] !== -1; slot = (slot + 1) & mask) {
       const id = slotStems[slot]!
       // A stem already noted needs no confirming (its words recur: "the", "our"); a word spells one
       // spelling at most, so the probe goes on past it.
       if (marked[id] === 0 && slotHashes[slot] === hash && slotLengths[slot] === end - start &&
-        sameUnits(folded, start, spelled, slotStarts[slot]!, end - start)) {
+        sameUnits(words, start, spelled, slotStarts[slot]!, end - start)) {
         marked[id] = 1
         found[count++] = id
         return
@@ -184,19 +183,18 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
   }
   const score = (text: string): ReadonlyMap<string, ClassScore> => {
     const { words } = foldedWords(text)
-    const folded = words.text
     count = 0
     const { ends, flags, hashes, starts } = words
     for (let at = 0; at < words.count; at++) {
       if (splitsInParts(flags[at]!)) {
         forEachPart(words, at, (start, end, hash) => {
-          if (mayHold(spellingHashes, hash)) note(folded, start, end, hash)
+          if (mayHold(spellingHashes, hash)) note(words, start, end, hash)
         })
         continue
       }
       // Most words have no stem in the lexicon: one bit test each.
       const hash = hashes[at]!
-      if (mayHold(spellingHashes, hash)) note(folded, starts[at]!, ends[at]!, hash)
+      if (mayHold(spellingHashes, hash)) note(words, starts[at]!, ends[at]!, hash)
     }
     const scores = new Map<string, ClassScore>()
     classes.forEach(([name, { bias }], index) => {

@@ -139,7 +139,11 @@ export const mayHold = (filter: HashFilter, hash: number): boolean =>
  * they always do.
  */
 export interface Words {
+  /** The folded text: spelled out on first read when the scan folded units as it read them (see unitAt). */
   readonly text: string
+  /** The text the scan read: the folded text, or (folds) the lower-cased text whose non-ASCII units fold as read. */
+  readonly source: string
+  readonly folds: boolean
   readonly count: number
   readonly starts: Int32Array
   readonly ends: Int32Array
@@ -147,6 +151,44 @@ export interface Words {
   readonly flags: Uint8Array
   /** Gap flags of the gap after each word. */
   readonly gaps: Uint8Array
+}
+
+/**
+ * The unit at `index` of the folded text, read from the scanned text: the few words of a caption
+ * that meet a term or a stem are read unit by unit, and its whole folded text is never spelled
+ * out for them.
+ */
+export const unitAt = (words: Words, index: number): number => {
+  const unit = words.source.charCodeAt(index)
+  return words.folds && unit >= 0x80 ? foldedUnit(unit) : unit
+}
+
+const nonAsciiUnit = /[\u0080-\uffff]/g
+const foldUnits = (lower: string): string =>
+  lower.replace(nonAsciiUnit, (unit) => String.fromCharCode(foldedUnit(unit.charCodeAt(0))))
+
+/** words.text.slice(start, end), spelled from the scanned text. */
+export const sliceOf = (words: Words, start: number, end: number): string => {
+  const slice = words.source.slice(start, end)
+  return words.folds ? foldUnits(slice) : slice
+}
+
+/** A scan's words: the folded text is spelled out only when something reads it whole. */
+class ScannedWords implements Words {
+  private folded: string | undefined = undefined
+  constructor(
+    readonly source: string,
+    readonly folds: boolean,
+    readonly count: number,
+    readonly starts: Int32Array,
+    readonly ends: Int32Array,
+    readonly hashes: Int32Array,
+    readonly flags: Uint8Array,
+    readonly gaps: Uint8Array
+  ) {}
+  get text(): string {
+    return (this.folded ??= this.folds ? foldUnits(this.source) : this.source)
+  }
 }
 
 // Allocating fresh typed arrays per check cost more in garbage collection than the matching itself:
@@ -159,11 +201,8 @@ let buffers = {
   gaps: new Uint8Array(0)
 }
 
-// Where a folding scan met a unit that folds to another, and that unit: the folded text is the
-// lower-cased one with these replaced. Reset by each scan.
-let changedAt = new Int32Array(64)
-let changedTo = new Uint16Array(64)
-let changes = 0
+// Whether the folding scan under way met a unit that folds to another.
+let changed = false
 // The low unit of the last surrogate pair read, and the kind of its character.
 let pairedLow = -1
 let pairedKind = 0
@@ -188,16 +227,7 @@ const closerLook = (text: string, index: number, folding: boolean): number => {
     const folded = foldedUnit(unit)
     if (folded < 0) return -1
     if (folded !== unit) {
-      if (changes === changedAt.length) {
-        const grownAt = new Int32Array(changes * 2)
-        const grownTo = new Uint16Array(changes * 2)
-        grownAt.set(changedAt)
-        grownTo.set(changedTo)
-        changedAt = grownAt
-        changedTo = grownTo
-      }
-      changedAt[changes] = index
-      changedTo[changes++] = folded
+      changed = true
       code = folded
     }
   }
@@ -222,7 +252,7 @@ const closerLook = (text: string, index: number, folding: boolean): number => {
 
 /**
  * Scans `text` for words. Folding, `text` is lower-cased text and each non-ASCII unit is read as
- * the one unit it folds to, so the scan also spells out the folded text (Words.text); null when a
+ * the one unit it folds to, so the words are those of the folded text (Words.text); null when a
  * unit folds to more or fewer units than one, or is a surrogate (the text is then folded first).
  *
  * Two tight loops take turns, one over the units between words, one over a word's units, so the
@@ -244,7 +274,7 @@ const scan = (text: string, folding: boolean): Words | null => {
   const { ends, flags, gaps, hashes, starts } = buffers
   const kinds = folding ? foldingKinds : bmpKinds
   const length = text.length
-  changes = 0
+  changed = false
   pairedLow = -1
   let count = 0
   let index = 0
@@ -307,19 +337,7 @@ const scan = (text: string, folding: boolean): Words | null => {
     index++
   }
   if (count > 0) gaps[count - 1] = 0
-  return { text: changes === 0 ? text : spliced(text, changes), count, starts, ends, hashes, flags, gaps }
-}
-
-/** The text with the units a folding scan changed replaced by what they fold to. */
-const spliced = (text: string, changes: number): string => {
-  const pieces: Array<string> = []
-  let from = 0
-  for (let at = 0; at < changes; at++) {
-    pieces.push(text.slice(from, changedAt[at]), String.fromCharCode(changedTo[at]!))
-    from = changedAt[at]! + 1
-  }
-  pieces.push(text.slice(from))
-  return pieces.join("")
+  return new ScannedWords(text, changed, count, starts, ends, hashes, flags, gaps)
 }
 
 // The banned-word matcher and the built-in classifier read the same text one after the other: the
@@ -331,7 +349,8 @@ let lastOffsetsKept = false
 
 /** The words of a folded text (see Words). */
 export const wordsOfFolded = (folded: string): Words => {
-  if (last !== null && last.text === folded) return last
+  // A folding scan's words are not compared: that would spell their text out.
+  if (last !== null && !last.folds && last.source === folded) return last
   last = scan(folded, false)!
   lastSource = null
   return last
