@@ -89,7 +89,7 @@ const checkClassified = (texts: ReadonlyArray<OutboundText>, question: Classifie
     if (asked.topics.length === 0 && asked.tone === null) {
       return Effect.succeed([...unanswered("banned_topics", false, topicGaps), ...unanswered("tone", false, toneGaps)])
     }
-    return Effect.forEach(byText(texts), ({ fields, text }) =>
+    const judged = ({ fields, text }: { readonly text: string; readonly fields: ReadonlyArray<string> }) =>
       classifier.classify(text, asked).pipe(Effect.map((answer) => ({
         topics: answer.topics.flatMap(({ evidence, score, topic }) =>
           fields.map((field): GuardrailViolation => ({
@@ -110,7 +110,13 @@ const checkClassified = (texts: ReadonlyArray<OutboundText>, question: Classifie
               score: rounded(score)
             }))
         })
-      }))), { concurrency: texts.length > 1 ? classifierConcurrency : undefined }).pipe(
+      })))
+    const distinct = byText(texts)
+    // One distinct text (the common case) is one question: no forEach around it.
+    const answered = distinct.length === 1
+      ? Effect.map(judged(distinct[0]!), (answer) => [answer])
+      : Effect.forEach(distinct, judged, { concurrency: classifierConcurrency })
+    return answered.pipe(
       Effect.map((answers): ReadonlyArray<Outcome> => [
         ...(asked.topics.length > 0
           ? [{ rule: "banned_topics" as const, violations: Option.some(answers.flatMap(({ topics }) => topics)), skipped: topicGaps }]

@@ -12,7 +12,9 @@ import {
   joinGap,
   mayHold,
   phraseGap,
+  sliceOf,
   spacedGap,
+  unitAt,
   type Words,
   wordsOfFolded
 } from "./Words.js"
@@ -157,7 +159,7 @@ const compile = (terms: ReadonlyArray<string>): Compiled => {
   return { index, squeezedIndex, keys: hashFilter([...index.keys()].map((key) => hashOf(key))), longestRun: longestJoined * 2, size }
 }
 
-const spelling = (words: Words, at: number): string => words.text.slice(words.starts[at], words.ends[at])
+const spelling = (words: Words, at: number): string => sliceOf(words, words.starts[at]!, words.ends[at]!)
 /** The words first..last run together. */
 const spelledRun = (words: Words, first: number, last: number): string => {
   let run = ""
@@ -231,7 +233,7 @@ class Search {
   /** Every run of two or more consecutive linked fragments starting at `first`, read as one word. */
   private joinRuns(first: number): void {
     const { compiled, words } = this
-    const { ends, flags, starts, text } = words
+    const { ends, flags, starts } = words
     // The run is hashed as it grows, as the scan hashes a word: a run of letters only (no three
     // alike in a row) or of digits only has one reading, its spelling, which the hash probe
     // rejects without building it. Other runs are spelled out and read as a word is.
@@ -242,7 +244,7 @@ class Search {
     let beforePrevious = -1
     for (let next = first; next < words.count; next++) {
       for (let index = starts[next]!; index < ends[next]!; index++) {
-        const code = text.charCodeAt(index)
+        const code = unitAt(words, index)
         hash = Math.imul(hash ^ code, fnvPrime)
         if (code === previous && code === beforePrevious) runFlags |= hasTriple
         beforePrevious = previous

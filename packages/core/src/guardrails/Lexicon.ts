@@ -1,5 +1,5 @@
 import { foldText } from "./Normalize.js"
-import { fnvPrime, fnvSeed, foldedWords, hasAstral, hashFilter, hashOf, hasSymbol, mayHold, type Words, wordsOfFolded } from "./Words.js"
+import { fnvPrime, fnvSeed, foldedWords, hasAstral, hashFilter, hashOf, hasSymbol, mayHold, unitAt, type Words, wordsOfFolded } from "./Words.js"
 
 /**
  * The built-in classifier's model: per class (a topic such as "politics", or a tone such as
@@ -59,12 +59,11 @@ const isLexiconCode = (code: number): boolean => code !== 0x40 && code !== 0x24 
  * (FNV-1a, as Words.ts hashes): the runs between its @, $ and astral letters.
  */
 const forEachPart = (words: Words, at: number, visit: (start: number, end: number, hash: number) => void): void => {
-  const folded = words.text
   const end = words.ends[at]!
   let from = -1
   let hash = fnvSeed
   for (let index = words.starts[at]!; index <= end; index++) {
-    const code = index < end ? folded.charCodeAt(index) : -1
+    const code = index < end ? unitAt(words, index) : -1
     if (code >= 0 && isLexiconCode(code)) {
       if (from < 0) {
         from = index
@@ -116,9 +115,9 @@ export interface CompiledLexicon {
   readonly score: (text: string) => ReadonlyMap<string, ClassScore>
 }
 
-/** Whether `word` stands in `text` at `start` (what startsWith does, without its generic call). */
-const sameUnits = (text: string, start: number, word: string): boolean => {
-  for (let index = 0; index < word.length; index++) if (text.charCodeAt(start + index) !== word.charCodeAt(index)) return false
+/** Whether the folded text of `words` holds other[from, from + length) at `start`. */
+const sameUnits = (words: Words, start: number, other: string, from: number, length: number): boolean => {
+  for (let index = 0; index < length; index++) if (unitAt(words, start + index) !== other.charCodeAt(from + index)) return false
   return true
 }
 
@@ -141,48 +140,61 @@ export const compileLexicon = (lexicon: Lexicon): CompiledLexicon => {
       .filter((word) => stemEnd(word, 0, word.length) === stem.length)
       .map((word) => ({ word, id, hash: hashOf(word) }))
   )
+  // An open-addressed table of the spellings by hash, in typed arrays: per slot the spelling's
+  // hash, its stem (-1: an empty slot), and where it is spelled in `spelled` (all of them run together).
   let size = 16
   while (size < spellings.length * 2) size *= 2
   const mask = size - 1
-  const slots = new Int32Array(size).fill(-1)
-  const hashes = new Int32Array(size)
-  const spellingHashes = hashFilter(spellings.map(({ hash }) => hash))
-  spellings.forEach(({ hash }, index) => {
+  const slotHashes = new Int32Array(size)
+  const slotStems = new Int32Array(size).fill(-1)
+  const slotStarts = new Int32Array(size)
+  const slotLengths = new Int32Array(size)
+  const spelled = spellings.map(({ word }) => word).join("")
+  let spelledAt = 0
+  for (const { hash, id, word } of spellings) {
     let slot = hash & mask
-    while (slots[slot] !== -1) slot = (slot + 1) & mask
-    slots[slot] = index
-    hashes[slot] = hash
-  })
+    while (slotStems[slot] !== -1) slot = (slot + 1) & mask
+    slotHashes[slot] = hash
+    slotStems[slot] = id
+    slotStarts[slot] = spelledAt
+    slotLengths[slot] = word.length
+    spelledAt += word.length
+  }
+  const spellingHashes = hashFilter(spellings.map(({ hash }) => hash))
 
   // The stems found in the text, each once, in order of first appearance (the order their weights
   // are summed in), and a mark on each, cleared after scoring: nothing is allocated per stem.
   const found = new Int32Array(stems.length)
   const marked = new Uint8Array(stems.length)
-  /** The stem of the word folded[start, end) hashed so, if it has one in the lexicon; else -1. */
-  const stemOf = (folded: string, start: number, end: number, hash: number): number => {
-    if (!mayHold(spellingHashes, hash)) return -1
-    for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
-      if (hashes[slot] === hash) {
-        const { id, word } = spellings[slots[slot]!]!
-        if (word.length === end - start && sameUnits(folded, start, word)) return id
+  let count = 0
+  /** Notes the stem of the folded word [start, end) of `words` hashed so, if it has one in the lexicon. */
+  const note = (words: Words, start: number, end: number, hash: number): void => {
+    for (let slot = hash & mask; slotStems[slot] !== -1; slot = (slot + 1) & mask) {
+      const id = slotStems[slot]!
+      // A stem already noted needs no confirming (its words recur: "the", "our"); a word spells one
+      // spelling at most, so the probe goes on past it.
+      if (marked[id] === 0 && slotHashes[slot] === hash && slotLengths[slot] === end - start &&
+        sameUnits(words, start, spelled, slotStarts[slot]!, end - start)) {
+        marked[id] = 1
+        found[count++] = id
+        return
       }
     }
-    return -1
   }
   const score = (text: string): ReadonlyMap<string, ClassScore> => {
     const { words } = foldedWords(text)
-    const folded = words.text
-    let count = 0
-    const note = (id: number) => {
-      if (id >= 0 && marked[id] === 0) {
-        marked[id] = 1
-        found[count++] = id
-      }
-    }
-    const { ends, flags, hashes: wordHashes, starts } = words
+    count = 0
+    const { ends, flags, hashes, starts } = words
     for (let at = 0; at < words.count; at++) {
-      if (splitsInParts(flags[at]!)) forEachPart(words, at, (start, end, hash) => note(stemOf(folded, start, end, hash)))
-      else note(stemOf(folded, starts[at]!, ends[at]!, wordHashes[at]!))
+      if (splitsInParts(flags[at]!)) {
+        forEachPart(words, at, (start, end, hash) => {
+          if (mayHold(spellingHashes, hash)) note(words, start, end, hash)
+        })
+        continue
+      }
+      // Most words have no stem in the lexicon: one bit test each.
+      const hash = hashes[at]!
+      if (mayHold(spellingHashes, hash)) note(words, starts[at]!, ends[at]!, hash)
     }
     const scores = new Map<string, ClassScore>()
     classes.forEach(([name, { bias }], index) => {
