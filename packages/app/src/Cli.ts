@@ -1,4 +1,4 @@
-import * as Fs from "node:fs"
+import { createRequire } from "node:module"
 import { Command, ValidationError } from "@effect/cli"
 import { NodeContext } from "@effect/platform-node"
 import { CredentialsCipher, StorageLive, migrate } from "@herald/storage-postgres"
@@ -12,7 +12,9 @@ import { importCli } from "./CsvImport.js"
 import { loadCredentialsKey } from "./Secrets.js"
 import { serve, work } from "./Server.js"
 
-const version = (JSON.parse(Fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version
+// By the package's own name, not a path relative to this module: in the bundle npm start runs, this
+// module sits in a chunk a directory below bin.js (scripts/build.mjs).
+const version = (createRequire(import.meta.url)("@herald/app/package.json") as { version: string }).version
 
 const runMigrations = Effect.gen(function*() {
   const config = yield* heraldConfig

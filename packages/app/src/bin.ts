@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-import { NodeRuntime } from "@effect/platform-node"
-import { Effect } from "effect"
 import * as V8 from "node:v8"
-import { runCli } from "./Cli.js"
+import { holdYoungGeneration } from "./YoungGeneration.js"
 
 // WebAssembly compiled by the baseline compiler only (Liftoff), never optimised: the embedded
 // database's 9 MB pglite.wasm is compiled on every start, and optimising its hot functions cost
@@ -10,6 +8,15 @@ import { runCli } from "./Cli.js"
 // Read when a module is compiled, so setting it here, before the server starts, is in time. The
 // server process only: createHerald() leaves its host's flags alone.
 V8.setFlagsFromString("--liftoff-only")
+holdYoungGeneration()
+
+// Imported only now, after the flags: evaluating Herald's modules is the start's first burst of
+// surviving objects, which the young generation must not grow for (YoungGeneration.ts).
+const [{ NodeRuntime }, { Effect }, { runCli }] = await Promise.all([
+  import("@effect/platform-node"),
+  import("effect"),
+  import("./Cli.js")
+])
 
 // runMain interrupts on SIGINT/SIGTERM, so the server closes its database and releases the data dir.
 // The tracer is off unless an OTLP endpoint is configured (Telemetry.ts turns it on): spans would
