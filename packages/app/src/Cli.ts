@@ -1,6 +1,6 @@
 import { createRequire } from "node:module"
 import { Command, ValidationError } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { CredentialsCipher, StorageLive, migrate } from "@herald/storage-postgres"
 import { Console, Effect, Option } from "effect"
 import { adminCli } from "./AdminCli.js"
@@ -77,3 +77,18 @@ const runParsed = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
     Effect.provide(NodeContext.layer)
   )
 
+/**
+ * The `herald` process (bin.ts): runCli on its arguments, the exit code its result. runMain
+ * interrupts on SIGINT/SIGTERM, so the server closes its database and releases the data dir. The
+ * tracer is off unless an OTLP endpoint is configured (Telemetry.ts turns it on): spans would be
+ * recorded for nobody, at a cost on every request (bench/README.md, HTTP: `traced` and `inSpan`);
+ * an embedding host (createHerald) keeps its own tracer.
+ */
+export const main = (argv: ReadonlyArray<string>): void =>
+  NodeRuntime.runMain(
+    Effect.flatMap(runCli(argv), (code) => Effect.sync(() => void (process.exitCode = code))).pipe(
+      Effect.withTracerEnabled(false)
+    ),
+    // The logger is Herald's own (Logging.ts: JSON or pretty, from HERALD_LOG_FORMAT), not runMain's.
+    { disableErrorReporting: true, disablePrettyLogger: true }
+  )

@@ -10,22 +10,7 @@ import { holdYoungGeneration } from "./YoungGeneration.js"
 V8.setFlagsFromString("--liftoff-only")
 holdYoungGeneration()
 
-// Imported only now, after the flags: evaluating Herald's modules is the start's first burst of
-// surviving objects, which the young generation must not grow for (YoungGeneration.ts).
-const [{ NodeRuntime }, { Effect }, { runCli }] = await Promise.all([
-  import("@effect/platform-node"),
-  import("effect"),
-  import("./Cli.js")
-])
-
-// runMain interrupts on SIGINT/SIGTERM, so the server closes its database and releases the data dir.
-// The tracer is off unless an OTLP endpoint is configured (Telemetry.ts turns it on): spans would
-// be recorded for nobody, at a cost on every request (bench/README.md, HTTP: `traced` and
-// `inSpan`); an embedding host (createHerald) keeps its own tracer.
-NodeRuntime.runMain(
-  Effect.flatMap(runCli(process.argv.slice(2)), (code) => Effect.sync(() => void (process.exitCode = code))).pipe(
-    Effect.withTracerEnabled(false)
-  ),
-  // The logger is Herald's own (Logging.ts: JSON or pretty, from HERALD_LOG_FORMAT), not runMain's.
-  { disableErrorReporting: true, disablePrettyLogger: true }
-)
+// The CLI is imported only now, after the flags: evaluating Herald's modules is the start's first
+// burst of surviving objects, which the young generation must not grow for (YoungGeneration.ts).
+const { main } = await import("./Cli.js")
+main(process.argv.slice(2))
