@@ -83,10 +83,10 @@ const acquire = async () => {
 }
 
 // The server that `npm start` runs: packages/app's compiled bin.js and what it imports, bundled by
-// esbuild into dist/herald.js (beside bin.js, so its createRequire calls resolve as bin.js's do) and
-// dist/herald-chunks/: bin.js imports the rest dynamically, so nearly all the code is there, a
-// directory below bin.js (nothing bundled may read a file by a path relative to its own module). Loading one
-// file instead of several hundred modules is most of a restart's CPU (bench/README.md, Footprint).
+// esbuild into dist/herald.js (beside bin.js, so its `../package.json` and its createRequire calls
+// resolve as bin.js's do) and dist/herald-chunks/ (what is imported dynamically, and the code it
+// shares). Loading one file instead of several hundred modules is most of a restart's CPU
+// (bench/README.md, Footprint).
 // Left out: PGlite (its wasm and data files are found next to its module), the ffprobe binary's
 // package (found by its own require) and the SQLite drivers (native). Stale when any workspace's
 // dist/, or this script, is newer than the bundle.

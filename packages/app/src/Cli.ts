@@ -1,6 +1,6 @@
-import { createRequire } from "node:module"
+import * as Fs from "node:fs"
 import { Command, ValidationError } from "@effect/cli"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { NodeContext } from "@effect/platform-node"
 import { CredentialsCipher, StorageLive, migrate } from "@herald/storage-postgres"
 import { Console, Effect, Option } from "effect"
 import { adminCli } from "./AdminCli.js"
@@ -12,9 +12,7 @@ import { importCli } from "./CsvImport.js"
 import { loadCredentialsKey } from "./Secrets.js"
 import { serve, work } from "./Server.js"
 
-// By the package's own name, not a path relative to this module: in the bundle npm start runs, this
-// module sits in a chunk a directory below bin.js (scripts/build.mjs).
-const version = (createRequire(import.meta.url)("@herald/app/package.json") as { version: string }).version
+const version = (JSON.parse(Fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version
 
 const runMigrations = Effect.gen(function*() {
   const config = yield* heraldConfig
@@ -77,18 +75,3 @@ const runParsed = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
     Effect.provide(NodeContext.layer)
   )
 
-/**
- * The `herald` process (bin.ts): runCli on its arguments, the exit code its result. runMain
- * interrupts on SIGINT/SIGTERM, so the server closes its database and releases the data dir. The
- * tracer is off unless an OTLP endpoint is configured (Telemetry.ts turns it on): spans would be
- * recorded for nobody, at a cost on every request (bench/README.md, HTTP: `traced` and `inSpan`);
- * an embedding host (createHerald) keeps its own tracer.
- */
-export const main = (argv: ReadonlyArray<string>): void =>
-  NodeRuntime.runMain(
-    Effect.flatMap(runCli(argv), (code) => Effect.sync(() => void (process.exitCode = code))).pipe(
-      Effect.withTracerEnabled(false)
-    ),
-    // The logger is Herald's own (Logging.ts: JSON or pretty, from HERALD_LOG_FORMAT), not runMain's.
-    { disableErrorReporting: true, disablePrettyLogger: true }
-  )

@@ -24,7 +24,6 @@ import { loggingLayer, logSettings } from "./Logging.js"
 import { McpRoute } from "./McpRoute.js"
 import { PrometheusPageLive } from "./PrometheusPage.js"
 import { telemetryLayer, telemetrySettings } from "./Telemetry.js"
-import { releaseYoungGeneration } from "./YoungGeneration.js"
 import { approvalNotifier, workers } from "./workers/index.js"
 import { loadSecrets, type Secrets } from "./Secrets.js"
 
@@ -134,8 +133,7 @@ export const work = Effect.gen(function*() {
   return yield* Layer.launch(
     backgroundWorkers(config, httpApiConfig(Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`), secrets.approvalSecret)).pipe(
       Layer.provide(engineLayer({ ...config, credentialsKey: secrets.credentialsKey })),
-      Layer.provide(yield* observability),
-      Layer.tap(() => Effect.sync(releaseYoungGeneration))
+      Layer.provide(yield* observability)
     )
   )
 })
@@ -145,9 +143,6 @@ export const serve = Effect.gen(function*() {
   const config = yield* heraldConfig
   const secrets = yield* loadSecrets(config)
   return yield* Layer.launch(
-    serverLayer(config, secrets, { drainDelay: yield* drainDelay }).pipe(
-      Layer.provide(yield* observability),
-      Layer.tap(() => Effect.sync(releaseYoungGeneration))
-    )
+    serverLayer(config, secrets, { drainDelay: yield* drainDelay }).pipe(Layer.provide(yield* observability))
   )
 })
