@@ -84,16 +84,17 @@ const acquire = async () => {
 
 // The server that `npm start` runs: packages/app's compiled bin.js and what it imports, bundled by
 // esbuild into dist/herald.js (beside bin.js, so its `../package.json` and its createRequire calls
-// resolve as bin.js's do) and dist/herald-chunks/ (what is imported dynamically). Loading one
-// file instead of several hundred modules is most of a restart's CPU (bench/README.md, Footprint).
+// resolve as bin.js's do) and dist/herald-chunks/ (what is imported dynamically, and the code it
+// shares). Loading one file instead of several hundred modules is most of a restart's CPU
+// (bench/README.md, Footprint).
 // Left out: PGlite (its wasm and data files are found next to its module), the ffprobe binary's
 // package (found by its own require) and the SQLite drivers (native). Stale when any workspace's
-// dist/ is newer than the bundle.
+// dist/, or this script, is newer than the bundle.
 const app = join(root, "packages", "app")
 const bundle = join(app, "dist", "herald.js")
 const bundleStale = () => {
   const at = statSync(bundle, { throwIfNoEntry: false })?.mtimeMs
-  return at === undefined || workspaces().some((workspace) => (built(workspace) ?? 0) > at)
+  return at === undefined || statSync(import.meta.filename).mtimeMs > at || workspaces().some((workspace) => (built(workspace) ?? 0) > at)
 }
 const bundleServer = async () => {
   const { build } = await import("esbuild")
@@ -111,23 +112,58 @@ const bundleServer = async () => {
     // Bundled CommonJS modules call require() for node's built-ins; an ES module has none of its own.
     banner: { js: "import { createRequire as heraldCreateRequire } from \"node:module\"; const require = heraldCreateRequire(import.meta.url);" },
     logLevel: "warning",
-    plugins: [scalarOnDemand]
+    plugins: [standInsPlugin]
   })
 }
 
-// @effect/platform's index re-exports HttpApiScalar, whose module holds Scalar's 3 MB script: the
-// bundle would load it on every start, although only the reference page's module, imported on the
-// first request for the page, uses it (by its own path, @effect/platform/HttpApiScalar). Through
-// the index it resolves to a module that says so.
-const scalarOnDemand = {
-  name: "herald-scalar-on-demand",
+// Modules that libraries load at start through their index, for features Herald never uses: in the
+// bundle, each import below (from the importer named) resolves to a stand-in that says so if it is
+// ever called. Loading them cost every start their parse and the memory they hold (bench/README.md,
+// Footprint).
+const leftOut = (what) => `() => { throw new Error(${JSON.stringify(`Herald's bundle leaves out ${what}`)}) }`
+const standIns = [
+  {
+    // @effect/platform's index re-exports HttpApiScalar, whose module holds Scalar's 3 MB script;
+    // only the reference page's module, imported on the first request for the page, uses it (by its
+    // own path, @effect/platform/HttpApiScalar, which the bundle keeps in that page's chunk).
+    path: /^\.\/HttpApiScalar\.js$/,
+    importer: /@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/,
+    contents: `export const layer = ${leftOut("the index's HttpApiScalar: import @effect/platform/HttpApiScalar")}`
+  },
+  {
+    // @effect/platform-node's HTTP client on undici (NodeHttpClient.layerUndici). Herald calls out
+    // through OutboundGuard, which imports undici itself on its first request.
+    path: /^undici$/,
+    importer: /@effect[\\/]platform-node[\\/]dist[\\/]esm[\\/]Undici\.js$/,
+    contents: `const left = ${leftOut("@effect/platform-node's undici client")}
+export class Agent { constructor() { left() } }
+export const getGlobalDispatcher = left
+export default {}`
+  },
+  {
+    // WebSockets (an upgrade the app accepts, NodeSocket, NodeSocketServer): no Herald route upgrades.
+    path: /^ws$/,
+    importer: /@effect[\\/]platform-node(-shared)?[\\/]dist[\\/]esm[\\/]/,
+    contents: `const left = ${leftOut("WebSockets (ws)")}
+export class WebSocket { constructor() { left() } }
+export class WebSocketServer { constructor() { left() } }
+export default {}`
+  },
+  {
+    // @effect/cli's options read from a YAML, TOML or INI file (Options.fileParse): Herald's CLI has none.
+    path: /^(yaml|toml|ini)$/,
+    importer: /@effect[\\/]cli[\\/]dist[\\/]esm[\\/]internal[\\/]files\.js$/,
+    contents: `export const parse = ${leftOut("@effect/cli's configuration files")}`
+  }
+]
+const standInsPlugin = {
+  name: "herald-stand-ins",
   setup(build) {
-    build.onResolve({ filter: /^\.\/HttpApiScalar\.js$/ }, ({ importer }) =>
-      /@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/.test(importer) ? { path: "HttpApiScalar", namespace: "herald-scalar" } : undefined)
-    build.onLoad({ filter: /.*/, namespace: "herald-scalar" }, () => ({
-      contents: "export const layer = () => { throw new Error(\"in Herald's bundle, import @effect/platform/HttpApiScalar, not the index's HttpApiScalar\") }",
-      loader: "js"
-    }))
+    standIns.forEach((standIn, index) => {
+      build.onResolve({ filter: standIn.path }, ({ importer }) =>
+        standIn.importer.test(importer) ? { path: String(index), namespace: "herald-stand-in" } : undefined)
+    })
+    build.onLoad({ filter: /.*/, namespace: "herald-stand-in" }, ({ path }) => ({ contents: standIns[Number(path)].contents, loader: "js" }))
   }
 }
 

@@ -1,6 +1,5 @@
-import { OtlpMetrics, OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
 import { FetchHttpClient } from "@effect/platform"
-import { Config, ConfigError, Duration, Either, Layer, Option } from "effect"
+import { Config, ConfigError, Duration, Effect, Either, Layer, Option } from "effect"
 import { optional } from "./Config.js"
 
 /**
@@ -73,21 +72,25 @@ export const telemetrySettings: Config.Config<TelemetrySettings> = Config.all({
  * The OTLP exporters the settings ask for, with the tracer turned on when traces are exported
  * (the CLI runs with it off: see bin.ts). The spans are the ones the code takes (`inSpan`,
  * `traced`, the request span of `observeRequests`, @effect/sql's); the metrics are Effect's
- * registry, the same the Prometheus page shows.
+ * registry, the same the Prometheus page shows. @effect/opentelemetry is imported only when an
+ * endpoint is set: a server that exports nothing never holds its code (bench/README.md, Footprint).
  */
 export const telemetryLayer = (settings: TelemetrySettings): Layer.Layer<never> => {
+  if (Option.isNone(settings.traces) && Option.isNone(settings.metrics)) return Layer.empty
   const resource = { serviceName: settings.serviceName }
   const common = { headers: settings.headers, resource, exportInterval: settings.exportInterval }
-  const traces = Option.match(settings.traces, {
-    onNone: () => Layer.empty,
-    onSome: (url) => Layer.merge(OtlpTracer.layer({ ...common, url }), Layer.setTracerEnabled(true))
-  })
-  const metrics = Option.match(settings.metrics, {
-    onNone: () => Layer.empty,
-    onSome: (url) => OtlpMetrics.layer({ ...common, url })
-  })
-  return Layer.merge(traces, metrics).pipe(
-    Layer.provide(FetchHttpClient.layer),
-    Layer.provide(settings.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf)
-  )
+  return Layer.unwrapEffect(Effect.map(Effect.promise(() => import("@effect/opentelemetry")), ({ OtlpMetrics, OtlpSerialization, OtlpTracer }) => {
+    const traces = Option.match(settings.traces, {
+      onNone: () => Layer.empty,
+      onSome: (url) => Layer.merge(OtlpTracer.layer({ ...common, url }), Layer.setTracerEnabled(true))
+    })
+    const metrics = Option.match(settings.metrics, {
+      onNone: () => Layer.empty,
+      onSome: (url) => OtlpMetrics.layer({ ...common, url })
+    })
+    return Layer.merge(traces, metrics).pipe(
+      Layer.provide(FetchHttpClient.layer),
+      Layer.provide(settings.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf)
+    )
+  }))
 }

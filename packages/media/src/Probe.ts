@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process"
 import { type MediaFacts, type MediaKind, MediaProbe, traced, UnsupportedMedia } from "@herald/core"
 import { Effect, Either, Layer, Schema } from "effect"
-import { fileTypeFromFile } from "file-type"
 
 /** ffprobe could not be run: video and image facts would be missing, so Herald does not start. */
 export class FfprobeMissing extends Schema.TaggedError<FfprobeMissing>()("FfprobeMissing", {
@@ -84,7 +83,8 @@ export const ffprobeMediaProbe = (configured?: string) =>
     MediaProbe,
     Effect.map(resolveFfprobe(configured), (command) => MediaProbe.of({
       inspect: traced("MediaProbe.inspect")(function*(file) {
-        const sniffed = yield* Effect.promise(() => fileTypeFromFile(file.location))
+        // file-type is imported on the first file inspected, not at start (bench/README.md, Footprint).
+        const sniffed = yield* Effect.promise(() => import("file-type").then(({ fileTypeFromFile }) => fileTypeFromFile(file.location)))
         const mime = sniffed?.mime ?? null
         const kind = mime === null ? undefined : acceptedTypes[mime]
         if (kind === undefined) {

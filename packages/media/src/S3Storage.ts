@@ -1,8 +1,5 @@
 import { createReadStream } from "node:fs"
 import type { Readable } from "node:stream"
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3"
-import { createPresignedPost } from "@aws-sdk/s3-presigned-post"
-import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
 import { inSpan, MediaStaging, MediaStorage, MediaTooLarge } from "@herald/core"
 import { DateTime, Effect, Layer, Option, Redacted, Stream } from "effect"
 
@@ -24,9 +21,6 @@ export interface BucketConfig {
  */
 const publicUrlSeconds = 60 * 60
 
-const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.$metadata.httpStatusCode === 404)
-
 /**
  * Media bytes in a bucket. A ticket's slot is a presigned form POST whose policy pins the key,
  * caps the size and lapses with the ticket; redeeming stages the object and deletes it.
@@ -36,6 +30,15 @@ export const s3MediaStorage = (config: BucketConfig) =>
     MediaStorage,
     Effect.gen(function*() {
       const staging = yield* MediaStaging
+      // The SDK is imported here, when a bucket is configured, not with this module: a server on
+      // local media (the default) never holds its code (bench/README.md, Footprint).
+      const [{ DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException }, { createPresignedPost }, {
+        getSignedUrl
+      }] = yield* Effect.promise(() =>
+        Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/s3-presigned-post"), import("@aws-sdk/s3-request-presigner")])
+      )
+      const isMissing = (error: unknown) =>
+        error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.$metadata.httpStatusCode === 404)
       const client = yield* Effect.acquireRelease(
         Effect.sync(() =>
           new S3Client({

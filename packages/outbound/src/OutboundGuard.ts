@@ -2,7 +2,7 @@ import { promises as dns, type LookupAddress } from "node:dns"
 import type { IncomingHttpHeaders } from "node:http"
 import { isIP, type LookupFunction } from "node:net"
 import { Context, Duration, Effect, Exit, Layer, Schema, Scope, Stream } from "effect"
-import { Agent, request } from "undici"
+import type { Agent, request } from "undici"
 import { traced } from "@herald/core"
 import { addressRefusal, refusedRangeOf } from "./RefusedRanges.js"
 
@@ -213,9 +213,14 @@ export class OutboundGuard extends Context.Tag("@herald/outbound/OutboundGuard")
     if ((allowLoopback || loopbackPorts.size > 0) && production) return yield* new LoopbackAllowedInProduction()
     const resolveHost = options.resolveHost ?? defaultResolveHost
 
-    const agent = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        new Agent({
+    // undici is imported on the first request, not with the layer: a server that never calls out
+    // (or not yet) does not hold its code (bench/README.md, Footprint). Its connection pool is made
+    // then too, once, and closed with the layer's scope.
+    let client: Promise<{ readonly agent: Agent; readonly request: typeof request }> | undefined
+    const connected = () =>
+      client ??= import("undici").then(({ Agent, request }) => ({
+        request,
+        agent: new Agent({
           connections: options.connectionsPerOrigin ?? 16,
           keepAliveTimeout: 10_000,
           connect: {
@@ -223,8 +228,9 @@ export class OutboundGuard extends Context.Tag("@herald/outbound/OutboundGuard")
             ...(options.ca === undefined ? {} : { ca: options.ca as string | Buffer | Array<string | Buffer> })
           }
         })
-      ),
-      (agent) => Effect.promise(() => agent.destroy())
+      }))
+    yield* Effect.addFinalizer(() =>
+      client === undefined ? Effect.void : Effect.promise(() => client!.then(({ agent }) => agent.destroy(), () => undefined))
     )
 
     /** The checks that need no connection: the scheme, and literal IP hosts (they skip lookup). */
@@ -257,13 +263,15 @@ export class OutboundGuard extends Context.Tag("@herald/outbound/OutboundGuard")
       }
       const response = yield* Effect.tryPromise({
         try: () =>
-          request(url, {
-            dispatcher: agent,
-            method: init.method,
-            headers: init.headers,
-            body: init.body,
-            signal: init.signal
-          }),
+          connected().then(({ agent, request }) =>
+            request(url, {
+              dispatcher: agent,
+              method: init.method,
+              headers: init.headers,
+              body: init.body,
+              signal: init.signal
+            })
+          ),
         catch: toError
       })
       // An unread body must not outlive the scope (or hold the connection); a read one is released already.

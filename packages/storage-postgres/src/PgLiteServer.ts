@@ -1,5 +1,3 @@
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
@@ -13,15 +11,6 @@ export interface PgLiteServerOptions {
   /** Where the database lives (HERALD_DATA_DIR, default ./.herald). Created owner-only if absent. */
   readonly dataDir: string
 }
-
-/**
- * PGlite's own start parameters, with shared_buffers at 16 MB instead of PostgreSQL's 128 MB: the
- * embedded database touches all of its shared buffers when it starts, so they are resident from
- * the first second. PGlite alone on an existing data directory: 299 MB resident at 128 MB, 176 MB
- * at 16 MB (bench/README.md, Footprint). Herald's working set is small, and the data files stay in
- * the operating system's page cache besides.
- */
-const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
 
 /** Unix socket paths are limited to about 104 bytes; deeper data directories use loopback TCP. */
 const maxSocketPath = 100
@@ -38,6 +27,17 @@ export const layer = (options: PgLiteServerOptions) =>
     const dataDir = Path.resolve(options.dataDir)
     yield* Effect.sync(() => Fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }))
     yield* lockDataDir(dataDir)
+    // PGlite and its socket server are imported here, on the embedded store only: a server on
+    // PostgreSQL never holds their code (bench/README.md, Footprint).
+    const [{ PGlite }, { PGLiteSocketServer }] = yield* Effect.promise(() =>
+      Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite-socket")])
+    )
+    // PGlite's own start parameters, with shared_buffers at 16 MB instead of PostgreSQL's 128 MB:
+    // the embedded database touches all of its shared buffers when it starts, so they are resident
+    // from the first second. PGlite alone on an existing data directory: 299 MB resident at 128 MB,
+    // 176 MB at 16 MB (bench/README.md, Footprint). Herald's working set is small, and the data
+    // files stay in the operating system's page cache besides.
+    const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
     const db = yield* Effect.acquireRelease(
       Effect.promise(() => openPGlite(Path.join(dataDir, "pgdata"), startParams)),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)

@@ -1,4 +1,4 @@
-import { PGlite } from "@electric-sql/pglite"
+import type { PGlite } from "@electric-sql/pglite"
 import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
@@ -60,6 +60,8 @@ const writeTemplate = async (db: PGlite): Promise<void> => {
  * when there is one, else through initdb, after which the template is made.
  */
 export const openPGlite = async (dataDir: string, startParams: ReadonlyArray<string>): Promise<PGlite> => {
+  // Imported here, not with the module: a server on PostgreSQL never holds PGlite's code.
+  const { PGlite } = await import("@electric-sql/pglite")
   if (!isEmpty(dataDir)) return PGlite.create({ dataDir, startParams: [...startParams] })
   const template = readTemplate()
   if (template !== undefined) {

@@ -1,6 +1,5 @@
 import { type ApprovalNotice, ApprovalMessageFailed } from "@herald/core"
 import { Effect, Option, Redacted, type Scope } from "effect"
-import { createTransport } from "nodemailer"
 import { noticeHtml, noticeText, noticeTitle } from "./NoticeText.js"
 
 /** HERALD_SMTP_URL and HERALD_SMTP_FROM (docs/configuration.md). */
@@ -25,8 +24,12 @@ export const emailSender = (settings: SmtpSettings): Effect.Effect<
 > =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.sync(() =>
-        createTransport({ url: Redacted.value(settings.url), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 })
+      // nodemailer is imported only where SMTP is configured: other servers never hold its code
+      // (bench/README.md, Footprint). The transport is still made here, at start.
+      Effect.promise(() => import("nodemailer")).pipe(
+        Effect.map(({ createTransport }) =>
+          createTransport({ url: Redacted.value(settings.url), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 })
+        )
       ),
       (transport) => Effect.sync(() => transport.close())
     ),
