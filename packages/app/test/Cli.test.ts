@@ -3,6 +3,7 @@ import * as Fs from "node:fs"
 import { createServer } from "node:net"
 import * as Path from "node:path"
 import { promisify } from "node:util"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { herald as heraldCommand, runCli } from "../src/Cli.js"
@@ -197,7 +198,9 @@ describe("herald serve on a taken port", () => {
     const holder = createServer()
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
     const port = (holder.address() as { port: number }).port
-    const dataDir = tempDataDir()
+    // An initialised database, as a restart finds it: the process gets to the listen without
+    // unpacking a new one first.
+    const dataDir = embeddedDataDir("herald-cli-")
     try {
       const serve = sourceCli(["serve"])
       const failure = await promisify(execFile)(serve.command, serve.args, {
