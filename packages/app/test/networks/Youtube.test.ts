@@ -57,8 +57,10 @@ describe("YouTube through the direct route (fake Google on loopback)", () => {
     herald = await startHerald({
       workers: true,
       directRoutes: [Youtube.youtubeDirectRoute],
-      // A lost answer is given up on after 3 seconds, not the upload's 5 minutes.
+      // A lost answer is given up on after 3 seconds, not the upload's 5 minutes, and looked up a
+      // second later, not 5.
       callDeadlines: { read: Duration.seconds(3), publish: Duration.seconds(3), upload: Duration.seconds(3) },
+      recheckMin: Duration.seconds(1),
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(100) }
     })
   }, 60_000)
