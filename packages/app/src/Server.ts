@@ -51,8 +51,16 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
  * The background workers: publishing what is due, syncing metrics, sending webhooks and approval
  * channel messages (whose links start with the configured base URL).
  */
-const backgroundWorkers = <R>(config: HeraldConfig, apiConfig: Layer.Layer<HttpApiConfig, never, R>, retry: Partial<RetryPolicy> = {}) =>
-  Layer.mergeAll(workers({ ...retry, concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks), WebhookDispatcher.layer(), approvalNotifier().pipe(Layer.provide(HmacApprovalLinks), Layer.provide(apiConfig)))
+const backgroundWorkers = <R>(
+  config: HeraldConfig,
+  apiConfig: Layer.Layer<HttpApiConfig, never, R>,
+  tuning: { readonly retry?: Partial<RetryPolicy>; readonly approvalPollInterval?: Duration.Duration } = {}
+) =>
+  Layer.mergeAll(
+    workers({ ...tuning.retry, concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks),
+    WebhookDispatcher.layer(),
+    approvalNotifier(tuning.approvalPollInterval === undefined ? {} : { pollInterval: tuning.approvalPollInterval }).pipe(Layer.provide(HmacApprovalLinks), Layer.provide(apiConfig))
+  )
 
 /**
  * The reference server: storage, the first-start demo, the REST API with its approval page and
@@ -68,6 +76,8 @@ export const serverLayer = (
     readonly drainDelay?: Duration.Duration
     /** The publishing dispatcher's retry policy in place of the default (tests: a backoff of a second, not of 15). */
     readonly retry?: Partial<RetryPolicy>
+    /** Between the approval notifier's passes in place of 5 s (tests: a held post announced at once). */
+    readonly approvalPollInterval?: Duration.Duration
   } = {}
 ) => {
   const engine = engineLayer({ ...config, ...options, credentialsKey: secrets.credentialsKey })
@@ -106,7 +116,7 @@ export const serverLayer = (
   // (the port is taken) leaves no Demo project and no credentials.json behind.
   const bound = firstStart.pipe(Layer.provideMerge(NodeHttpServer.layer(createNodeServer, { port: config.port, host: config.host })))
   const serving = drainOnStop(options.drainDelay ?? Duration.zero).pipe(Layer.provide(http), Layer.provide(DrainingLive))
-  return Layer.mergeAll(serving, config.workers ? backgroundWorkers(config, apiConfig, options.retry) : Layer.empty, listening).pipe(
+  return Layer.mergeAll(serving, config.workers ? backgroundWorkers(config, apiConfig, options) : Layer.empty, listening).pipe(
     Layer.provideMerge(bound),
     Layer.provide(engine)
   )

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SMTPServer } from "smtp-server"
 import { makeFixtures } from "./media/MediaTestServer.js"
@@ -46,7 +47,8 @@ beforeAll(async () => {
   chatPort = portOf(chat)
   process.env.HERALD_SMTP_URL = `smtp://127.0.0.1:${portOf(smtp.server)}`
   process.env.HERALD_SMTP_FROM = "Herald <herald@example.test>"
-  herald = await startHerald({ outboundAllowLoopback: true })
+  // Each hold is announced within a fraction of a second, not at the notifier's next 5-second pass.
+  herald = await startHerald({ outboundAllowLoopback: true, approvalPollInterval: Duration.millis(100) })
 }, 120_000)
 afterAll(async () => {
   await herald?.close()

@@ -3,12 +3,14 @@ import * as Fs from "node:fs"
 import { createServer } from "node:net"
 import * as Path from "node:path"
 import { promisify } from "node:util"
+import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { herald as heraldCommand, runCli } from "../src/Cli.js"
 import { type HeraldCall, HeraldHttp } from "../src/CliConnection.js"
 import { commandPaths } from "../src/CommandTree.js"
 import { progressLine } from "../src/ProgressBar.js"
+import { sourceCli } from "./HeraldProcess.js"
 import { startHerald, tempDataDir, type TestHerald } from "./TestHerald.js"
 
 /** Runs the CLI in this process, capturing what it prints (and, with `http`, what it would send). */
@@ -196,11 +198,13 @@ describe("herald serve on a taken port", () => {
     const holder = createServer()
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
     const port = (holder.address() as { port: number }).port
-    const dataDir = tempDataDir()
+    // An initialised database, as a restart finds it: the process gets to the listen without
+    // unpacking a new one first.
+    const dataDir = embeddedDataDir("herald-cli-")
     try {
-      const root = Path.resolve(import.meta.dirname, "../../..")
-      const failure = await promisify(execFile)("npx", ["tsx", "--conditions=herald-source", "packages/app/src/bin.ts", "serve"], {
-        cwd: root,
+      const serve = sourceCli(["serve"])
+      const failure = await promisify(execFile)(serve.command, serve.args, {
+        cwd: serve.cwd,
         env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, DATABASE_URL: "" }
       }).then(() => null, (error: { code: number; stderr: string }) => error)
       expect(failure?.code).toBe(1)

@@ -1,19 +1,19 @@
 import { execFile } from "node:child_process"
-import * as Path from "node:path"
 import { promisify } from "node:util"
 import { Effect } from "effect"
 import { describe, expect, it, vi } from "vitest"
 import { runCli } from "../src/Cli.js"
 import { colourWanted } from "../src/CliColour.js"
+import { sourceCli } from "./HeraldProcess.js"
 
-const root = Path.resolve(import.meta.dirname, "../../..")
 const escape = "\u001b"
 
 /** The CLI in a process of its own, its stdout and stderr pipes (not terminals). */
 const herald = (argv: ReadonlyArray<string>, env: Record<string, string>) => {
   const inherited: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined }
-  return promisify(execFile)("npx", ["tsx", "--conditions=herald-source", "packages/app/src/bin.ts", ...argv], {
-    cwd: root,
+  const cli = sourceCli(argv)
+  return promisify(execFile)(cli.command, cli.args, {
+    cwd: cli.cwd,
     env: { ...Object.fromEntries(Object.entries(inherited).filter((entry): entry is [string, string] => entry[1] !== undefined)), ...env }
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),

@@ -4,6 +4,17 @@ import * as Path from "node:path"
 /** The repository root, where `npm start` runs. */
 const root = Path.resolve(import.meta.dirname, "../../..")
 
+/**
+ * The CLI from the sources in a process of its own: node itself with tsx as a loader, run from the
+ * repository's root: `npx tsx` would start npm, then a tsx process in front of the node process
+ * that runs the CLI, for nothing the tests need.
+ */
+export const sourceCli = (argv: ReadonlyArray<string>) => ({
+  command: process.execPath,
+  args: ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", ...argv],
+  cwd: root
+})
+
 export interface Started {
   readonly child: ChildProcess
   /** The first capture group of the ready pattern (the port, for serve). */
@@ -12,16 +23,17 @@ export interface Started {
 }
 
 /**
- * `npx tsx --conditions=herald-source packages/app/src/bin.ts <command>` (what `npm start` runs for serve,
- * from the sources rather than dist/) with the given environment; resolves once its output matches `ready`.
+ * `herald <command>` from the sources (sourceCli: what `npm start` runs for serve, from the sources
+ * rather than dist/) with the given environment; resolves once its output matches `ready`.
  */
 export const runHerald = (command: string, env: Record<string, string>, ready: RegExp) =>
   new Promise<Started>((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "--conditions=herald-source", "packages/app/src/bin.ts", command], {
-      cwd: root,
+    const cli = sourceCli([command])
+    const child = spawn(cli.command, cli.args, {
+      cwd: cli.cwd,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so stop() reaches tsx's node process behind npx.
+      // Its own process group, which stopHerald signals.
       detached: true
     })
     let output = ""

@@ -45,6 +45,10 @@ export const startHerald = async (
     readonly drainDelay?: Duration.Duration
     /** The first retry's backoff in place of 15 s (a test that waits for a transient failure's retry). */
     readonly retryBackoff?: Duration.Duration
+    /** The first look-up of an unknown outcome in place of 5 s after it (a test that waits for a lost answer's reconcile). */
+    readonly recheckMin?: Duration.Duration
+    /** Between the approval notifier's passes in place of 5 s (a test that waits for a held post's messages). */
+    readonly approvalPollInterval?: Duration.Duration
   } = {}
 ) => {
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
@@ -77,7 +81,11 @@ export const startHerald = async (
     serverLayer(config, secrets, {
       ...(options.directRoutes === undefined ? {} : { directRoutes: options.directRoutes }),
       ...(options.drainDelay === undefined ? {} : { drainDelay: options.drainDelay }),
-      ...(options.retryBackoff === undefined ? {} : { retry: { backoffBase: options.retryBackoff } })
+      retry: {
+        ...(options.retryBackoff === undefined ? {} : { backoffBase: options.retryBackoff }),
+        ...(options.recheckMin === undefined ? {} : { recheckMin: options.recheckMin })
+      },
+      ...(options.approvalPollInterval === undefined ? {} : { approvalPollInterval: options.approvalPollInterval })
     }).pipe(Layer.provide(options.observability ?? Layer.empty))
   )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))

@@ -3,7 +3,7 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto"
 import { type LookupAddress, promises as dns } from "node:dns"
 import { SqlClient } from "@effect/sql"
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
   AccountAdmin,
   AccountConnections,
@@ -28,7 +28,7 @@ import { OutboundGuard, type OutboundGuardOptions } from "@herald/outbound"
 import { type Delivery, type Receiver, receiver, selfSigned } from "@herald/outbound/testing"
 import { StorageLive, Wakeups } from "@herald/storage-postgres"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
-import { DateTime, Duration, Effect, Either, Exit, Layer, Option, Redacted, Scope, TestClock } from "effect"
+import { type Context, DateTime, Duration, Effect, Either, ExecutionStrategy, Exit, Layer, Option, Redacted, Scope, TestClock } from "effect"
 import {
   deliveryIdFor,
   retryDelays,
@@ -64,14 +64,15 @@ const storage = () =>
   })
 
 /**
- * Starts a dispatcher in its own scope: closing the scope is stopping the sending process. It
+ * Starts a dispatcher in a scope of its own inside the test's: closing it is stopping the sending
+ * process, and the test's end stops it in any case (the next test shares the database). It
  * polls only when woken, so the tests decide when it looks at the queue (see advanceToNextDue).
  * Its sends wait `timeout` (real time) for an answer: by default long enough for a busy machine,
  * whose answers can take a few hundred milliseconds; short where a test waits for one to time out.
  */
 const startDispatcher = (guard: OutboundGuardOptions = loopbackGuard, worker = `test-${randomUUID()}`, timeout: Duration.DurationInput = "10 seconds") =>
   Effect.gen(function*() {
-    const scope = yield* Scope.make()
+    const scope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
     yield* Layer.buildWithScope(
       WebhookDispatcher.layer({ worker, timeout, pollInterval: "1000 days" }).pipe(
         Layer.provide(OutboundGuard.layer(guard))
@@ -199,13 +200,29 @@ const deliveryIds = (deliveries: ReadonlyArray<Delivery>) => deliveries.map((del
 
 type Storage = Layer.Layer.Success<ReturnType<typeof storage>>
 
-/** A test on a fresh database, the TestClock at t0. */
+// One database for the file (opening and migrating one is most of a short test's time). Each test
+// makes its own project, endpoints and receiver, and stops its dispatchers when it ends.
+const fileScope = Effect.runSync(Scope.make())
+let database: Context.Context<Storage>
+beforeAll(async () => {
+  database = await Effect.runPromise(Layer.buildWithScope(storage(), fileScope))
+}, 60_000)
+afterAll(() => Effect.runPromise(Scope.close(fileScope, Exit.void)))
+
+/**
+ * What a test leaves due would be sent in the next one, whose queue the helpers above read whole:
+ * its endpoints are turned off when it ends, where their sends wait (as on any disabled endpoint).
+ */
+const turnOffEndpoints = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE webhook_endpoints SET enabled = false`).pipe(Effect.orDie)
+
+/** A test on the file's database, with a project of its own, the TestClock at t0. */
 const storageTest = <A, E>(name: string, body: () => Effect.Effect<A, E, Storage | Scope.Scope>) =>
   it.scoped(name, () =>
     Effect.gen(function*() {
+      yield* Effect.addFinalizer(() => turnOffEndpoints)
       yield* TestClock.setTime(DateTime.toEpochMillis(t0))
       return yield* body()
-    }).pipe(Effect.provide(storage())), 60_000)
+    }).pipe(Effect.provide(database)), 60_000)
 
 describe("WebhookDispatcher", () => {
   storageTest("during a rotation's overlap signs with the old and the new secret; after it, with the new only", () =>
@@ -469,7 +486,7 @@ describe("WebhookDispatcher", () => {
         WebhookDispatcher.layer().pipe(Layer.provide(OutboundGuard.layer({ ...loopbackGuard, production: true })))
       ))
       expect(exit).toMatchObject(Exit.fail({ _tag: "LoopbackAllowedInProduction" }))
-    }).pipe(Effect.scoped, Effect.provide(storage())), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(database)), 60_000)
 })
 
 describe("WebhookDestinationsLive", () => {

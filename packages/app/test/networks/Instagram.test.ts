@@ -51,6 +51,8 @@ describe("Instagram through Instagram Login (fake Instagram on loopback, media i
     fake.defaultInsights = { reach: 80, views: 120, likes: 9, comments: 4, shares: 2, saved: 3 }
     herald = await startHerald({
       workers: true,
+      // The throttled post goes again after its Retry-After of a second, not 7.5 to 15.
+      retryBackoff: Duration.seconds(1),
       directRoutes: [Instagram.instagramDirectRoute],
       // Synced as soon as published: the sync runs in the test's time.
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(50) }
