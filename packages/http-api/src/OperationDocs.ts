@@ -1,3 +1,5 @@
+import { headerKeySchema, idempotencyHeader } from "./IdempotencyHeader.js"
+
 /**
  * What the OpenAPI documents say of each operation beyond its summary: the operation id a
  * generated client names its method after (HttpApi's `group.endpoint` becomes `postsList` or
@@ -41,10 +43,10 @@ export const publicOperations: Readonly<Record<string, OperationDoc>> = {
       idempotency_key: "spring-launch-1"
     }),
     headers: [{
-      name: "Idempotency-Key",
+      name: idempotencyHeader,
       description: "The body's idempotency_key, as a header (1 to 255 printable ASCII characters). Sent with an idempotency_key in " +
         "the body, the two must be equal (400 invalid_request naming both otherwise).",
-      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" }
+      schema: headerKeySchema
     }]
   },
   "posts.bulk": {
