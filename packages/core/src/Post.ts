@@ -32,6 +32,9 @@ export const ScheduledAtInput = Schema.String.pipe(
 )
 
 /** The body of POST /posts. */
+/** A client's own id for a create (POST /posts, a bulk row, the Idempotency-Key header): 1 to 255 characters. */
+export const IdempotencyKey = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))
+
 export const CreatePostBody = Schema.Struct({
   // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
   caption: Schema.optional(Schema.String.pipe(Schema.maxLength(10000))).annotations({
@@ -53,7 +56,7 @@ export const CreatePostBody = Schema.Struct({
   }),
   is_draft: Schema.optional(Schema.Boolean).annotations({ description: "Save without publishing (default false)." }),
   platform_configurations: Schema.optional(PlatformConfigurations),
-  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
+  idempotency_key: Schema.optional(IdempotencyKey).annotations({
     description: "Your own id for this create (1 to 255 characters): sending it again returns the first post (repeated true)."
   }),
   skip_signature: Schema.optional(Schema.Boolean).annotations({ description: "Leave the project signature off this post (default false)." })

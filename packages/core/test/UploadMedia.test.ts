@@ -20,7 +20,7 @@ import {
   uploadMedia,
   UploadTickets
 } from "@herald/core"
-import { Effect, Either, Layer, Option, Stream, TestClock } from "effect"
+import { Deferred, Effect, Either, Layer, Option, Stream, TestClock } from "effect"
 import { makeWorld } from "./World.js"
 
 /**
@@ -89,7 +89,7 @@ const makeMediaFakes = () => {
     Layer.succeed(MediaStorage, storage),
     UploadTickets.inMemory()
   )
-  return { staged, kept, bucket, remote, layer }
+  return { staged, kept, bucket, remote, probe, layer }
 }
 
 const bytes = (text: string) => new TextEncoder().encode(text)
@@ -255,6 +255,77 @@ describe("upload tickets", () => {
       expect(yield* tagOf(Effect.scoped(Effect.flatMap(staged("PNG"), (file) => attachUpload("upl_nope", file, noDetails))))).toBe(
         "TicketNotFound"
       )
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a refused file leaves the slot open: the next try on the same ticket is kept, and claims it", () => {
+    const { world, layer, staged } = setup()
+    return Effect.gen(function*() {
+      const { ticket } = yield* issueUploadTicket(world.human)
+      const attach = (text: string, details = noDetails) =>
+        tagOf(Effect.scoped(Effect.flatMap(staged(text), (file) => attachUpload(ticket.ticket, file, details))))
+      expect(yield* attach("GIF89a")).toBe("UnsupportedMedia")
+      expect(yield* attach("MP4", { ...noDetails, thumbnailTimestampMs: 9000 })).toBe("ThumbnailOutOfRange")
+      expect(yield* attach("PNG", { ...noDetails, peopleTags: ["ghost"] })).toBe("PeopleTagsUnconfirmed")
+      expect(world.data.media.size).toBe(0)
+      expect(yield* attach("PNG")).toBe("ok")
+      expect(world.data.media.size).toBe(1)
+      const again = yield* Effect.flip(Effect.scoped(Effect.flatMap(staged("PNG"), (file) => attachUpload(ticket.ticket, file, noDetails))))
+      expect(again).toMatchObject({ _tag: "TicketNotFound", reason: "claimed" })
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a tagged video kept untagged at the attach URL claims the ticket: the file was stored", () => {
+    const { world, layer, staged } = setup()
+    return Effect.gen(function*() {
+      const { ticket } = yield* issueUploadTicket(world.human)
+      const attach = (text: string, details: typeof noDetails) =>
+        Effect.scoped(Effect.flatMap(staged(text), (file) => attachUpload(ticket.ticket, file, details)))
+      const refused = yield* Effect.flip(attach("MP4", { ...noDetails, peopleTags: ["alice"] }))
+      if (refused._tag !== "PeopleTagsNeedImage") throw new Error(`unexpected ${refused._tag}`)
+      expect(world.data.media.get(refused.mediaId)).toMatchObject({ kind: "video", peopleTags: [] })
+      expect(yield* Effect.flip(attach("PNG", noDetails))).toMatchObject({ _tag: "TicketNotFound", reason: "claimed" })
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a refused bucket object is deleted and leaves the ticket unclaimed: a new upload to the slot is redeemed", () => {
+    const { world, fakes, layer } = setup()
+    return Effect.gen(function*() {
+      const { ticket } = yield* issueUploadTicket(world.human)
+      const redeem = uploadMedia(world.human, MediaSource.Ticket({ ticket: ticket.ticket }), noDetails)
+      fakes.bucket.set(ticket.storageKey, bytes("hello"))
+      expect(yield* tagOf(redeem)).toBe("UnsupportedMedia")
+      expect(fakes.bucket.size).toBe(0)
+      expect(yield* Effect.flip(redeem)).toMatchObject({ _tag: "TicketNotFound", reason: "empty" })
+      fakes.bucket.set(ticket.storageKey, bytes("PNG"))
+      expect((yield* redeem).kind).toBe("image")
+      expect(yield* Effect.flip(redeem)).toMatchObject({ _tag: "TicketNotFound", reason: "claimed" })
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("two uploads racing to one ticket, both inspected before either is kept: one media item, the other claimed", () => {
+    const { world, fakes, layer, staged } = setup()
+    return Effect.gen(function*() {
+      // Each inspection waits for the other to start, so both files pass inspection before either claims.
+      const bothInspecting = yield* Deferred.make<void>()
+      let inspecting = 0
+      const gated = MediaProbe.of({
+        inspect: (file) =>
+          Effect.suspend(() => ++inspecting === 2 ? Deferred.succeed(bothInspecting, undefined) : Effect.void).pipe(
+            Effect.zipRight(Deferred.await(bothInspecting)),
+            Effect.zipRight(fakes.probe.inspect(file))
+          )
+      })
+      const { ticket } = yield* issueUploadTicket(world.human)
+      const attach = Effect.either(Effect.scoped(Effect.flatMap(staged("PNG"), (file) => attachUpload(ticket.ticket, file, noDetails))))
+      const outcomes = yield* Effect.all([attach, attach], { concurrency: 2 }).pipe(Effect.provideService(MediaProbe, gated))
+      expect(inspecting).toBe(2)
+      expect(outcomes.filter(Either.isRight)).toHaveLength(1)
+      expect(outcomes.filter(Either.isLeft).map((outcome) => outcome.left)).toEqual([
+        expect.objectContaining({ _tag: "TicketNotFound", reason: "claimed" })
+      ])
+      expect(world.data.media.size).toBe(1)
+      expect(fakes.kept.size).toBe(1)
     }).pipe(Effect.provide(layer))
   })
 

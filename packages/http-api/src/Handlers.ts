@@ -62,6 +62,7 @@ import {
   RequestUrlGuard
 } from "./Api.js"
 import { BadRequest, failWith, InvalidCsv, invalidRequest, malformedBody, ValidationFailedError } from "./HttpErrors.js"
+import { refuseHeaderKey, withHeaderKey } from "./IdempotencyHeader.js"
 import { refusingUnreadableNames } from "./MultipartFraming.js"
 import { asCaller, CurrentPrincipal, groupContext, replyAsIs, replyKept } from "./RequestPath.js"
 
@@ -132,9 +133,10 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
         Effect.map((list) => replyKept(PostList, list, list.data, [list.filter.status, list.filter.limit]))
       ))
     .handle("get", ({ path }) => asCaller((principal) => getPost(principal, path.id)))
-    .handle("create", ({ payload }) =>
+    .handle("create", ({ payload, request }) =>
       Effect.gen(function*() {
-        const reply = createdPostReply(yield* asCaller((principal) => createPost(principal, payload)))
+        const body = yield* withHeaderKey(request, payload)
+        const reply = createdPostReply(yield* asCaller((principal) => createPost(principal, body)))
         // One reply schema for both statuses: matching the reply against the union of CreatedPost
         // and RepeatedPost to find its status code cost more than writing the post.
         return replyAsIs(CreatedPostReply, reply, reply.repeated ? 200 : 201)
@@ -144,6 +146,7 @@ export const PostsLive = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
         const principal = yield* CurrentPrincipal
         // Scope first: a key without posts:write learns nothing about its CSV.
         yield* requireScope(principal, "posts:write").pipe(Effect.catchAll(failWith))
+        yield* refuseHeaderKey(request)
         const rows = yield* bulkRows(request)
         return yield* bulkCreate(principal, rows).pipe(Effect.catchAll(failWith))
       }))

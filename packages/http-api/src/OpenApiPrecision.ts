@@ -1,6 +1,7 @@
 /**
  * What both OpenAPI documents (public and admin) get beyond what HttpApi generates:
- * - each operation's readable operationId, description and request body examples (OperationDocs.ts);
+ * - each operation's readable operationId, description, request body examples and the request
+ *   headers its handler reads itself (OperationDocs.ts);
  * - the enums several schemas share (post status, placement, platform, ...) as named components
  *   instead of the same list inlined at every use;
  * - replies open to added fields: a reply schema without `additionalProperties: false`, so a
@@ -139,7 +140,7 @@ const openReplies = (paths: Json, schemas: Json): { paths: Json; schemas: Json }
   return { paths: openPaths, schemas: openSchemas }
 }
 
-/** Operation ids, descriptions and request examples from the document's table. */
+/** Operation ids, descriptions, request examples and the headers a handler reads from the document's table. */
 const describeOperations = (paths: Json, docs: Readonly<Record<string, OperationDoc>>): Json =>
   Object.fromEntries(Object.entries(paths).map(([path, item]) => [
     path,
@@ -153,11 +154,13 @@ const describeOperations = (paths: Json, docs: Readonly<Record<string, Operation
           doc.examples?.[type] === undefined ? media : { ...media, example: doc.examples[type] }
         ]))
       }
+      const headers = (doc.headers ?? []).map((header) => ({ ...header, in: "header", required: false }))
       return [method, {
         ...operation,
         operationId: doc.id,
         description: doc.description,
-        ...(requestBody === undefined ? {} : { requestBody })
+        ...(requestBody === undefined ? {} : { requestBody }),
+        ...(headers.length === 0 ? {} : { parameters: [...(operation.parameters ?? []), ...headers] })
       }]
     }))
   ]))

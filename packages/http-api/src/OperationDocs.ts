@@ -1,3 +1,5 @@
+import { headerKeySchema, idempotencyHeader } from "./IdempotencyHeader.js"
+
 /**
  * What the OpenAPI documents say of each operation beyond its summary: the operation id a
  * generated client names its method after (HttpApi's `group.endpoint` becomes `postsList` or
@@ -10,6 +12,11 @@ export interface OperationDoc {
   readonly description: string
   /** Request body examples by content type. */
   readonly examples?: Readonly<Record<string, unknown>>
+  /**
+   * Request headers the handler reads itself (OpenAPI header parameters): declared on the
+   * endpoint, HttpApi's typed client (the SDK) would make every caller pass them.
+   */
+  readonly headers?: ReadonlyArray<{ readonly name: string; readonly description: string; readonly schema: Readonly<Record<string, unknown>> }>
 }
 
 const json = (example: unknown) => ({ "application/json": example })
@@ -27,18 +34,25 @@ export const publicOperations: Readonly<Record<string, OperationDoc>> = {
   "posts.create": {
     id: "createPost",
     description: "Creates a post for one or more accounts, now or at scheduled_at. An agent key's post waits for a human in copilot " +
-      "mode. With an idempotency_key already used the reply is the earlier post (200, repeated: true).",
+      "mode. With an idempotency_key already used the reply is the earlier post (200, repeated: true). The key may come in the " +
+      "body or in the Idempotency-Key header; both given, they must be equal (400 otherwise).",
     examples: json({
       caption: "Our spring collection is out.",
       social_accounts: ["x:herald", "linkedin:herald"],
       scheduled_at: "2026-12-01T09:30:00Z",
       idempotency_key: "spring-launch-1"
-    })
+    }),
+    headers: [{
+      name: idempotencyHeader,
+      description: "The body's idempotency_key, as a header (1 to 255 printable ASCII characters). Sent with an idempotency_key in " +
+        "the body, the two must be equal (400 invalid_request naming both otherwise).",
+      schema: headerKeySchema
+    }]
   },
   "posts.bulk": {
     id: "createPostsInBulk",
     description: "Creates up to 100 posts in one request, as JSON rows, a CSV body or a CSV file upload. Each row succeeds or fails " +
-      "on its own; the reply has one result per row.",
+      "on its own; the reply has one result per row. The Idempotency-Key header is refused here (400): each row has its own idempotency_key.",
     examples: {
       "application/json": { rows: [{ caption: "Monday tip", accounts: ["x:herald"], scheduled_at: "2026-12-07T08:00:00Z" }] },
       "text/csv": "caption,accounts,scheduled_at\nMonday tip,x:herald|bluesky:herald,2026-12-07T08:00:00Z\n"

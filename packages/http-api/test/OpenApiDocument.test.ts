@@ -103,6 +103,9 @@ describe("the served OpenAPI document", () => {
     expect(parameters("get", "/api/v1/post-results")).toEqual(["query:post_id!", project])
     expect(parameters("get", "/api/v1/posting-rules")).toEqual(["query:account_ids", project])
     expect(parameters("patch", "/api/v1/posts/{id}")).toEqual(["path:id!", project])
+    // The body's idempotency_key as a header, read by the create handler itself (IdempotencyHeader.ts).
+    expect(parameters("post", "/api/v1/posts")).toEqual([project, "header:Idempotency-Key"])
+    expect(parameters("post", "/api/v1/posts/bulk")).toEqual([project])
     expect(Object.keys(document.paths["/api/v1/posts/bulk"].post.requestBody.content).sort())
       .toEqual(["application/json", "multipart/form-data", "text/csv"])
   })

@@ -32,6 +32,70 @@ describe("POST /posts", () => {
     expect(await reused.json()).toMatchObject({ code: "idempotency_key_reused" })
   })
 
+  it("the Idempotency-Key header is the same key as the body's idempotency_key: a resend by either is repeated", async () => {
+    const body = { caption: "Header once", social_accounts: ["bluesky:acme"] }
+    const withHeader = (json: unknown, key: string) =>
+      server.call("/api/v1/posts", { method: "POST", key: server.tokens.human.key, json, headers: { "Idempotency-Key": key } })
+    const first = await withHeader(body, "hk-1")
+    expect(first.status).toBe(201)
+    const { id } = await first.json()
+    const again = await withHeader(body, "hk-1")
+    expect([again.status, (await again.json()).id]).toEqual([200, id])
+    const inBody = await post(server.tokens.human.key, { ...body, idempotency_key: "hk-1" })
+    expect([inBody.status, (await inBody.json()).repeated]).toEqual([200, true])
+    const both = await withHeader({ ...body, idempotency_key: "hk-1" }, "hk-1")
+    expect([both.status, (await both.json()).id]).toEqual([200, id])
+    const reused = await withHeader({ ...body, caption: "Header twice" }, "hk-1")
+    expect([reused.status, (await reused.json()).code]).toEqual([400, "idempotency_key_reused"])
+  })
+
+  it("400 invalid_request naming both when the Idempotency-Key header and the body's idempotency_key differ, or a header key out of bounds", async () => {
+    const before = server.data.posts.size
+    const send = (key: string, json: unknown = { caption: "Differ", social_accounts: ["bluesky:acme"] }) =>
+      server.call("/api/v1/posts", { method: "POST", key: server.tokens.human.key, json, headers: { "Idempotency-Key": key } })
+    const differ = await send("hk-a", { caption: "Differ", social_accounts: ["bluesky:acme"], idempotency_key: "hk-b" })
+    expect(differ.status).toBe(400)
+    const body = await differ.json()
+    expect(body.code).toBe("invalid_request")
+    expect(body.violations).toEqual([
+      { field: "Idempotency-Key", account: null, message: "differs from the body's idempotency_key; send one key, or the same in both" },
+      { field: "idempotency_key", account: null, message: "differs from the Idempotency-Key header" }
+    ])
+    const refusals = await Promise.all(["", "k".repeat(256), "caf\u00e9"].map(async (key) => {
+      const reply = await send(key)
+      const { code, violations } = await reply.json()
+      return [reply.status, code, violations]
+    }))
+    const refusal = (message: string) => [400, "invalid_request", [{ field: "Idempotency-Key", account: null, message }]]
+    expect(refusals).toEqual([
+      refusal("Expected a string at least 1 character(s) long, actual \"\""),
+      refusal("Expected a string at most 255 character(s) long, actual a string of 256 characters"),
+      refusal("holds a character outside printable ASCII; send such a key as the body's idempotency_key")
+    ])
+    expect((await send("k".repeat(255))).status).toBe(201)
+    expect(server.data.posts.size).toBe(before + 1)
+  })
+
+  it("POST /posts/bulk refuses the Idempotency-Key header (each row has its own key): 400 naming it, no row written", async () => {
+    const before = server.data.posts.size
+    const reply = await server.call("/api/v1/posts/bulk", {
+      method: "POST",
+      key: server.tokens.human.key,
+      json: { rows: [{ caption: "Bulk with a header", accounts: ["bluesky:acme"] }] },
+      headers: { "Idempotency-Key": "bulk-header" }
+    })
+    expect([reply.status, await reply.json()]).toEqual([400, {
+      error: "invalid request: Idempotency-Key: is not read on POST /posts/bulk: give each row its own idempotency_key (a column in CSV)",
+      code: "invalid_request",
+      violations: [{
+        field: "Idempotency-Key",
+        account: null,
+        message: "is not read on POST /posts/bulk: give each row its own idempotency_key (a column in CSV)"
+      }]
+    }])
+    expect(server.data.posts.size).toBe(before)
+  })
+
   it("400 validation_failed names the account that does not resolve", async () => {
     const reply = await post(server.tokens.human.key, { caption: "Hi", social_accounts: ["x:acme", "mastodon:nobody"] })
     expect(reply.status).toBe(400)

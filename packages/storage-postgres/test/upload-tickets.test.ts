@@ -1,12 +1,12 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { ApiKeyId, ProjectId, UploadTicket, UploadTickets } from "@herald/core"
-import { DateTime, Effect, Option } from "effect"
+import { DateTime, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { StorageLive } from "../src/index.js"
 import { embeddedDataDir } from "./EmbeddedSnapshot.js"
-import { credentialsKey } from "./fixtures.js"
+import { credentialsKey, storageOnThrowawaySchema } from "./fixtures.js"
 
-const dataDir = embeddedDataDir("herald-tickets-")
+const url = process.env.DATABASE_URL ?? ""
 const t0 = DateTime.unsafeMake("2025-03-01T12:00:00.000Z")
 
 const newTicket = () =>
@@ -20,8 +20,9 @@ const newTicket = () =>
     claimedAt: null
   })
 
-layer(StorageLive.layer({ databaseUrl: Option.none(), dataDir, credentialsKey }), { timeout: 60_000 })("UploadTickets", (it) => {
-  describe("on PGlite", () => {
+// The claim is what keeps two uploads racing to one ticket to one media item (core's UploadMedia).
+const suite = (name: string, storage: () => Layer.Layer<UploadTickets, unknown>) =>
+  layer(Layer.suspend(storage), { timeout: 60_000 })(name, (it) => {
     it.effect("round-trips a ticket and finds nothing for an unknown one", () =>
       Effect.gen(function*() {
         const tickets = yield* UploadTickets
@@ -43,4 +44,10 @@ layer(StorageLive.layer({ databaseUrl: Option.none(), dataDir, credentialsKey })
         expect(yield* tickets.claim("upl_unknown", at)).toBe(false)
       }))
   })
+
+suite("UploadTickets on PGlite", () =>
+  StorageLive.layer({ databaseUrl: Option.none(), dataDir: embeddedDataDir("herald-tickets-"), credentialsKey }))
+
+describe.skipIf(url === "")("UploadTickets on PostgreSQL (skipped without DATABASE_URL: needs PostgreSQL)", () => {
+  suite("PostgreSQL", () => storageOnThrowawaySchema(url))
 })

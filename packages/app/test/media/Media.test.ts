@@ -241,6 +241,37 @@ describe("upload tickets on local storage", () => {
     expect(reattach.status).toBe(404)
   })
 
+  it("a refused file at attach_url leaves the ticket open: the next file on the same slot is kept and claims it", async () => {
+    const { body } = await ticket()
+    const attach = (file: Buffer, name: string) => {
+      const form = new FormData()
+      form.append("file", new Blob([file]), name)
+      return fetch(`${server.origin}${new URL(body.attach_url).pathname}`, { method: "POST", body: form })
+    }
+    const refused = await attach(fixtures.text, "notes.png")
+    expect([refused.status, (await refused.json() as Json).code]).toEqual([400, "media_unsupported"])
+    const kept = await attach(fixtures.png, "photo.png")
+    expect(kept.status).toBe(200)
+    const { media_id } = await kept.json() as Json
+    expect(server.data.media.get(media_id)).toMatchObject({ kind: "image", mime: "image/png" })
+    const again = await redeem(body.ticket)
+    expect([again.status, (await again.json()).code]).toEqual([404, "ticket_claimed"])
+  })
+
+  it("two files posted at once to one attach_url: one media item, the other 404 ticket_claimed", async () => {
+    const { body } = await ticket()
+    const before = server.data.media.size
+    const attach = () => {
+      const form = new FormData()
+      form.append("file", new Blob([fixtures.png]), "photo.png")
+      return fetch(`${server.origin}${new URL(body.attach_url).pathname}`, { method: "POST", body: form })
+    }
+    const replies = await Promise.all([attach(), attach()])
+    const outcomes = await Promise.all(replies.map(async (reply) => [reply.status, (await reply.json() as Json).code ?? "kept"]))
+    expect(outcomes.sort()).toEqual([[200, "kept"], [404, "ticket_claimed"]])
+    expect(server.data.media.size).toBe(before + 1)
+  })
+
   it("404 for an unknown ticket or one of another project; 400 for an expired one", async () => {
     const unknown = await redeem("upl_00000000000000000000000000000000")
     expect([unknown.status, (await unknown.json()).code]).toEqual([404, "ticket_not_found"])

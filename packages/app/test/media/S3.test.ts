@@ -120,12 +120,20 @@ describe("upload tickets on an S3-compatible bucket (s3rver on loopback)", () =>
     expect([again.status, (await again.json()).code]).toEqual([404, "ticket_claimed"])
   })
 
-  it("refuses an unsupported upload with 400 and still deletes it", async () => {
+  it("refuses an unsupported upload with 400 and still deletes it; the ticket stays open for another upload to the slot", async () => {
     const ticket = await issueTicket()
     expect((await postForm(ticket, fixtures.text)).status).toBeLessThan(300)
     const reply = await redeem(ticket.ticket)
     expect([reply.status, (await reply.json()).code]).toEqual([400, "media_unsupported"])
     expect(await objectBytes(`uploads/${ticket.ticket}`)).toBeNull()
+    const emptied = await redeem(ticket.ticket)
+    expect([emptied.status, (await emptied.json()).code]).toEqual([404, "ticket_empty"])
+    expect((await postForm(ticket, fixtures.png)).status).toBeLessThan(300)
+    const kept = await redeem(ticket.ticket)
+    expect(kept.status).toBe(200)
+    expect((await kept.json()).kind).toBe("image")
+    const again = await redeem(ticket.ticket)
+    expect([again.status, (await again.json()).code]).toEqual([404, "ticket_claimed"])
   })
 
   it("stores multipart uploads and the attach URL in the bucket too", async () => {

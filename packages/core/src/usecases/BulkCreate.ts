@@ -3,7 +3,7 @@ import { requireScope } from "../Authorization.js"
 import { type DomainError, errorCode } from "../ErrorCode.js"
 import { GuardrailViolation, UnknownOption, ValidationFailed, Violation } from "../Errors.js"
 import { issueViolations } from "../RefusedFields.js"
-import { type CreatePostBody, PostStatus, ScheduledAtInput } from "../Post.js"
+import { type CreatePostBody, IdempotencyKey, PostStatus, ScheduledAtInput } from "../Post.js"
 import type { Principal } from "../Principal.js"
 import { refuseStoredText } from "../StoredText.js"
 import { MediaIngest } from "../ports/MediaIngest.js"
@@ -21,7 +21,7 @@ export const BulkRow = Schema.Struct({
   }),
   scheduled_at: Schema.optional(ScheduledAtInput).annotations({ description: "ISO 8601; omit to post now." }),
   media_urls: Schema.optional(Schema.Array(Schema.String)).annotations({ description: "Public https URLs, fetched for this row." }),
-  idempotency_key: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
+  idempotency_key: Schema.optional(IdempotencyKey).annotations({
     description: "Your own id for this row: sending it again answers repeated instead of writing another post."
   })
 })

@@ -229,12 +229,15 @@ const notImage = (kind: MediaKind): kind is "video" | "document" => kind !== "im
 /**
  * Inspects a staged file and keeps it as a media row. Tags are checked (through `confirm`)
  * before anything is stored; tags on a video or PDF store the file untagged and say so.
+ * `claim` runs just before the file is stored: a ticket is used up by a file kept, never by one
+ * refused, so the same slot takes another try while it lasts.
  */
-const keepFile = (
+const keepFile = <R>(
   projectId: ProjectId,
   file: StagedFile,
   details: MediaDetails,
-  confirm: Effect.Effect<ReadonlyArray<string>> | null
+  confirm: Effect.Effect<ReadonlyArray<string>> | null,
+  claim: Effect.Effect<void, TicketNotFound, R>
 ) =>
   Effect.gen(function*() {
     const facts = yield* (yield* MediaProbe).inspect(file)
@@ -245,6 +248,7 @@ const keepFile = (
       }
     }
     if (confirm !== null && notImage(facts.kind)) {
+      yield* claim
       const stored = yield* saveMedia(projectId, file, facts, { ...details, peopleTags: [] })
       return yield* new PeopleTagsNeedImage({ mediaId: stored.id, kind: facts.kind })
     }
@@ -252,6 +256,7 @@ const keepFile = (
       const unknown = yield* confirm
       if (unknown.length > 0) return yield* new PeopleTagsUnconfirmed({ unknown })
     }
+    yield* claim
     return yield* saveMedia(projectId, file, facts, details)
   })
 
@@ -315,25 +320,31 @@ export const openTicket = traced("openTicket")(function*(token: string, projectI
   return ticket
 })
 
+/** Uses the ticket up; of two uploads racing to one slot, the one that claims second is refused. */
 const claim = (ticket: UploadTicket) =>
   Effect.gen(function*() {
     const claimed = yield* (yield* UploadTickets).claim(ticket.ticket, yield* DateTime.now)
     if (!claimed) return yield* new TicketNotFound({ reason: "claimed" })
   })
 
-/** The bytes uploaded straight to the bucket for this ticket, taken (staged, then deleted there). */
+/**
+ * The bytes uploaded straight to the bucket for this ticket, taken (staged, then deleted there),
+ * and the claim to run once they are found worth keeping.
+ */
 const redeem = (principal: Principal, token: string) =>
   Effect.gen(function*() {
     const ticket = yield* openTicket(token, principal.projectId)
     const taken = yield* (yield* MediaStorage).takeUpload(slotOf(ticket))
     if (Option.isNone(taken)) return yield* new TicketNotFound({ reason: "empty" })
-    yield* claim(ticket)
-    return taken.value
+    return { file: taken.value, claim: claim(ticket) }
   })
 
 // ---------------------------------------------------------------------------------------------
 // Use cases
 // ---------------------------------------------------------------------------------------------
+
+/** A file that came with no ticket: nothing to claim when it is kept. */
+const unticketed = (file: StagedFile) => ({ file, claim: Effect.void })
 
 /**
  * POST /media: a URL (fetched through the outbound guard), a redeemed ticket, or a file the HTTP
@@ -349,18 +360,19 @@ export const uploadMedia = traced("uploadMedia")(function*(
   const tags = { ...details, peopleTags: normalHandles(details.peopleTags) }
   const confirm = tags.peopleTags.length === 0 ? null : yield* handleCheck(principal.projectId, tags.peopleTags)
   return yield* Effect.scoped(Effect.gen(function*() {
-    const file = yield* MediaSource.$match(source, {
-      Url: ({ url }) => Effect.flatMap(MediaStaging, (staging) => staging.fetch(url, { maxBytes: maxMediaBytes })),
+    const { claim, file } = yield* MediaSource.$match(source, {
+      Url: ({ url }) =>
+        Effect.flatMap(MediaStaging, (staging) => staging.fetch(url, { maxBytes: maxMediaBytes })).pipe(Effect.map(unticketed)),
       Ticket: ({ ticket }) => redeem(principal, ticket),
-      File: ({ file }) => Effect.succeed(file)
+      File: ({ file }) => Effect.succeed(unticketed(file))
     })
-    return yield* keepFile(principal.projectId, file, tags, confirm)
+    return yield* keepFile(principal.projectId, file, tags, confirm, claim)
   }))
 })
 
 /**
  * The attach URL: a browser posted the file with the ticket alone (the ticket is the credential);
- * the ticket is claimed by it.
+ * the ticket is claimed by it once it is kept (a refused file leaves the slot open for another).
  */
 export const attachUpload = traced("attachUpload")(function*(
   token: string,
@@ -370,8 +382,7 @@ export const attachUpload = traced("attachUpload")(function*(
   const ticket = yield* openTicket(token, null)
   const tags = { ...details, peopleTags: normalHandles(details.peopleTags) }
   const confirm = tags.peopleTags.length === 0 ? null : yield* handleCheck(ticket.projectId, tags.peopleTags)
-  yield* claim(ticket)
-  return yield* keepFile(ticket.projectId, file, tags, confirm)
+  return yield* keepFile(ticket.projectId, file, tags, confirm, claim(ticket))
 })
 
 /**
@@ -386,7 +397,7 @@ export const MediaIngestLive = Layer.effect(
       fromUrl: (projectId, url) =>
         Effect.scoped(Effect.gen(function*() {
           const file = yield* (yield* MediaStaging).fetch(url, { maxBytes: maxMediaBytes })
-          return yield* keepFile(projectId, file, noDetails, null)
+          return yield* keepFile(projectId, file, noDetails, null, Effect.void)
         })).pipe(
           Effect.catchAll((error) =>
             Effect.fail(error._tag === "MediaRejected" ? error : new MediaRejected({ url, reason: error.message }))

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create a post
-         * @description Creates a post for one or more accounts, now or at scheduled_at. An agent key's post waits for a human in copilot mode. With an idempotency_key already used the reply is the earlier post (200, repeated: true).
+         * @description Creates a post for one or more accounts, now or at scheduled_at. An agent key's post waits for a human in copilot mode. With an idempotency_key already used the reply is the earlier post (200, repeated: true). The key may come in the body or in the Idempotency-Key header; both given, they must be equal (400 otherwise).
          */
         post: operations["createPost"];
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Create up to 100 posts (JSON, raw CSV or multipart CSV)
-         * @description Creates up to 100 posts in one request, as JSON rows, a CSV body or a CSV file upload. Each row succeeds or fails on its own; the reply has one result per row.
+         * @description Creates up to 100 posts in one request, as JSON rows, a CSV body or a CSV file upload. Each row succeeds or fails on its own; the reply has one result per row. The Idempotency-Key header is refused here (400): each row has its own idempotency_key.
          */
         post: operations["createPostsInBulk"];
         delete?: never;
@@ -2148,6 +2148,8 @@ export interface operations {
             header?: {
                 /** @description With the admin token only (Authorization: Bearer hk_admin_..., or the operator's dashboard session): the id of the project the request acts on, as that project's operator (a person, every scope, 600 requests a minute). Refused with an API key (400); an unknown project is 404 project_not_found. */
                 "Herald-Project"?: components["parameters"]["HeraldProject"];
+                /** @description The body's idempotency_key, as a header (1 to 255 printable ASCII characters). Sent with an idempotency_key in the body, the two must be equal (400 invalid_request naming both otherwise). */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
