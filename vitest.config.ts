@@ -16,7 +16,10 @@ export const runConfig = (projects: typeof fastProjects) =>
       // pools from this root config, not the projects', so the setting lives here. A test file
       // therefore leaves no global state behind: what it changes (process.env, spies) it puts back,
       // and vitest.setup.ts undoes what @effect/vitest's `layer` leaves on `it`.
-      poolOptions: { forks: { isolate: false } },
+      // Workers compile WebAssembly (PGlite, once per database a file opens) with Liftoff alone, as
+      // `herald serve` does (bin.ts): the optimising tier's compile was CPU the suite paid for every
+      // database and never got back in tests this short (bench/README.md, "Fast suite").
+      poolOptions: { forks: { isolate: false, execArgv: ["--liftoff-only"] } },
       // Once per run: the initialised embedded database that tests copy (embeddedDataDir).
       globalSetup: ["./packages/storage-postgres/test/EmbeddedSnapshotSetup.ts"]
     }
