@@ -29,7 +29,7 @@ export const McpLive = (options: McpOptions) =>
       const runtime = yield* Effect.runtime<McpServices>()
       const authenticator = yield* makeAuthenticator
       const protocol = yield* Effect.cached(
-        Effect.map(Effect.promise(() => import("./McpProtocol.js")), ({ connector }) => connector(options, runtime, authenticator))
+        Effect.map(Effect.promise(() => import("./McpProtocol.js")), ({ connector }) => connector(options, runtime, authenticator, mcpPath))
       )
       const handle = (pathKey: string | undefined) => Effect.flatMap(protocol, ({ handle }) => handle(pathKey))
       const notAllowed = Effect.flatMap(protocol, ({ notAllowed }) => notAllowed)

@@ -11,8 +11,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import type { Authenticator, Principal, RateLimited } from "@herald/core"
 import { Cause, Effect, Either, Option, Runtime } from "effect"
-import { mcpPath, type McpOptions, type McpServices } from "./McpEndpoint.js"
-import { invalidToolCall, isToolCall, type Outcome, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
+import type { McpOptions, McpServices } from "./McpEndpoint.js"
+import { isToolCall, type Outcome, type PlainToolCall, plainToolCall, resultReply } from "./PlainToolCall.js"
 import { readJson } from "./RequestJson.js"
 import { type AnyTool, decodeArguments, jsonSchemaOf, type Refusal, resultOf } from "./Tool.js"
 import { tools } from "./Tools.js"
@@ -63,7 +63,9 @@ const presentedKey = (pathKey: string | undefined, authorization: string | undef
 export const connector = (
   options: McpOptions,
   runtime: Runtime.Runtime<McpServices>,
-  { authenticate }: Authenticator
+  { authenticate }: Authenticator,
+  /** The path it is served at (McpEndpoint's), named in its refusals. */
+  mcpPath: string
 ) => {
   const runPromise = Runtime.runPromise(runtime)
 
@@ -171,8 +173,9 @@ export const connector = (
         return json(rateLimitedBody(admitted.right), 429, { "retry-after": String(admitted.right.retryAfterSeconds) })
       }
       const plain = plainToolCall(request.headers, body.value)
-      const invalid = plain === null ? invalidToolCall(request.headers, body.value) : null
-      if (invalid !== null) return json({ jsonrpc: "2.0", id: invalid.id, error: { code: ErrorCode.InvalidParams, message: invalid.message } }, 200)
+      if (plain?._tag === "InvalidToolCall") {
+        return json({ jsonrpc: "2.0", id: plain.id, error: { code: ErrorCode.InvalidParams, message: plain.message } }, 200)
+      }
       const tool = plain === null ? undefined : byName.get(plain.name)
       return yield* plain !== null && tool !== undefined
         ? answerPlain(admitted.right, plain, tool)

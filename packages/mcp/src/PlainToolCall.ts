@@ -21,6 +21,7 @@ import { type AnyTool, resultOf } from "./Tool.js"
  * schemas and header rules, so nothing goes this way that the SDK would have answered otherwise.
  */
 export interface PlainToolCall {
+  readonly _tag: "PlainToolCall"
   readonly id: RequestId
   readonly name: string
   readonly arguments: unknown
@@ -41,29 +42,31 @@ const acceptedHeaders = (headers: Headers) => {
 export const isToolCall = (body: unknown) =>
   typeof body === "object" && body !== null && (body as { readonly method?: unknown }).method === "tools/call"
 
-/** The request as a plain tools/call, or null when the SDK should read it. */
-export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | null => {
-  // Checked first so that other methods never pay for a failing parse.
-  if (!isToolCall(body) || !acceptedHeaders(headers)) return null
-  const message = JSONRPCRequestSchema.safeParse(body)
-  const call = CallToolRequestSchema.safeParse(body)
-  if (!message.success || !call.success || call.data.params.task !== undefined) return null
-  return { id: message.data.id, name: call.data.params.name, arguments: call.data.params.arguments }
-}
-
 /**
  * A single tools/call, with headers the transport accepts, whose params are not a tool call's
  * (arguments that are not an object, a name that is not a string): its id and what is wrong, for
  * JSON-RPC's invalid params (-32602). The SDK parses them before its own check of them and answers
  * an internal error (-32603) carrying the parser's dump.
  */
-export const invalidToolCall = (headers: Headers, body: unknown): { readonly id: RequestId; readonly message: string } | null => {
+export interface InvalidToolCall {
+  readonly _tag: "InvalidToolCall"
+  readonly id: RequestId
+  readonly message: string
+}
+
+/** The request as a plain tools/call, or as one whose params are invalid, or null when the SDK should read it. */
+export const plainToolCall = (headers: Headers, body: unknown): PlainToolCall | InvalidToolCall | null => {
+  // Checked first so that other methods never pay for a failing parse.
   if (!isToolCall(body) || !acceptedHeaders(headers)) return null
   const message = JSONRPCRequestSchema.safeParse(body)
+  if (!message.success) return null
   const call = CallToolRequestSchema.safeParse(body)
-  if (!message.success || call.success) return null
-  const issue = call.error.issues[0]!
-  return { id: message.data.id, message: `invalid params: ${issue.path.join(".")}: ${issue.message}` }
+  if (!call.success) {
+    const issue = call.error.issues[0]!
+    return { _tag: "InvalidToolCall", id: message.data.id, message: `invalid params: ${issue.path.join(".")}: ${issue.message}` }
+  }
+  if (call.data.params.task !== undefined) return null
+  return { _tag: "PlainToolCall", id: message.data.id, name: call.data.params.name, arguments: call.data.params.arguments }
 }
 
 /** What a tool call came to: the tool's output, or a tool error already framed as a result. */
