@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { InjectedReply } from "../kit/publisherContract.js"
+import { callsStartingWith, FaultQueue } from "../kit/FaultQueue.js"
 
 /** One request as a handler sees it. */
 export interface GraphRequest {
@@ -110,7 +111,7 @@ const paramsOf = (url: URL, headers: IncomingMessage["headers"], body: Buffer): 
 export class GraphFakeServer {
   /** Every call but the unanswered dialog, as `METHOD /path?query`. */
   readonly calls: Array<string> = []
-  private readonly faults: Array<{ readonly reply: InjectedReply; readonly only: string | undefined }> = []
+  private readonly faults = new FaultQueue<InjectedReply>()
   private hangs = 0
   private readonly hung: Array<ServerResponse> = []
   private server: Server | undefined
@@ -153,7 +154,7 @@ export class GraphFakeServer {
    * does not land on a metrics read or a connection check that happens to run first.
    */
   failNext(reply: InjectedReply, options: { readonly only?: string } = {}): void {
-    this.faults.push({ reply, only: options.only })
+    this.faults.push(reply, callsStartingWith(options.only))
   }
 
   /** The next API call is carried out and never answered. */
@@ -182,8 +183,7 @@ export class GraphFakeServer {
     if (this.exempt(request)) return this.handler(request, reply)
     this.calls.push(`${request.method} ${url.pathname}${url.search}`)
     const call = `${request.method} /${request.parts.join("/")}`
-    const faultAt = this.faults.findIndex((entry) => entry.only === undefined || call.startsWith(entry.only))
-    const fault = faultAt === -1 ? undefined : this.faults.splice(faultAt, 1)[0]!.reply
+    const fault = this.faults.take(call)
     if (fault !== undefined) {
       if (typeof fault.body === "string") {
         res.writeHead(fault.status, { ...fault.headers })

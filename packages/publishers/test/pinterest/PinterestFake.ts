@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { LoopbackFake } from "../kit/LoopbackFake.js"
+import { callsStartingWith, FaultQueue } from "../kit/FaultQueue.js"
 import type { FakeControls, InjectedReply } from "../kit/publisherContract.js"
 import { pinterestOpenApi, scopesFor } from "./PinterestOpenApi.js"
 
@@ -109,7 +110,7 @@ export class PinterestFake extends LoopbackFake {
   private readonly tokens = new Map<string, FakeToken>()
   private readonly refreshTokens = new Map<string, { userId: string; scopes: Set<string> }>()
   private readonly codes = new Map<string, { redirectUri: string; scopes: Set<string> }>()
-  private readonly faults: Array<{ skip: number; only: string | undefined; reply: InjectedReply }> = []
+  private readonly faults = new FaultQueue<InjectedReply>()
   /** POST /v5/pins calls to answer before the one that hangs; null: none hangs. */
   private hangAfter: number | null = null
 
@@ -131,7 +132,7 @@ export class PinterestFake extends LoopbackFake {
    * "POST /v5/pins"), the next such call, whatever else the workers call meanwhile.
    */
   failNext(reply: InjectedReply, options: { readonly skip?: number; readonly only?: string } = {}): void {
-    this.faults.push({ skip: options.skip ?? 0, only: options.only, reply })
+    this.faults.push(reply, callsStartingWith(options.only), options.skip)
   }
 
   /** The next POST /v5/pins (or the one after `skip` others) is carried out (the pin exists) and never answered. */
@@ -212,10 +213,7 @@ export class PinterestFake extends LoopbackFake {
     if (path.startsWith("/upload/") && method === "POST") return this.upload(path.slice("/upload/".length), req, raw, res)
     this.calls.push(`${method} ${path}${url.search}`)
     const call = `${method} ${path}`
-    const matching = this.faults.filter((entry) => entry.only === undefined || call.startsWith(entry.only))
-    const due = matching.find((entry) => entry.skip === 0)
-    for (const entry of matching) entry.skip--
-    const fault = due === undefined ? undefined : this.faults.splice(this.faults.indexOf(due), 1)[0]!.reply
+    const fault = this.faults.take(call)
     if (fault !== undefined) {
       if (typeof fault.body === "string") {
         res.writeHead(fault.status, { ...fault.headers })

@@ -16,6 +16,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { FakeControls } from "../kit/publisherContract.js"
+import { FaultQueue } from "../kit/FaultQueue.js"
 
 export interface YoutubeFakeOptions {
   readonly clientId: string
@@ -122,7 +123,7 @@ export class YoutubeFake {
   readonly channel: { readonly id: string; readonly title: string; readonly customUrl: string }
   private readonly grants: Array<Grant> = []
   private readonly codes = new Map<string, { redirectUri: string; challenge: string; scopes: Set<string>; offline: boolean }>()
-  private readonly faults: Array<Fault> = []
+  private readonly faults = new FaultQueue<Fault>()
   private hangUpload = false
   private dropChunks = 0
   private rejectNextAs: string | null = null
@@ -163,7 +164,7 @@ export class YoutubeFake {
 
   /** The next API call (not the consent page or the token endpoint) answers this instead. */
   failNext(fault: Fault): void {
-    this.faults.push(fault)
+    this.faults.push(fault, (call) => fault.call === undefined || fault.call === call)
   }
 
   /** The next upload request that completes a video makes it and is never answered. */
@@ -252,8 +253,7 @@ export class YoutubeFake {
     if (url.pathname === "/o/oauth2/v2/auth") return this.authorize(url, res)
     if (url.pathname === "/token" && req.method === "POST") return this.token(new URLSearchParams((await this.body(req)).toString("utf8")), res)
     this.calls.push(`${req.method} ${url.pathname}${url.search}`)
-    const at = this.faults.findIndex((one) => one.call === undefined || one.call === `${req.method} ${url.pathname}`)
-    const fault = at < 0 ? undefined : this.faults.splice(at, 1)[0]
+    const fault = this.faults.take(`${req.method} ${url.pathname}`)
     if (fault !== undefined) {
       await this.body(req)
       const body = fault.body ?? defaultFault(fault.status)
