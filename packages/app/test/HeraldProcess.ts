@@ -5,10 +5,23 @@ import * as Path from "node:path"
 const root = Path.resolve(import.meta.dirname, "../../..")
 
 /**
- * The CLI from the sources in a process of its own: node itself with tsx as a loader, run from the
- * repository's root: `npx tsx` would start npm, then a tsx process in front of the node process
- * that runs the CLI, for nothing the tests need.
+ * A TypeScript script from the sources in a process of its own: node itself with tsx as a loader
+ * (`npx tsx` would start npm, then a tsx process in front of the node process that runs the
+ * script, for nothing the tests need), with the given environment beside the test's.
  */
+export const sourceScript = (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  stdout: "pipe" | "inherit"
+) =>
+  spawn(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, ...args], {
+    env: { ...process.env, ...env },
+    // stdout is piped only where it is read: a full pipe would stall the child.
+    stdio: ["ignore", stdout, "inherit"]
+  })
+
+/** The CLI from the sources (as sourceScript runs a script), run from the repository's root. */
 export const sourceCli = (argv: ReadonlyArray<string>) => ({
   command: process.execPath,
   args: ["--conditions=herald-source", "--import", "tsx", "packages/app/src/bin.ts", ...argv],

@@ -5,7 +5,8 @@ import { plainApprovalLinks } from "@herald/core/memory"
 import type { PublishRecord } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { sourceScript } from "../HeraldProcess.js"
 import { randomBytes } from "node:crypto"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
@@ -16,9 +17,6 @@ const url = process.env.DATABASE_URL ?? ""
 const posts = 1_000
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
-// stdout is piped only where it is read: a full pipe would stall the child.
-const tsx = (script: string, args: ReadonlyArray<string>, env: Record<string, string>, stdout: "pipe" | "inherit") =>
-  spawn(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -53,7 +51,7 @@ describe.skipIf(url === "")("crash test with real processes on PostgreSQL (needs
       }))
 
       const createdAt = Date.now()
-      const simulator = tsx(here("../../../publishers/src/simulator/serve.ts"), [
+      const simulator = sourceScript(here("../../../publishers/src/simulator/serve.ts"), [
         "--port", "0", "--latency", "5-40", "--retry-after", "1", "--timeout-hold", "1500"
       ], {}, "pipe")
       children.add(simulator)
@@ -64,7 +62,7 @@ describe.skipIf(url === "")("crash test with real processes on PostgreSQL (needs
 
       let started = 0
       const startWorker = () => {
-        const child = tsx(here("./worker-process.ts"), [], {
+        const child = sourceScript(here("./worker-process.ts"), [], {
           DATABASE_URL: scoped.toString(),
           HERALD_SIMULATOR_URL: simulatorUrl,
           HERALD_CREDENTIALS_KEY: Redacted.value(credentialsKey),

@@ -4,7 +4,8 @@ import { plainApprovalLinks } from "@herald/core/memory"
 import type { PublishRecord } from "@herald/publishers"
 import { StorageLive } from "@herald/storage-postgres"
 import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
+import { sourceScript } from "../HeraldProcess.js"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
@@ -18,8 +19,6 @@ const workerCount = 2
 const concurrency = 4
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
-const tsx = (script: string, args: ReadonlyArray<string>, env: Record<string, string>, stdout: "pipe" | "inherit") =>
-  spawn(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "inherit"] })
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface DeliveryRow {
@@ -46,7 +45,7 @@ describe.skipIf(url === "")("emergency stop across worker processes on PostgreSQ
           sql<DeliveryRow>`SELECT id, status, due_at, attempts FROM deliveries WHERE project_id = ${world.project.id} ORDER BY due_at, id`
         ).pipe(Effect.orDie))
 
-      const simulator = tsx(here("../../../publishers/src/simulator/serve.ts"), ["--port", "0", "--latency", "40-80"], {}, "pipe")
+      const simulator = sourceScript(here("../../../publishers/src/simulator/serve.ts"), ["--port", "0", "--latency", "40-80"], {}, "pipe")
       children.add(simulator)
       const [line] = await new Promise<Array<string>>((resolve) =>
         createInterface({ input: simulator.stdout! }).once("line", (first) => resolve([first]))
@@ -69,7 +68,7 @@ describe.skipIf(url === "")("emergency stop across worker processes on PostgreSQ
         }), { concurrency: 8, discard: true }))
 
       for (let n = 1; n <= workerCount; n++) {
-        children.add(tsx(here("./worker-process.ts"), [], {
+        children.add(sourceScript(here("./worker-process.ts"), [], {
           DATABASE_URL: schema.url,
           HERALD_SIMULATOR_URL: simulatorUrl,
           HERALD_CREDENTIALS_KEY: Redacted.value(credentialsKey),
