@@ -1,4 +1,4 @@
-import { type HttpApi, HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
+import type { HttpApi } from "@effect/platform"
 import type { Classifier } from "@herald/core"
 import type { HeraldAdminApi, HeraldApi } from "@herald/http-api"
 import {
@@ -7,9 +7,9 @@ import {
   HmacApprovalLinks,
   HttpApiLive,
   HttpApiRoutes,
-  routerConfig,
   SdkAdminAuthenticationLive,
-  SdkAuthenticationLive
+  SdkAuthenticationLive,
+  toWebHandler
 } from "@herald/http-api"
 import type { Kit } from "@herald/publishers"
 import { WebhookDispatcher } from "@herald/webhooks"
@@ -145,12 +145,7 @@ export const createHerald = async (options: HeraldOptions): Promise<Herald> => {
   // calls rate-limited and labelled rest).
   const built = Layer.succeedContext((await runtime.runtime()).context)
   const webHandler = (routes: Layer.Layer<HttpApi.Api, never, Layer.Layer.Success<typeof engine> | Layer.Layer.Success<typeof apiConfig>>) =>
-    HttpApiBuilder.toWebHandler(
-      Layer.mergeAll(routes, HealthLive, HttpServer.layerContext, HttpRouter.setRouterConfig(routerConfig)).pipe(
-        Layer.provide(apiConfig),
-        Layer.provide(built)
-      )
-    )
+    toWebHandler(Layer.mergeAll(routes, HealthLive).pipe(Layer.provide(apiConfig), Layer.provide(built)))
   const web = webHandler(Layer.mergeAll(HttpApiLive, AdminApiLive, McpRoute))
   // Reached only through `api` and `admin` below: its keys are counted against no rate limit and
   // its admin routes ask for no token.

@@ -15,7 +15,8 @@ export const excerpt = (text: string, limit = echoLimit): string => text.length 
  * inside the object keeps its own message (override false).
  */
 export const expectedObject = (what: string) => (issue: { readonly actual: unknown }) => ({
-  message: `Expected ${what}, actual ${issue.actual === undefined ? "undefined" : JSON.stringify(issue.actual)}`,
+  // JSON.stringify(undefined) is undefined, which the template writes as "undefined".
+  message: `Expected ${what}, actual ${JSON.stringify(issue.actual)}`,
   override: false
 })
 

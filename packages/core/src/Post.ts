@@ -31,10 +31,10 @@ export const ScheduledAtInput = Schema.String.pipe(
   })
 )
 
-/** The body of POST /posts. */
 /** A client's own id for a create (POST /posts, a bulk row, the Idempotency-Key header): 1 to 255 characters. */
 export const IdempotencyKey = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))
 
+/** The body of POST /posts. */
 export const CreatePostBody = Schema.Struct({
   // Descriptions go on the fields, not their types: a type's description becomes its refusal message.
   caption: Schema.optional(Schema.String.pipe(Schema.maxLength(10000))).annotations({

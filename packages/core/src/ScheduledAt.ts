@@ -10,6 +10,7 @@ export const schedulingGraceMillis = 120_000
  * 10000) has no ISO 8601 form the database or a reply could carry.
  */
 const latestMillis = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+const latestIso = new Date(latestMillis).toISOString()
 
 const pattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))?$/i
 
@@ -88,7 +89,7 @@ export const resolveScheduledAt = (
     : Either.right(fromOffset(clock, sign, Number(offsetHours), Number(offsetMinutes)))
   return Either.flatMap(resolved, (at) => {
     if (DateTime.toEpochMillis(at) > latestMillis) {
-      return Either.left(refuse(`${quote(input)} falls after 9999-12-31T23:59:59.999Z, the latest time a post can be scheduled for`))
+      return Either.left(refuse(`${quote(input)} falls after ${latestIso}, the latest time a post can be scheduled for`))
     }
     const behind = DateTime.toEpochMillis(now) - DateTime.toEpochMillis(at)
     return behind > schedulingGraceMillis

@@ -1,4 +1,4 @@
-import { Etag, FileSystem, HttpApiBuilder, HttpMiddleware, HttpPlatform, HttpRouter, HttpServer, Path } from "@effect/platform"
+import { Etag, FileSystem, type HttpApi, HttpApiBuilder, HttpMiddleware, HttpPlatform, HttpRouter, HttpServer, Path } from "@effect/platform"
 import { Effect, Layer, Scope } from "effect"
 import { HeraldApi } from "./Api.js"
 import { HmacApprovalLinks } from "./ApprovalLinks.js"
@@ -38,7 +38,7 @@ export const HttpApiLive = HttpApiRoutes.pipe(Layer.provide(AuthenticationLive))
  * with 404 "no such endpoint"; the request head's 16 KiB is the limit instead, so a long id
  * reaches its schema and is refused with 400 naming it, as any other id that is not one.
  */
-export const routerConfig = { maxParamLength: 16 * 1024 }
+const routerConfig = { maxParamLength: 16 * 1024 }
 
 /**
  * HttpApiBuilder.serve, with each request starting from only what serving may read at request time
@@ -58,8 +58,10 @@ export const serveApi = Layer.scopedDiscard(Effect.gen(function*() {
 /** Serves HttpApiLive on whatever HttpServer is provided (NodeHttpServer.layer in the app and tests). */
 export const serveHttpApi = serveApi.pipe(Layer.provide(HttpApiLive))
 
+/** A fetch-style handler (Request → Response) over the given routes, with serveApi's router limits. */
+export const toWebHandler = <A, E>(routes: Layer.Layer<A | HttpApi.Api, E>) =>
+  HttpApiBuilder.toWebHandler(Layer.mergeAll(routes, HttpServer.layerContext, HttpRouter.setRouterConfig(routerConfig)))
+
 /** A fetch-style handler (Request → Response) for embedding in another server, on the given services. */
 export const makeWebHandler = <E>(services: Layer.Layer<Layer.Layer.Context<typeof HttpApiLive>, E>) =>
-  HttpApiBuilder.toWebHandler(
-    Layer.mergeAll(HttpApiLive, HttpServer.layerContext, HttpRouter.setRouterConfig(routerConfig)).pipe(Layer.provide(services))
-  )
+  toWebHandler(HttpApiLive.pipe(Layer.provide(services)))

@@ -140,11 +140,6 @@ export const queryStruct = <A, I extends Readonly<Record<string, unknown>>>(stru
 }
 
 /**
- * An integer query parameter within [min, max], documented as one (type integer, minimum, maximum
- * and the default its handler applies) though it arrives as text; a generated client then takes a
- * number. The description goes inside the JSON Schema annotation, which replaces the generated one.
- */
-/**
  * Decimal digits only: NumberFromString alone reads JavaScript's number syntax, so 0x10 would be
  * 16, 1e2 100 and " 10" 10. A sign is let through for the range check to name a negative value.
  */
@@ -152,6 +147,11 @@ const decimalDigits = Schema.String.pipe(Schema.pattern(/^-?\d+$/, {
   message: (issue) => `Expected an integer in decimal digits, actual ${quote(String(issue.actual))}`
 }))
 
+/**
+ * An integer query parameter within [min, max], documented as one (type integer, minimum, maximum
+ * and the default its handler applies) though it arrives as text; a generated client then takes a
+ * number. The description goes inside the JSON Schema annotation, which replaces the generated one.
+ */
 export const integerFromQuery = (min: number, max: number, fallback: number, description: string) =>
   Schema.compose(decimalDigits, Schema.NumberFromString).pipe(Schema.int(), Schema.between(min, max)).annotations({
     jsonSchema: { type: "integer", minimum: min, maximum: max, default: fallback, description }

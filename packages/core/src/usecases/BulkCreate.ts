@@ -1,5 +1,6 @@
 import { Cause, Effect, JSONSchema, ParseResult, Schema } from "effect"
 import { requireScope } from "../Authorization.js"
+import { expectedObject } from "../Echo.js"
 import { type DomainError, errorCode } from "../ErrorCode.js"
 import { GuardrailViolation, UnknownOption, ValidationFailed, Violation } from "../Errors.js"
 import { issueViolations } from "../RefusedFields.js"
@@ -69,7 +70,7 @@ const ingest = (principal: Principal, urls: ReadonlyArray<string>) =>
   ))
 
 /** A row that is not an object is named by what it should be, not by a dump of BulkRow's whole type. */
-const RowAsSent = BulkRow.annotations({ title: "an object with caption and accounts" })
+const RowAsSent = BulkRow.annotations({ message: expectedObject("an object with caption and accounts") })
 
 /** A row as sent, decoded on its own: its refusals name rows[i]. */
 const decodeRow = (row: unknown, index: number) =>
