@@ -12,7 +12,7 @@ const pieces = [
   "日本語", "한국어", "中文", "ｆｕｌｌ", "…", "\u2014", "\u2019", "\u2033", "\u00a9", "\u2122", "\u00ae",
   "😀", "👍🏽", "👩‍👩‍👧", "🇯🇵", "#️⃣", "❤️", "☺", "✈", "𝔘", "𠀋",
   "https://example.com", "http://a.co/x", "https://x.com/herald/status/1?s=20", "https://example.com/path_(x)",
-  "example.com", "sub.example.org/page", "herald.dev", "a.co", "b.io/x.", "file.txt", "v1.2", "e.g.", "t.co/abc",
+  "example.com", "sub.example.org/page", "herald.dev", "a.co", "b.io/x.", "b.io/x.(a)", "b.io/x.(a)b", "file.txt", "v1.2", "e.g.", "t.co/abc",
   "www.example.co.uk", "mail@example.com", "@user", "#tag", "$CASH", "-x.com", "HTTPS://EXAMPLE.COM"
 ]
 

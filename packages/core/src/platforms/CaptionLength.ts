@@ -56,11 +56,13 @@ const domainChar = String.raw`[^!-/:-@\[-\u0060{-~\s\u00a0\u1680\u2000-\u200a\u2
  * knows, then a port, path and query that stop before trailing punctuation; never right after a
  * letter, digit, @, $ or #, nor, without a scheme, after - _ . or /. As in X's pattern, a
  * character that may stand before a link is taken as standing before it before the start of the
- * text is: a text opening with "üexample.com" links "example.com".
+ * text is: a text opening with "üexample.com" links "example.com". A path's piece ends in an
+ * ending character or is a bracketed group alone, as X's pattern reads (its alternatives spliced
+ * in unbracketed): "b.io/x.(a)b" is one link, "b.io/x.(a)" links "b.io/x".
  */
 const linkPattern = new RegExp(
   String.raw`([^a-z0-9@$#\uff20\uff03\u202a-\u202e]|^)(https?://)?((?:(?:${domainChar}(?:[_-]|${domainChar})*)?${domainChar}\.)*(?:${domainChar}(?:-|${domainChar})*)?${domainChar}\.${tldEnd})` +
-    String.raw`(?::\d+)?(/(?:(?:${pathChar}*(?:${parens}${pathChar}*)*(?:${pathEnd}|${parens}))|@${pathChar}+/)*)?` +
+    String.raw`(?::\d+)?(/(?:${pathChar}*(?:${parens}${pathChar}*)*${pathEnd}|${parens}|@${pathChar}+/)*)?` +
     String.raw`(?:\?[a-z0-9!?*'();:&=+$/%#\[\]\-_.,~|@]*[a-z0-9\-_&=#/])?`,
   "gi"
 )
