@@ -4,7 +4,9 @@
 // The storage still migrates each copy when it opens, as on any first start: that keeps the path
 // every new database takes under test, and leaves its catalog as warm as before (a copy opened
 // already migrated answers its first queries slowly enough to miss sub-second deadlines in tests).
-// Tests of a first start on an empty directory use a plain temporary directory instead.
+// The copies live in the run's folder (in memory where the machine allows), which the setup removes
+// at the end of the run with whatever a test left there. Tests of a first start on an empty
+// directory use a plain temporary directory instead.
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -12,6 +14,8 @@ import { inject } from "vitest"
 
 declare module "vitest" {
   export interface ProvidedContext {
+    /** The folder that holds the run's embedded databases. */
+    readonly embeddedRoot: string
     /** The data directory of the initialised embedded database this run copies. */
     readonly embeddedSnapshot: string
   }
@@ -22,7 +26,8 @@ declare module "vitest" {
  * one when the run made no snapshot).
  */
 export const embeddedDataDir = (prefix = "herald-test-") => {
-  const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
+  const root = inject("embeddedRoot") as string | undefined
+  const dataDir = Fs.mkdtempSync(Path.join(root ?? Os.tmpdir(), prefix))
   const snapshot = inject("embeddedSnapshot") as string | undefined
   if (snapshot !== undefined) Fs.cpSync(snapshot, dataDir, { recursive: true, mode: Fs.constants.COPYFILE_FICLONE })
   return dataDir

@@ -1,5 +1,6 @@
-// vitest globalSetup: the initialised embedded database that EmbeddedSnapshot.ts copies, made once
-// a run. It runs outside the test workers, where "vitest" itself cannot be imported.
+// vitest globalSetup: the folder the run's embedded databases live in, and the initialised
+// database that EmbeddedSnapshot.ts copies into it, made once a run. It runs outside the test
+// workers, where "vitest" itself cannot be imported.
 import { Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -8,9 +9,46 @@ import type { TestProject } from "vitest/node"
 import { PgLiteServer } from "../src/index.js"
 import type {} from "./EmbeddedSnapshot.js"
 
+// A database copy is about a thousand files, written on open and removed on close dozens of times
+// a run: on a disk each removal waits on the filesystem's journal, in memory it does not
+// (bench/README.md, "Test suite"). The databases behave the same on either.
+const memoryBacked = "/dev/shm"
+const runPrefix = "herald-run-"
+
+const base = () => {
+  try {
+    Fs.accessSync(memoryBacked, Fs.constants.W_OK)
+    return memoryBacked
+  } catch {
+    return Os.tmpdir()
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** Folders of runs whose process has gone (killed before its teardown): memory they would hold until a reboot. */
+const removeAbandoned = (parent: string) => {
+  for (const name of Fs.readdirSync(parent)) {
+    const pid = Number(/^herald-run-(\d+)-/.exec(name)?.[1])
+    if (Number.isInteger(pid) && !alive(pid)) Fs.rmSync(Path.join(parent, name), { recursive: true, force: true })
+  }
+}
+
 export const setup = async ({ provide }: TestProject) => {
-  const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "herald-snapshot-"))
-  await Effect.runPromise(Effect.scoped(Layer.build(PgLiteServer.layer({ dataDir }))))
-  provide("embeddedSnapshot", dataDir)
-  return () => Fs.rmSync(dataDir, { recursive: true, force: true })
+  const parent = base()
+  removeAbandoned(parent)
+  const root = Fs.mkdtempSync(Path.join(parent, `${runPrefix}${process.pid}-`))
+  const snapshot = Path.join(root, "snapshot")
+  await Effect.runPromise(Effect.scoped(Layer.build(PgLiteServer.layer({ dataDir: snapshot }))))
+  provide("embeddedRoot", root)
+  provide("embeddedSnapshot", snapshot)
+  // Also the copies a test left behind.
+  return () => Fs.rmSync(root, { recursive: true, force: true })
 }
