@@ -43,12 +43,14 @@ import { RandomIds } from "../../src/Engine.js"
 export const tempDir = (prefix: string) => Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
 
 /** Real files of each kind, made here: ffmpeg for the pictures and the video, a PDF by hand. */
-export const makeFixtures = () => {
+const madeFixtures = () => {
   const dir = tempDir("herald-media-fixtures-")
   const ffmpeg = (name: string, ...args: Array<string>) => {
     const path = Path.join(dir, name)
     execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args, path])
-    return Fs.readFileSync(path)
+    const bytes = Fs.readFileSync(path)
+    Fs.rmSync(path)
+    return bytes
   }
   const pdf = Buffer.from(
     "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n" +
@@ -56,7 +58,7 @@ export const makeFixtures = () => {
       "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj\n" +
       "trailer << /Root 1 0 R >>\n%%EOF\n"
   )
-  return {
+  const fixtures = {
     png: ffmpeg("photo.png", "-f", "lavfi", "-i", "color=c=red:s=64x48", "-frames:v", "1"),
     jpeg: ffmpeg("photo.jpg", "-f", "lavfi", "-i", "color=c=blue:s=80x60", "-frames:v", "1"),
     mp4: ffmpeg(
@@ -67,8 +69,17 @@ export const makeFixtures = () => {
     pdf,
     text: Buffer.from("just words, not a picture\n")
   }
+  Fs.rmdirSync(dir)
+  return fixtures
 }
-export type Fixtures = ReturnType<typeof makeFixtures>
+export type Fixtures = ReturnType<typeof madeFixtures>
+
+let made: Fixtures | undefined
+/**
+ * The fixtures, made once a process: the test files a worker runs share its module graph
+ * (vitest.config.ts), and ffmpeg's start-up is most of their cost. Read them, never write to them.
+ */
+export const makeFixtures = (): Fixtures => made ??= madeFixtures()
 
 /** A plain loopback HTTP server with fixed routes; `hits` counts every request it got. */
 export const startHttp = async (routes: (url: string, response: ServerResponse, request: IncomingMessage) => void) => {
