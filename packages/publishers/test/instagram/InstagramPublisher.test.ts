@@ -3,14 +3,12 @@ import { Media, type SocialAccount } from "@herald/core"
 import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
 import { jpeg, makeHarness, mediaItem, mp4, publishRequest as request, withHarness as withPatientHarness } from "./harness.js"
 import type { InstagramFakeOptions } from "./InstagramFake.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { patientDeadlines } from "../kit/Deadlines.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 
 const withHarness = <A, E>(options: Partial<InstagramFakeOptions>, body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>) =>
-  withPatientHarness(options, body, patient)
+  withPatientHarness(options, body, patientDeadlines)
 
 /**
  * Runs `effect` to its end while moving the TestClock a second at a time (the container waits

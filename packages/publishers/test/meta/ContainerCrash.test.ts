@@ -12,9 +12,7 @@ import { Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { makeHarness as makeInstagramHarness, mp4 } from "../instagram/harness.js"
 import { makeHarness as makeThreadsHarness, mediaItem } from "../threads/harness.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { patientDeadlines } from "../kit/Deadlines.js"
 
 /** What the crash test needs of either network's harness. */
 interface Harness {
@@ -74,12 +72,12 @@ const crashMidPoll = (
 describe("Meta's container flow after a crash mid-poll", () => {
   crashMidPoll(
     "Instagram (a reel)",
-    () => makeInstagramHarness({ processingReads: 8 }, patient),
+    () => makeInstagramHarness({ processingReads: 8 }, patientDeadlines),
     (harness, account) => ({ account, text: "A reel cut short", media: [harness.withBytes(mediaItem("video"), mp4)], configuration: undefined, marker: randomUUID() })
   )
   crashMidPoll(
     "Threads (a text post)",
-    () => makeThreadsHarness({ processingReads: 8 }, patient),
+    () => makeThreadsHarness({ processingReads: 8 }, patientDeadlines),
     (_harness, account) => ({ account, text: "A thread cut short", media: [], configuration: undefined, marker: randomUUID() })
   )
 })

@@ -2,19 +2,17 @@ import { describe, expect, it } from "@effect/vitest"
 import { PinterestBoards, type PublishRequest, type SocialAccount } from "@herald/core"
 import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
-import { jpegBytes, makeHarness, mediaItem, shortDeadlines, videoBytes } from "./harness.js"
+import { jpegBytes, makeHarness, mediaItem, videoBytes } from "./harness.js"
 import { pinterestScopes } from "../../src/pinterest/PinterestOAuth.js"
 import { pinterestOpenApi } from "./PinterestOpenApi.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { patientDeadlines, shortDeadlines } from "../kit/Deadlines.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 
 const withHarness = <A, E>(
   options: Parameters<typeof makeHarness>[0],
   body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>,
-  deadlines = patient
+  deadlines = patientDeadlines
 ) =>
   Effect.scoped(Effect.gen(function*() {
     const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, deadlines)), (opened) => Effect.promise(() => opened.stop()))

@@ -3,15 +3,13 @@ import { type PublishRequest, type SocialAccount } from "@herald/core"
 import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { makeHarness, mediaItem } from "./harness.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { patientDeadlines } from "../kit/Deadlines.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 
 const withHarness = <A, E>(options: Parameters<typeof makeHarness>[0], body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>) =>
   Effect.scoped(Effect.gen(function*() {
-    const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, patient)), (opened) => Effect.promise(() => opened.stop()))
+    const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, patientDeadlines)), (opened) => Effect.promise(() => opened.stop()))
     const account = yield* Effect.promise(() => harness.connect())
     return yield* body(harness, account)
   }))
