@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto"
 import { afterEach, describe, expect, it } from "vitest"
 import { linkedinVersion } from "../../src/linkedin/Rest.js"
 import { memberScopes, organizationScopes } from "../../src/linkedin/LinkedinOAuth.js"
+import { hungCallDeadlines } from "../kit/Deadlines.js"
 import { makeHarness, mediaItem, pdfBytes } from "./harness.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
@@ -253,11 +254,13 @@ describe("LinkedIn publishing", () => {
     ["the connection drops after LinkedIn acted", (fake: Harness["fake"]) => fake.loseAnswerNext()],
     ["the answer never comes", (fake: Harness["fake"]) => fake.hangNext()]
   ])("a create whose %s is an unknown outcome; reconcile then finds the post, so it is not posted twice", async (_case, lose) => {
-    const { connect, fake, route } = await open({}, { scopes: [...memberScopes, "r_member_social"] })
+    const { connect, fake, route, routeWithin } = await open({}, { scopes: [...memberScopes, "r_member_social"] })
     const { account } = await connect()
+    // A text post is one call, the one that loses its answer: no answered call runs on this route.
+    const losing = await routeWithin(hungCallDeadlines)
     const delivery = request(account, "only once (really)")
     lose(fake)
-    expect(await fail(route.adapters.publisher.publish(delivery))).toMatchObject({ _tag: "OutcomeUnknown" })
+    expect(await fail(losing.adapters.publisher.publish(delivery))).toMatchObject({ _tag: "OutcomeUnknown" })
     expect(fake.livePosts()).toHaveLength(1)
     const found = await run(route.adapters.publisher.reconcile!(delivery))
     expect(Option.getOrThrow(found)).toEqual({ platformPostId: fake.livePosts()[0]!.id, url: expect.stringMatching(receiptUrl), note: null })

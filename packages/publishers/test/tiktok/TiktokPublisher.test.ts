@@ -3,6 +3,7 @@ import { Duration, Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterEach, describe, expect, it } from "vitest"
 import { chunkPlan, chunkRange } from "../../src/tiktok/TiktokPosts.js"
+import { hungAfterAnsweredDeadlines } from "../kit/Deadlines.js"
 import { makeHarness, type HarnessOptions, mediaItem, videoBytes } from "./harness.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
@@ -94,9 +95,11 @@ describe("TikTok's publisher against the fake", () => {
 
   it("an init whose answer is lost is found among the public videos by its text; a private one stays unknown", async () => {
     const { account, harness, publisher, run, video } = await start()
+    // The lost inits' publishes, on which creator_info is answered before the init hangs.
+    const losing = (await harness.routeWithin(hungAfterAnsweredDeadlines)).adapters.publisher
     harness.fake.hangNextInit = true
     const sent = request(account, `Lost answer ${randomUUID().slice(0, 8)}`, { media: [video()], configuration: { privacy_status: "PUBLIC_TO_EVERYONE" } })
-    expect(failure(await run(publisher.publish(sent)))).toMatchObject({ _tag: "OutcomeUnknown" })
+    expect(failure(await run(losing.publish(sent)))).toMatchObject({ _tag: "OutcomeUnknown" })
     // TikTok finishes the publish it was given (its status read by nobody).
     const publish = harness.fake.publishes[0]!
     await fetch(`${harness.fake.url}/upload/${encodeURIComponent(publish.publishId)}`, {
@@ -112,7 +115,7 @@ describe("TikTok's publisher against the fake", () => {
 
     harness.fake.hangNextInit = true
     const hidden = request(account, "Private and lost", { media: [video()], configuration: { privacy_status: "SELF_ONLY" } })
-    expect(failure(await run(publisher.publish(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
+    expect(failure(await run(losing.publish(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
     expect(failure(await run(publisher.reconcile!(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
     // Nothing recorded for a delivery: nothing was sent, and reconcile says so.
     expect(Exit.isSuccess(await run(publisher.reconcile!(request(account, "Never sent"))))).toBe(true)
