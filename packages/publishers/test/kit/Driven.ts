@@ -7,8 +7,9 @@ import { Chunk, Effect, Fiber, Option, TestClock } from "effect"
 const realPause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1)))
 
 /**
- * Moves the TestClock until `done` or the fiber ends: to the next wake-up whenever one is pending
- * (the fiber sleeps), else a real moment passes (a loopback call is answered).
+ * Moves the TestClock until `done` or the fiber ends: to the next wake-up whenever one is pending,
+ * else a real moment passes (a loopback call is answered). Only the fiber may sleep on the clock:
+ * a timeout around it would be moved to as soon as it is pending.
  */
 export const driveUntil = <A, E>(fiber: Fiber.Fiber<A, E>, done: () => boolean) =>
   Effect.gen(function*() {
@@ -18,10 +19,13 @@ export const driveUntil = <A, E>(fiber: Fiber.Fiber<A, E>, done: () => boolean) 
     }
   })
 
-/** Runs `effect` to its end, moving the TestClock as `driveUntil` does; answers its exit. */
-export const driven = <A, E>(effect: Effect.Effect<A, E>) =>
+/**
+ * Runs `effect`, moving the TestClock as `driveUntil` does, to its end or until `cut` holds (where
+ * it is interrupted, as a crash or a deadline would stop it); answers its exit.
+ */
+export const driven = <A, E>(effect: Effect.Effect<A, E>, cut: () => boolean = () => false) =>
   Effect.gen(function*() {
     const fiber = yield* Effect.fork(effect)
-    yield* driveUntil(fiber, () => false)
-    return yield* Fiber.await(fiber)
+    yield* driveUntil(fiber, cut)
+    return yield* Fiber.interrupt(fiber)
   })
