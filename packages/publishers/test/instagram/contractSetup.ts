@@ -43,7 +43,8 @@ export const instagramContractSetup = (login: "instagram" | "facebook"): Contrac
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness({ login, brands })), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
   const image = harness.withBytes(mediaItem("image", { altText: "a red kite" }), jpeg)
-  // The hung publish makes answered calls first: its publishing limit and a container are read and made before the media_publish that hangs.
+  // The hung publish makes answered calls first: the publishing limit read, the container made
+  // and its status read, then the media_publish that hangs.
   const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,

@@ -21,5 +21,5 @@ export const hungCallDeadlines = every(Duration.millis(300))
  */
 export const hungAfterAnsweredDeadlines = every(Duration.seconds(1))
 
-/** Long enough that moving the TestClock a second at a time never times out a call on loopback. */
+/** Long enough that a test driving the TestClock (Driven.ts) never times out a call on loopback. */
 export const patientDeadlines = every(Duration.minutes(5))

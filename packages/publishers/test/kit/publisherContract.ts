@@ -88,8 +88,8 @@ class Setup extends Context.Tag("publisherContract/Setup")<Setup, ContractSetup>
 /**
  * The suite every direct publisher runs against its fake, with the route built over the
  * production HttpClient and short deadlines (CallDeadlines), shorter still for the publish whose
- * reply never comes. The cases share one fake and one account, in order: those that break the grant (a
- * revoked permission, a revoked grant) come last.
+ * reply never comes. The cases share one fake and one account, in order: those that break the
+ * grant (a revoked permission, a revoked grant) come last.
  */
 export const publisherContract = (
   name: string,

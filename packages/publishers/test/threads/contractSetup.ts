@@ -37,7 +37,8 @@ export const threadsOptions = (fake: ThreadsFake): ReadonlyArray<OptionCase> => 
 export const threadsContractSetup: ContractSetupEffect = Effect.gen(function*() {
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
-  // The hung publish makes answered calls first: its publishing limit and a container are read and made before the threads_publish that hangs.
+  // The hung publish makes answered calls first: the publishing limit read, the container made
+  // and its status read, then the threads_publish that hangs.
   const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,

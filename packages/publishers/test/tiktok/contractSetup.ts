@@ -39,7 +39,8 @@ export const tiktokOptions = (fake: TiktokFake): ReadonlyArray<OptionCase> => [
 export const tiktokContractSetup: ContractSetupEffect = Effect.gen(function*() {
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
-  // The hung publish makes answered calls first: creator_info, the init and the upload are answered before the status read that hangs.
+  // The hung publish makes answered calls first: creator_info, the init and the upload, then the
+  // status read that hangs.
   const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,

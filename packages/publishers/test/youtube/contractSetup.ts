@@ -41,7 +41,8 @@ export const youtubeContractSetup: ContractSetupEffect = Effect.gen(function*() 
   const account = yield* Effect.promise(() => harness.connect())
   const bytes = makeVideo()
   const video = harness.withBytes(videoItem(bytes), bytes)
-  // The hung publish makes answered calls first: an upload session is opened and chunks sent before the one that hangs.
+  // The hung publish makes answered calls first: the upload session opened and chunks sent, then
+  // the last chunk that hangs.
   const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,
