@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect"
 import type { AggregatorRoute } from "../../src/aggregator/AyrshareRoute.js"
+import { hungCallDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
 import type { AyrshareFake } from "./AyrshareFake.js"
 import { makeHarness, mediaItem } from "./harness.js"
@@ -43,8 +44,10 @@ export const ayrshareContractSetup = (route: AggregatorRoute): ContractSetupEffe
   Effect.gen(function*() {
     const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(route)), (opened) => Effect.promise(() => opened.stop()))
     const account = yield* Effect.promise(() => harness.connect())
+    const hung = yield* Effect.promise(() => harness.routeWithin(hungCallDeadlines))
     return {
       adapters: harness.route.adapters,
+      hungPublisher: hung.adapters.publisher,
       account,
       fake: harness.fake.controls(),
       media: { image: harness.store(mediaItem("image")), video: harness.store(mediaItem("video")) },

@@ -19,16 +19,15 @@ import {
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { type AggregatorRoute, ayrshareRoute } from "../../src/aggregator/AyrshareRoute.js"
-import { CallDeadlines, PlatformHttpLive } from "../../src/kit/index.js"
+import { CallDeadlines, type Deadlines, PlatformHttpLive } from "../../src/kit/index.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { AyrshareFake, type AyrshareFakeOptions } from "./AyrshareFake.js"
 
 export const apiKey = "AYR-TEST-API-KEY-0001"
 export const profileKey = "PROFILE-KEY-ACME-0001"
-
-export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
 
 export const mediaItem = (kind: "image" | "video", details: { readonly peopleTags?: ReadonlyArray<string>; readonly thumbnailTimestampMs?: number } = {}) =>
   new Media({
@@ -80,7 +79,9 @@ export const makeHarness = async (route: AggregatorRoute, fakeOptions: Partial<A
     })
   )
   const runtime = ManagedRuntime.make(layer)
-  const built = await runtime.runPromise(ayrshareRoute(fake.apiUrl, route).pipe(Effect.provideService(CallDeadlines, shortDeadlines)))
+  /** The route built under these deadlines, over the harness's stores and accounts. */
+  const routeWithin = (deadlines: Deadlines) => runtime.runPromise(ayrshareRoute(fake.apiUrl, route).pipe(Effect.provideService(CallDeadlines, deadlines)))
+  const built = await routeWithin(shortDeadlines)
   const connections = OAuthProviders.layer({ oauth: [], logins: [], keys: [built.keys], unconfigured: [] })
   const project = await runtime.runPromise(createProject({ name: "ayrshare tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" }))
 
@@ -110,6 +111,7 @@ export const makeHarness = async (route: AggregatorRoute, fakeOptions: Partial<A
   return {
     fake,
     route: built,
+    routeWithin,
     data,
     runtime,
     connect: (username?: string, keys?: Keys) => runtime.runPromise(connecting(username, keys)),

@@ -1,5 +1,6 @@
 /** Facebook's setup for the kit's publisherContract: the route over the fake, a Page connected through Herald's connection flow, a stored photo and video, and the link option. */
 import { Effect } from "effect"
+import { hungCallDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
 import type { FacebookFake } from "./FacebookFake.js"
 import { makeHarness, mediaItem } from "./harness.js"
@@ -18,8 +19,10 @@ export const facebookContractSetup: ContractSetupEffect = Effect.gen(function*()
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
   const [account] = yield* Effect.promise(() => harness.connect())
   if (account === undefined) return yield* Effect.dieMessage("the connection made no Facebook account")
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungCallDeadlines))
   return {
     adapters: harness.route.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake.controls(),
     media: {

@@ -4,9 +4,9 @@
  * in memory (Facebook takes the bytes).
  */
 import type { SocialAccount } from "@herald/core"
-import { Duration } from "effect"
 import { facebookRoute } from "../../src/facebook/FacebookRoute.js"
 import { graphVersions } from "../../src/meta/GraphVersions.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { directHarness } from "../kit/DirectHarness.js"
 import { FacebookFake, type FacebookFakeOptions } from "./FacebookFake.js"
 
@@ -15,8 +15,6 @@ const clientSecret = "fake-facebook-app-secret"
 
 /** Media items as the Threads tests make them: a fresh storage key each, bytes given by withBytes. */
 export { mediaItem } from "../threads/harness.js"
-
-export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
 
 export const makeHarness = async (fakeOptions: Partial<FacebookFakeOptions> = {}) => {
   const fake = await new FacebookFake({ clientId, clientSecret, version: graphVersions.facebook, chunkBytes: 1000, ...fakeOptions }).start()

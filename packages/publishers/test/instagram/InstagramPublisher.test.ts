@@ -1,31 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Media, type SocialAccount } from "@herald/core"
-import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
+import { Cause, Duration, Effect, Exit, Option, TestClock } from "effect"
 import { jpeg, makeHarness, mediaItem, mp4, publishRequest as request, withHarness as withPatientHarness } from "./harness.js"
 import type { InstagramFakeOptions } from "./InstagramFake.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { driven } from "../kit/Driven.js"
+import { patientDeadlines } from "../kit/Deadlines.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 
 const withHarness = <A, E>(options: Partial<InstagramFakeOptions>, body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>) =>
-  withPatientHarness(options, body, patient)
-
-/**
- * Runs `effect` to its end while moving the TestClock a second at a time (the container waits
- * sleep on it), letting loopback calls answer in real time between the steps.
- */
-const driven = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.gen(function*() {
-    const fiber = yield* Effect.fork(effect)
-    for (;;) {
-      const done = yield* Fiber.poll(fiber)
-      if (Option.isSome(done)) return yield* Effect.exit(Fiber.join(fiber))
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 15)))
-      yield* TestClock.adjust(Duration.seconds(1))
-    }
-  })
+  withPatientHarness(options, body, patientDeadlines)
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>) => Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
 

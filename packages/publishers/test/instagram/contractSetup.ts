@@ -6,6 +6,7 @@
  * TestClock); InstagramPublisher.test.ts covers the waits.
  */
 import { Effect } from "effect"
+import { hungAfterAnsweredDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
 import { jpeg, makeHarness, mediaItem, mp4 } from "./harness.js"
 import type { InstagramFake } from "./InstagramFake.js"
@@ -42,8 +43,12 @@ export const instagramContractSetup = (login: "instagram" | "facebook"): Contrac
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness({ login, brands })), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
   const image = harness.withBytes(mediaItem("image", { altText: "a red kite" }), jpeg)
+  // The hung publish makes answered calls first: the publishing limit read, the container made
+  // and its status read, then the media_publish that hangs.
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake.controls(),
     media: { image, video: harness.withBytes(mediaItem("video"), mp4) },

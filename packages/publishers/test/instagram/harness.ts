@@ -11,11 +11,13 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { instagramFacebookLoginRoute } from "../../src/instagram/InstagramFacebookLoginRoute.js"
 import { instagramLoginRoute } from "../../src/instagram/InstagramLoginRoute.js"
+import type { Deadlines } from "../../src/kit/index.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { directHarness } from "../kit/DirectHarness.js"
-import { shortDeadlines, startMediaHost } from "../threads/harness.js"
+import { startMediaHost } from "../threads/harness.js"
 import { InstagramFake, type InstagramFakeOptions } from "./InstagramFake.js"
 
-export { mediaItem, shortDeadlines } from "../threads/harness.js"
+export { mediaItem } from "../threads/harness.js"
 
 const clientId = "9876543210987654"
 const clientSecret = "fake-instagram-app-secret"
@@ -24,7 +26,7 @@ const clientSecret = "fake-instagram-app-secret"
 export const jpeg = new Uint8Array([255, 216, 255, 224, 0, 16, 74, 70, 73, 70])
 export const mp4 = Uint8Array.from({ length: 2500 }, (_, i) => i % 251)
 
-export const makeHarness = async (fakeOptions: Partial<InstagramFakeOptions> = {}, deadlines: typeof shortDeadlines = shortDeadlines) => {
+export const makeHarness = async (fakeOptions: Partial<InstagramFakeOptions> = {}, deadlines: Deadlines = shortDeadlines) => {
   const fake = await new InstagramFake({ clientId, clientSecret, ...fakeOptions }).start()
   const bytes = new Map<string, Uint8Array>()
   const host = await startMediaHost(bytes)
@@ -48,7 +50,7 @@ export const makeHarness = async (fakeOptions: Partial<InstagramFakeOptions> = {
   /** The public URL the storage hands out for a stored item. */
   const publicUrlOf = (media: Media) => `${host.url}/media/${media.storageKey}`
 
-  return { fake, route: harness.route, data: harness.data, runtime: harness.runtime, connect: harness.connect, withBytes: harness.withBytes, publicUrlOf, stop }
+  return { fake, route: harness.route, data: harness.data, runtime: harness.runtime, connect: harness.connect, withBytes: harness.withBytes, routeWithin: harness.routeWithin, publicUrlOf, stop }
 }
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
@@ -57,7 +59,7 @@ type Harness = Awaited<ReturnType<typeof makeHarness>>
 export const withHarness = <A, E>(
   options: Partial<InstagramFakeOptions>,
   body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>,
-  deadlines: typeof shortDeadlines = shortDeadlines
+  deadlines: Deadlines = shortDeadlines
 ) =>
   Effect.scoped(Effect.gen(function*() {
     const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, deadlines)), (opened) => Effect.promise(() => opened.stop()))

@@ -84,7 +84,12 @@ export const directHarness = async <Route extends { readonly oauth: OAuthProvide
   }
   // The guard's connections live as long as the harness: closed by dispose().
   const runtime = ManagedRuntime.make(layer)
-  const route = await runtime.runPromise(options.build(endpoints).pipe(Effect.provideService(CallDeadlines, options.deadlines)))
+  /**
+   * The route built under these deadlines, over the harness's stores and accounts; tokens are
+   * refreshed through the first one's provider.
+   */
+  const routeWithin = (deadlines: Deadlines) => runtime.runPromise(options.build(endpoints).pipe(Effect.provideService(CallDeadlines, deadlines)))
+  const route = await routeWithin(options.deadlines)
   built.provider = route.oauth
   const connections = OAuthProviders.layer({ oauth: [route.oauth], logins: [], unconfigured: [] })
   const project = await runtime.runPromise(createProject({ name: `${platform} tests`, timezone: "UTC", approval: "autopilot", signature: "", plan: "active" }))
@@ -111,5 +116,5 @@ export const directHarness = async <Route extends { readonly oauth: OAuthProvide
     return media
   }
 
-  return { route, data, runtime, bytes, connect, withBytes, dispose: () => runtime.dispose() }
+  return { route, data, runtime, bytes, connect, withBytes, routeWithin, dispose: () => runtime.dispose() }
 }

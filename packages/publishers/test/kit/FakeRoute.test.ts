@@ -14,8 +14,9 @@ import {
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialIds, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Duration, Effect, Layer, Option, Redacted } from "effect"
-import { CallDeadlines, PlatformHttpLive } from "../../src/kit/PlatformHttp.js"
+import { DateTime, Effect, Layer, Option, Redacted } from "effect"
+import { CallDeadlines, type Deadlines, PlatformHttpLive } from "../../src/kit/PlatformHttp.js"
+import { hungCallDeadlines, shortDeadlines } from "./Deadlines.js"
 import { fakeDirectRoute, fakePlatform } from "./FakeRoute.js"
 import { startOAuthFake } from "./OAuthFake.js"
 import { publisherContract } from "./publisherContract.js"
@@ -66,16 +67,18 @@ publisherContract(
       storage,
       media,
       VideoFrames.unavailable,
-      http,
-      Layer.succeed(CallDeadlines, { read: Duration.seconds(1), publish: Duration.seconds(1), upload: Duration.seconds(1) })
+      http
     ))
-    const built = yield* Effect.gen(function*() {
+    const { built, hung } = yield* Effect.gen(function*() {
       // The tokens refresh through the provider the route builds with them.
       const provider: { current?: OAuthProvider } = {}
       const tokens = yield* makeAccountTokens(() => Effect.succeed(provider.current?.refresh))
-      const route = yield* fakeDirectRoute.build(endpoints).pipe(Effect.provideService(AccountTokens, tokens))
+      const within = (deadlines: Deadlines) =>
+        fakeDirectRoute.build(endpoints).pipe(Effect.provideService(AccountTokens, tokens), Effect.provideService(CallDeadlines, deadlines))
+      const route = yield* within(shortDeadlines)
       provider.current = route.oauth
-      return route
+      // A text post is one call: the hung publish makes no answered call.
+      return { built: route, hung: yield* within(hungCallDeadlines) }
     }).pipe(Effect.provide(services))
 
     // Connected through the flow: the consent URL followed to the fake, its answer to the callback's use case.
@@ -96,6 +99,7 @@ publisherContract(
 
     return {
       adapters: built.adapters,
+      hungPublisher: hung.adapters.publisher,
       account,
       fake: {
         failNext: (reply) => fake.failNext(reply),

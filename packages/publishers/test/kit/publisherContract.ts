@@ -60,6 +60,12 @@ export interface OptionCase {
  */
 export interface ContractSetup {
   readonly adapters: RouteAdapters
+  /**
+   * For the publish whose reply never comes, the route's publisher built again under deadlines
+   * (kit/Deadlines.ts) no longer than its answered calls need. Absent: `adapters`' publisher, for
+   * a fake whose hang drops the connection rather than waiting out a deadline.
+   */
+  readonly hungPublisher?: RouteAdapters["publisher"]
   readonly account: SocialAccount
   readonly fake: FakeControls
   /** One stored media item per kind the route supports. */
@@ -81,9 +87,9 @@ class Setup extends Context.Tag("publisherContract/Setup")<Setup, ContractSetup>
 
 /**
  * The suite every direct publisher runs against its fake, with the route built over the
- * production HttpClient and short deadlines (CallDeadlines) so a reply that never comes fails
- * fast. The cases share one fake and one account, in order: those that break the grant (a
- * revoked permission, a revoked grant) come last.
+ * production HttpClient and short deadlines (CallDeadlines), shorter still for the publish whose
+ * reply never comes. The cases share one fake and one account, in order: those that break the
+ * grant (a revoked permission, a revoked grant) come last.
  */
 export const publisherContract = (
   name: string,
@@ -157,7 +163,7 @@ export const publisherContract = (
           const before = fixture.fake.posts().length
           fixture.fake.hangNext()
           const sent = request(fixture, `Hung ${randomUUID().slice(0, 8)}`)
-          const failure = yield* Effect.flip(fixture.adapters.publisher.publish(sent))
+          const failure = yield* Effect.flip((fixture.hungPublisher ?? fixture.adapters.publisher).publish(sent))
           expect(failure._tag).toBe("OutcomeUnknown")
           expect(fixture.fake.posts().length).toBe(before + 1)
           const reconcile = fixture.adapters.publisher.reconcile

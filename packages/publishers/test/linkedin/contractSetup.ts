@@ -4,6 +4,7 @@
  */
 import { Effect } from "effect"
 import { memberScopes } from "../../src/linkedin/LinkedinOAuth.js"
+import { hungCallDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect } from "../kit/publisherContract.js"
 import { makeHarness, mediaItem, pdfBytes } from "./harness.js"
 
@@ -21,8 +22,10 @@ export const linkedinContractSetup: ContractSetupEffect = Effect.gen(function*()
     (opened) => Effect.promise(() => opened.stop())
   )
   const { account } = yield* Effect.promise(() => harness.connect())
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungCallDeadlines))
   return {
     adapters: harness.route.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake.controls(),
     media: {

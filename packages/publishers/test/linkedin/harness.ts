@@ -2,9 +2,10 @@
  * What the LinkedIn tests run on: the fake on loopback and the kit's direct-route harness over it.
  */
 import { type Credentials, Media, MediaId, ProjectId, type SocialAccount } from "@herald/core"
-import { DateTime, Duration } from "effect"
+import { DateTime } from "effect"
 import { randomUUID } from "node:crypto"
 import { linkedinRoute, type LinkedinOptions } from "../../src/linkedin/LinkedinRoute.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { directHarness } from "../kit/DirectHarness.js"
 import { type FakeOptions, LinkedinFake } from "./LinkedinFake.js"
 
@@ -32,9 +33,6 @@ export const mediaItem = (kind: "image" | "video" | "document", options: { altTe
     storageKey: randomUUID(),
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
-
-/** Deadlines short enough that a reply that never comes fails within a test. */
-export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
 
 export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeOptions: LinkedinOptions = {}) => {
   const fake = await new LinkedinFake({ clientId, clientSecret, ...fakeOptions }).start()
@@ -65,5 +63,5 @@ export const makeHarness = async (fakeOptions: Partial<FakeOptions> = {}, routeO
     await fake.stop()
   }
 
-  return { fake, route: harness.route, data, connect, page, withBytes: harness.withBytes, stop, status: (account: SocialAccount) => data.accounts.get(account.id)?.status }
+  return { fake, route: harness.route, data, connect, page, withBytes: harness.withBytes, routeWithin: harness.routeWithin, stop, status: (account: SocialAccount) => data.accounts.get(account.id)?.status }
 }

@@ -8,13 +8,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { Media, PublishRequest, RouteAdapters, SocialAccount } from "@herald/core"
-import { Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
+import { Effect, Exit, Fiber, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { makeHarness as makeInstagramHarness, mp4 } from "../instagram/harness.js"
 import { makeHarness as makeThreadsHarness, mediaItem } from "../threads/harness.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { patientDeadlines } from "../kit/Deadlines.js"
+import { driveUntil } from "../kit/Driven.js"
 
 /** What the crash test needs of either network's harness. */
 interface Harness {
@@ -25,19 +24,6 @@ interface Harness {
   readonly withBytes: (media: Media, bytes: Uint8Array) => Media
   readonly stop: () => Promise<void>
 }
-
-const realPause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 15)))
-
-/** Moves the TestClock a second at a time, letting loopback calls answer in between, until `done` or the fiber ends. */
-const driveUntil = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, done: () => boolean) =>
-  Effect.gen(function*() {
-    for (let step = 0; step < 600; step++) {
-      if (done() || Option.isSome(yield* Fiber.poll(fiber))) return
-      yield* realPause
-      yield* TestClock.adjust(Duration.seconds(1))
-    }
-    throw new Error("the attempt neither ended nor reached the awaited point in 600 steps")
-  })
 
 const crashMidPoll = (
   name: string,
@@ -74,12 +60,12 @@ const crashMidPoll = (
 describe("Meta's container flow after a crash mid-poll", () => {
   crashMidPoll(
     "Instagram (a reel)",
-    () => makeInstagramHarness({ processingReads: 8 }, patient),
+    () => makeInstagramHarness({ processingReads: 8 }, patientDeadlines),
     (harness, account) => ({ account, text: "A reel cut short", media: [harness.withBytes(mediaItem("video"), mp4)], configuration: undefined, marker: randomUUID() })
   )
   crashMidPoll(
     "Threads (a text post)",
-    () => makeThreadsHarness({ processingReads: 8 }, patient),
+    () => makeThreadsHarness({ processingReads: 8 }, patientDeadlines),
     (_harness, account) => ({ account, text: "A thread cut short", media: [], configuration: undefined, marker: randomUUID() })
   )
 })

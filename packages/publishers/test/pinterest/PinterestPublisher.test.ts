@@ -1,20 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
 import { PinterestBoards, type PublishRequest, type SocialAccount } from "@herald/core"
-import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { jpegBytes, makeHarness, mediaItem, shortDeadlines, videoBytes } from "./harness.js"
+import { jpegBytes, makeHarness, mediaItem, videoBytes } from "./harness.js"
 import { pinterestScopes } from "../../src/pinterest/PinterestOAuth.js"
 import { pinterestOpenApi } from "./PinterestOpenApi.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { hungAfterAnsweredDeadlines, patientDeadlines } from "../kit/Deadlines.js"
+import { driven } from "../kit/Driven.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 
 const withHarness = <A, E>(
   options: Parameters<typeof makeHarness>[0],
   body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>,
-  deadlines = patient
+  deadlines = patientDeadlines
 ) =>
   Effect.scoped(Effect.gen(function*() {
     const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, deadlines)), (opened) => Effect.promise(() => opened.stop()))
@@ -31,18 +30,6 @@ const request = (account: SocialAccount, text: string, media: PublishRequest["me
   configuration,
   marker: randomUUID()
 })
-
-/** Runs `effect` to its end while moving the TestClock a second at a time (the processing polls sleep on it). */
-const driven = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.gen(function*() {
-    const fiber = yield* Effect.fork(effect)
-    for (;;) {
-      const done = yield* Fiber.poll(fiber)
-      if (Option.isSome(done)) return yield* Effect.exit(Fiber.join(fiber))
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 15)))
-      yield* TestClock.adjust(Duration.seconds(1))
-    }
-  })
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>) => Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
 
@@ -135,8 +122,10 @@ describe("Pinterest pins", () => {
     withHarness({}, (harness, account) =>
       Effect.gen(function*() {
         const sent = request(account, "Lost answer", [image(harness)], { board_ids: [recipes, travel], title: "Lost" })
+        // The first board's pin is answered before the second's hangs.
+        const losing = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
         harness.fake.hangNext(1)
-        expect((yield* Effect.flip(harness.route.adapters.publisher.publish(sent)))._tag).toBe("OutcomeUnknown")
+        expect((yield* Effect.flip(losing.adapters.publisher.publish(sent)))._tag).toBe("OutcomeUnknown")
         const pins = harness.fake.livePins()
         expect(pins.map((pin) => pin.boardId)).toEqual([recipes, travel])
         const found = yield* harness.route.adapters.publisher.reconcile!(sent)
@@ -144,7 +133,7 @@ describe("Pinterest pins", () => {
         const again = yield* harness.route.adapters.publisher.publish(sent)
         expect(again.platformPostId).toBe(pins[0]!.id)
         expect(harness.fake.livePins()).toHaveLength(2)
-      }), shortDeadlines))
+      })))
 
   it.effect("reconcile says none when a board still has no pin of the delivery, and the next attempt makes only that one", () =>
     withHarness({}, (harness, account) =>

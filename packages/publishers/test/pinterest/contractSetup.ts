@@ -6,6 +6,7 @@
  * never end); PinterestPublisher.test.ts covers the waits.
  */
 import { Effect } from "effect"
+import { hungCallDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
 import { jpegBytes, makeHarness, mediaItem, videoBytes } from "./harness.js"
 import type { PinterestFake } from "./PinterestFake.js"
@@ -46,8 +47,10 @@ export const pinterestContractSetup: ContractSetupEffect = Effect.gen(function*(
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
   const image = harness.withBytes(mediaItem("image", { altText: "a red kite" }), jpegBytes)
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungCallDeadlines))
   return {
     adapters: harness.route.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake.controls(),
     media: { image, video: harness.withBytes(mediaItem("video"), videoBytes) },

@@ -3,9 +3,11 @@
  * (stored media bytes only: Pinterest takes image bytes and video uploads, no URLs).
  */
 import { Media, MediaId, ProjectId } from "@herald/core"
-import { DateTime, Duration } from "effect"
+import { DateTime } from "effect"
 import { randomUUID } from "node:crypto"
 import { pinterestRoute } from "../../src/pinterest/PinterestRoute.js"
+import type { Deadlines } from "../../src/kit/index.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { directHarness } from "../kit/DirectHarness.js"
 import { PinterestFake, type PinterestFakeOptions } from "./PinterestFake.js"
 
@@ -31,9 +33,7 @@ export const mediaItem = (kind: "image" | "video", options: { altText?: string; 
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
 
-export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
-
-export const makeHarness = async (fakeOptions: Partial<PinterestFakeOptions> = {}, deadlines: typeof shortDeadlines = shortDeadlines) => {
+export const makeHarness = async (fakeOptions: Partial<PinterestFakeOptions> = {}, deadlines: Deadlines = shortDeadlines) => {
   const fake = await new PinterestFake({ clientId, clientSecret, ...fakeOptions }).start()
   const harness = await directHarness({ platform: "pinterest", fake, client: { id: clientId, secret: clientSecret }, build: pinterestRoute, deadlines })
   const stop = async () => {

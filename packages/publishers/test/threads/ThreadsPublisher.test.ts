@@ -1,17 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type PublishRequest, type SocialAccount } from "@herald/core"
-import { Cause, Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
+import { Cause, Duration, Effect, Exit, Option, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { makeHarness, mediaItem } from "./harness.js"
-
-/** Deadlines long enough that moving the TestClock a second at a time never times out a call on loopback. */
-const patient = { read: Duration.minutes(5), publish: Duration.minutes(5), upload: Duration.minutes(5) }
+import { driven } from "../kit/Driven.js"
+import { patientDeadlines } from "../kit/Deadlines.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
 
 const withHarness = <A, E>(options: Parameters<typeof makeHarness>[0], body: (harness: Harness, account: SocialAccount) => Effect.Effect<A, E>) =>
   Effect.scoped(Effect.gen(function*() {
-    const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, patient)), (opened) => Effect.promise(() => opened.stop()))
+    const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness(options, patientDeadlines)), (opened) => Effect.promise(() => opened.stop()))
     const account = yield* Effect.promise(() => harness.connect())
     return yield* body(harness, account)
   }))
@@ -24,21 +23,6 @@ const request = (account: SocialAccount, text: string | null, extra: Partial<Pub
   marker: randomUUID(),
   ...extra
 })
-
-/**
- * Runs `effect` to its end while moving the TestClock a second at a time (the container waits
- * sleep on it), letting loopback calls answer in real time between the steps.
- */
-const driven = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.gen(function*() {
-    const fiber = yield* Effect.fork(effect)
-    for (;;) {
-      const done = yield* Fiber.poll(fiber)
-      if (Option.isSome(done)) return yield* Effect.exit(Fiber.join(fiber))
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 15)))
-      yield* TestClock.adjust(Duration.seconds(1))
-    }
-  })
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>) => Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
 

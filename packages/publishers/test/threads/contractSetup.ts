@@ -5,6 +5,7 @@
  * a poll's pause would never end); ThreadsPublisher.test.ts covers the waits.
  */
 import { Effect } from "effect"
+import { hungAfterAnsweredDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
 import { makeHarness, mediaItem } from "./harness.js"
 import type { ThreadsFake } from "./ThreadsFake.js"
@@ -36,8 +37,12 @@ export const threadsOptions = (fake: ThreadsFake): ReadonlyArray<OptionCase> => 
 export const threadsContractSetup: ContractSetupEffect = Effect.gen(function*() {
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
+  // The hung publish makes answered calls first: the publishing limit read, the container made
+  // and its status read, then the threads_publish that hangs.
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake.controls(),
     media: {

@@ -4,11 +4,13 @@
  * it takes no bytes).
  */
 import { Media, MediaId, ProjectId } from "@herald/core"
-import { DateTime, Duration } from "effect"
+import { DateTime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { threadsRoute } from "../../src/threads/ThreadsRoute.js"
+import type { Deadlines } from "../../src/kit/index.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { directHarness } from "../kit/DirectHarness.js"
 import { ThreadsFake, type ThreadsFakeOptions } from "./ThreadsFake.js"
 
@@ -34,8 +36,6 @@ export const mediaItem = (kind: "image" | "video", options: { altText?: string }
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
 
-export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
-
 /** A loopback host serving stored bytes at /media/<storage key>, standing in for a public media URL. */
 export const startMediaHost = async (bytes: Map<string, Uint8Array>) => {
   const server = createServer((req, res) => {
@@ -55,7 +55,7 @@ export const startMediaHost = async (bytes: Map<string, Uint8Array>) => {
   }
 }
 
-export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {}, deadlines: typeof shortDeadlines = shortDeadlines) => {
+export const makeHarness = async (fakeOptions: Partial<ThreadsFakeOptions> = {}, deadlines: Deadlines = shortDeadlines) => {
   const fake = await new ThreadsFake({ clientId, clientSecret, ...fakeOptions }).start()
   const served = new Map<string, Uint8Array>()
   const host = await startMediaHost(served)

@@ -1,8 +1,10 @@
 import { type PublishRequest, type SocialAccount } from "@herald/core"
-import { Duration, Effect, Exit, Option } from "effect"
+import { Effect, Exit, Option, TestContext } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterEach, describe, expect, it } from "vitest"
 import { chunkPlan, chunkRange } from "../../src/tiktok/TiktokPosts.js"
+import { hungCallDeadlines, shortDeadlines } from "../kit/Deadlines.js"
+import { driven } from "../kit/Driven.js"
 import { makeHarness, type HarnessOptions, mediaItem, videoBytes } from "./harness.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
@@ -19,7 +21,10 @@ const start = async (options: HarnessOptions = {}) => {
   const video = (fields: Parameters<typeof mediaItem>[1] = {}) => harness.withBytes(mediaItem("video", fields), videoBytes())
   const photo = () => harness.withBytes(mediaItem("image"), new Uint8Array([255, 216, 255, 224, 1, 2, 3]))
   const run = <A, E>(effect: Effect.Effect<A, E>) => harness.runtime.runPromise(Effect.exit(effect))
-  return { harness, account, video, photo, run, publisher: harness.route.adapters.publisher }
+  /** As `run`, with the status polls' and chunk retries' pauses on a TestClock moved on as soon as the publish sleeps. */
+  const drive = <A, E>(effect: Effect.Effect<A, E>, cut?: () => boolean) =>
+    harness.runtime.runPromise(driven(effect, cut).pipe(Effect.provide(TestContext.TestContext)))
+  return { harness, account, video, photo, run, drive, publisher: harness.route.adapters.publisher }
 }
 
 const request = (account: SocialAccount, text: string, extra: Partial<PublishRequest> = {}): PublishRequest => ({
@@ -49,8 +54,8 @@ describe("TikTok's chunk plan (Media Transfer Guide)", () => {
 
 describe("TikTok's publisher against the fake", () => {
   it("waits while TikTok processes, then answers the public post's URL with its 19-digit id intact", async () => {
-    const { account, harness, publisher, run, video } = await start({ fake: { processingReads: 3 } })
-    const exit = await run(publisher.publish(request(account, "Processed", { media: [video({ thumbnailTimestampMs: 1200 })], configuration: { privacy_status: "PUBLIC_TO_EVERYONE" } })))
+    const { account, drive, harness, publisher, video } = await start({ fake: { processingReads: 3 } })
+    const exit = await drive(publisher.publish(request(account, "Processed", { media: [video({ thumbnailTimestampMs: 1200 })], configuration: { privacy_status: "PUBLIC_TO_EVERYONE" } })))
     expect(Exit.isSuccess(exit)).toBe(true)
     const published = Exit.isSuccess(exit) ? exit.value : undefined
     const [sent] = harness.fake.livePosts()
@@ -61,42 +66,45 @@ describe("TikTok's publisher against the fake", () => {
   })
 
   it("an attempt cut short while waiting resumes on the recorded publish_id: one init, one post", async () => {
-    const { account, harness, publisher, run, video } = await start({ fake: { processingReads: 1_000_000 } })
+    const { account, drive, harness, publisher, video } = await start({ fake: { processingReads: 1_000_000 } })
     const sent = request(account, "Cut short", { media: [video()], configuration: { privacy_status: "SELF_ONLY" } })
-    const cut = await run(Effect.timeout(publisher.publish(sent), Duration.seconds(1)))
+    // Cut short once it waits on TikTok's processing: its first status read made.
+    const cut = await drive(publisher.publish(sent), () => harness.fake.calls.some((call) => call.startsWith("POST /v2/post/publish/status/fetch/")))
     expect(Exit.isFailure(cut)).toBe(true)
     expect(JSON.parse(harness.data.checkpoints.get(sent.marker)!)).toMatchObject({ _tag: "publishing", publishId: harness.fake.publishes[0]!.publishId, upload: { uploaded: true } })
     harness.fake.publishes[0]!.reads = 1_000_000
-    const resumed = await run(publisher.publish(sent))
+    const resumed = await drive(publisher.publish(sent))
     expect(Exit.isSuccess(resumed)).toBe(true)
     expect(harness.fake.publishes).toHaveLength(1)
     expect(harness.fake.calls.filter((call) => call.includes("/init/"))).toHaveLength(1)
   })
 
   it("a chunk TikTok keeps failing is transient with the publish kept; the next attempt finishes the upload on it", async () => {
-    const { account, harness, publisher, run, video } = await start()
+    const { account, drive, harness, publisher, video } = await start()
     const sent = request(account, "Chunk trouble", { media: [video()], configuration: { privacy_status: "SELF_ONLY" } })
     harness.fake.failChunks = { count: 3, status: 503 }
-    const first = failure(await run(publisher.publish(sent)))
+    const first = failure(await drive(publisher.publish(sent)))
     expect(first).toMatchObject({ _tag: "PublishFailed", transient: true, error: { category: "transient", code: "http_503" } })
     expect(JSON.parse(harness.data.checkpoints.get(sent.marker)!)).toMatchObject({ _tag: "publishing", upload: { uploaded: false } })
-    const second = await run(publisher.publish(sent))
+    const second = await drive(publisher.publish(sent))
     expect(Exit.isSuccess(second)).toBe(true)
     expect(harness.fake.publishes).toHaveLength(1)
     expect(Buffer.compare(harness.fake.publishes[0]!.media[0]!, Buffer.from(videoBytes()))).toBe(0)
   })
 
   it("a chunk retried after a passing 5xx goes through in the same attempt", async () => {
-    const { account, harness, publisher, run, video } = await start()
+    const { account, drive, harness, publisher, video } = await start()
     harness.fake.failChunks = { count: 1, status: 502 }
-    expect(Exit.isSuccess(await run(publisher.publish(request(account, "One 502", { media: [video()], configuration: { privacy_status: "SELF_ONLY" } }))))).toBe(true)
+    expect(Exit.isSuccess(await drive(publisher.publish(request(account, "One 502", { media: [video()], configuration: { privacy_status: "SELF_ONLY" } }))))).toBe(true)
   })
 
   it("an init whose answer is lost is found among the public videos by its text; a private one stays unknown", async () => {
     const { account, harness, publisher, run, video } = await start()
+    // The lost inits' publishes: creator_info (a read) is answered, the init (the one publish call) never is.
+    const losing = (await harness.routeWithin({ ...shortDeadlines, publish: hungCallDeadlines.publish })).adapters.publisher
     harness.fake.hangNextInit = true
     const sent = request(account, `Lost answer ${randomUUID().slice(0, 8)}`, { media: [video()], configuration: { privacy_status: "PUBLIC_TO_EVERYONE" } })
-    expect(failure(await run(publisher.publish(sent)))).toMatchObject({ _tag: "OutcomeUnknown" })
+    expect(failure(await run(losing.publish(sent)))).toMatchObject({ _tag: "OutcomeUnknown" })
     // TikTok finishes the publish it was given (its status read by nobody).
     const publish = harness.fake.publishes[0]!
     await fetch(`${harness.fake.url}/upload/${encodeURIComponent(publish.publishId)}`, {
@@ -112,19 +120,19 @@ describe("TikTok's publisher against the fake", () => {
 
     harness.fake.hangNextInit = true
     const hidden = request(account, "Private and lost", { media: [video()], configuration: { privacy_status: "SELF_ONLY" } })
-    expect(failure(await run(publisher.publish(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
+    expect(failure(await run(losing.publish(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
     expect(failure(await run(publisher.reconcile!(hidden)))).toMatchObject({ _tag: "OutcomeUnknown" })
     // Nothing recorded for a delivery: nothing was sent, and reconcile says so.
     expect(Exit.isSuccess(await run(publisher.reconcile!(request(account, "Never sent"))))).toBe(true)
   })
 
   it("maps a FAILED publish's fail_reason onto the taxonomy and forgets the publish", async () => {
-    const { account, harness, publisher, run, video } = await start()
+    const { account, drive, harness, publisher, video } = await start()
     // auth_removed: the creator removed the app mid-publish; not refreshed and posted again, but auth_expired (reconnect).
     for (const [reason, category, transient] of [["duration_check_failed", "media_rejected", false], ["spam_risk_text", "content_rejected", false], ["internal", "transient", true], ["auth_removed", "auth_expired", false]] as const) {
       harness.fake.failNextPublish = reason
       const sent = request(account, `Fails with ${reason}`, { media: [video()], configuration: { privacy_status: "SELF_ONLY" } })
-      expect(failure(await run(publisher.publish(sent)))).toMatchObject({ _tag: "PublishFailed", transient, error: { category, code: reason } })
+      expect(failure(await drive(publisher.publish(sent)))).toMatchObject({ _tag: "PublishFailed", transient, error: { category, code: reason } })
       expect(harness.data.checkpoints.has(sent.marker)).toBe(false)
     }
     expect(harness.fake.publishes).toHaveLength(4)

@@ -6,6 +6,7 @@
  * which a poll's pause would never end); TiktokPublisher.test.ts covers the waits.
  */
 import { Effect } from "effect"
+import { hungAfterAnsweredDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
 import { makeHarness, mediaItem, videoBytes } from "./harness.js"
 import type { TiktokFake } from "./TiktokFake.js"
@@ -38,8 +39,12 @@ export const tiktokOptions = (fake: TiktokFake): ReadonlyArray<OptionCase> => [
 export const tiktokContractSetup: ContractSetupEffect = Effect.gen(function*() {
   const harness = yield* Effect.acquireRelease(Effect.promise(() => makeHarness()), (opened) => Effect.promise(() => opened.stop()))
   const account = yield* Effect.promise(() => harness.connect())
+  // The hung publish makes answered calls first: creator_info, the init and the upload, then the
+  // status read that hangs.
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake.controls(),
     carrier: harness.withBytes(mediaItem("video"), videoBytes()),

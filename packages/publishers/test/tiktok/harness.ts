@@ -6,10 +6,12 @@
  * fake counts as verified (TikTok pulls photos, and videos sent by PULL_FROM_URL).
  */
 import { Media, MediaId, ProjectId } from "@herald/core"
-import { DateTime, Duration } from "effect"
+import { DateTime } from "effect"
 import { randomUUID } from "node:crypto"
 import type { TiktokSettings } from "../../src/tiktok/TiktokPublisher.js"
 import { tiktokRoute } from "../../src/tiktok/TiktokRoute.js"
+import type { Deadlines } from "../../src/kit/index.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { directHarness } from "../kit/DirectHarness.js"
 import { startMediaHost } from "../threads/harness.js"
 import { TiktokFake, type TiktokFakeOptions } from "./TiktokFake.js"
@@ -36,12 +38,10 @@ export const mediaItem = (kind: "image" | "video", options: { durationSeconds?: 
     createdAt: DateTime.unsafeMake("2026-11-24T08:00:00Z")
   })
 
-export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(5) }
-
 export interface HarnessOptions {
   readonly fake?: Partial<TiktokFakeOptions>
   readonly settings?: Partial<TiktokSettings>
-  readonly deadlines?: typeof shortDeadlines
+  readonly deadlines?: Deadlines
 }
 
 export const makeHarness = async (options: HarnessOptions = {}) => {
@@ -66,7 +66,7 @@ export const makeHarness = async (options: HarnessOptions = {}) => {
     await fake.stop()
   }
 
-  return { fake, route: harness.route, data: harness.data, runtime: harness.runtime, connect: harness.connect, withBytes: harness.withBytes, stop }
+  return { fake, route: harness.route, data: harness.data, runtime: harness.runtime, connect: harness.connect, withBytes: harness.withBytes, routeWithin: harness.routeWithin, stop }
 }
 
 /** A small video's bytes (the fake takes any bytes; TikTok would inspect them). */

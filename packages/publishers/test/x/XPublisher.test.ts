@@ -1,6 +1,7 @@
 import { type PublishRequest, type SocialAccount } from "@herald/core"
-import { Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, Option, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { driven } from "../kit/Driven.js"
 import { startXHarness, type XHarness } from "./xHarness.js"
 
 let harness: XHarness
@@ -26,6 +27,13 @@ const request = (text: string | null, extra: Partial<PublishRequest> = {}): Publ
 })
 
 const publish = (req: PublishRequest) => harness.run(Effect.either(harness.adapters.publisher.publish(req)))
+/** As `publish`, with the processing waits on a TestClock moved on as soon as the publish sleeps; answers how long they were too. */
+const publishDriven = (req: PublishRequest) =>
+  harness.run(Effect.gen(function*() {
+    const started = yield* Clock.currentTimeMillis
+    const result = yield* Effect.either(Effect.flatten(driven(harness.adapters.publisher.publish(req))))
+    return { result, waitedMs: (yield* Clock.currentTimeMillis) - started }
+  }).pipe(Effect.provide(TestContext.TestContext)))
 const stored = (id: string) => harness.fake.stored().find((post) => post.id === id)
 
 const bytes = (size: number, seed = 7) => Uint8Array.from({ length: size }, (_, index) => (index * seed) % 251)
@@ -58,16 +66,19 @@ describe("X direct route against the fake", () => {
 
   it("uploads a video in 1 MiB segments, waits out processing, then posts", async () => {
     const video = harness.storeMedia({ kind: "video", mime: "video/mp4", bytes: bytes(2.5 * 1024 * 1024) })
-    const published = Either.getOrThrow(await publish(request(fresh(), { media: [video] })))
+    const { result, waitedMs } = await publishDriven(request(fresh(), { media: [video] }))
+    const published = Either.getOrThrow(result)
     const uploaded = harness.fake.media(stored(published.platformPostId)!.mediaIds[0]!)!
     expect(uploaded).toMatchObject({ category: "tweet_video", segments: 3, received: 2.5 * 1024 * 1024, pollsLeft: 0 })
     const statusPolls = harness.fake.calls().filter((call) => call === "GET /2/media/upload").length
     expect(statusPolls).toBeGreaterThanOrEqual(2)
+    // Each status read came no sooner than the check_after_secs X gave (a second, twice).
+    expect(waitedMs).toBeGreaterThanOrEqual(2000)
   }, 20_000)
 
   it("sends a GIF as tweet_gif through the chunked upload, with alt text", async () => {
     const gif = harness.storeMedia({ kind: "image", mime: "image/gif", bytes: bytes(5000), altText: "A cat nods" })
-    const published = Either.getOrThrow(await publish(request(fresh(), { media: [gif] })))
+    const published = Either.getOrThrow((await publishDriven(request(fresh(), { media: [gif] }))).result)
     expect(harness.fake.media(stored(published.platformPostId)!.mediaIds[0]!)).toMatchObject({ category: "tweet_gif", altText: "A cat nods" })
   }, 20_000)
 
@@ -75,7 +86,7 @@ describe("X direct route against the fake", () => {
     harness.fake.failNextProcessing()
     const before = harness.fake.stored().length
     const video = harness.storeMedia({ kind: "video", mime: "video/mp4", bytes: bytes(1000) })
-    const result = await publish(request(fresh(), { media: [video] }))
+    const { result } = await publishDriven(request(fresh(), { media: [video] }))
     expect(Either.isLeft(result) && result.left._tag === "PublishFailed" && result.left.error.category).toBe("media_rejected")
     expect(harness.fake.stored().length).toBe(before)
   }, 20_000)

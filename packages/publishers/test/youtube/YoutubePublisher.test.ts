@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { quotaDay } from "../../src/youtube/Quota.js"
 import { chunkUnit } from "../../src/youtube/ResumableUpload.js"
 import { youtubeScopes } from "../../src/youtube/YoutubeOAuth.js"
+import { hungAfterAnsweredDeadlines } from "../kit/Deadlines.js"
 import { makeHarness, makeVideo, markedFrame, videoItem } from "./harness.js"
 
 type Harness = Awaited<ReturnType<typeof makeHarness>>
@@ -137,8 +138,10 @@ describe("YouTube's publisher against the fake", () => {
   it("a crash after the last chunk (no answer) is OutcomeUnknown; reconcile probes the session and finds the video: never uploaded twice", async () => {
     const sent = request(harness, account, "Answer lost")
     const before = harness.fake.videos.length
+    // The session is opened and the first chunks answered before the last one hangs.
+    const losing = await harness.routeWithin(hungAfterAnsweredDeadlines)
     harness.fake.hangNext()
-    const lost = await publish(sent)
+    const lost = await harness.runtime.runPromise(Effect.either(losing.adapters.publisher.publish(sent)))
     expect(Either.getLeft(lost).pipe(Option.getOrThrow)._tag).toBe("OutcomeUnknown")
     expect(harness.fake.videos.length).toBe(before + 1)
     const found = await harness.runtime.runPromise(harness.route.adapters.publisher.reconcile!(sent))

@@ -4,6 +4,7 @@
  * YouTube option, checked in the video resource the fake received.
  */
 import { Effect } from "effect"
+import { hungAfterAnsweredDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect, OptionCase } from "../kit/publisherContract.js"
 import { makeHarness, makeVideo, videoItem } from "./harness.js"
 import type { VideoMetadata, YoutubeFake } from "./YoutubeFake.js"
@@ -40,8 +41,12 @@ export const youtubeContractSetup: ContractSetupEffect = Effect.gen(function*() 
   const account = yield* Effect.promise(() => harness.connect())
   const bytes = makeVideo()
   const video = harness.withBytes(videoItem(bytes), bytes)
+  // The hung publish makes answered calls first: the upload session opened and chunks sent, then
+  // the last chunk that hangs.
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungAfterAnsweredDeadlines))
   return {
     adapters: harness.route.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake.controls(),
     media: { video },

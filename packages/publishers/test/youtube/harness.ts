@@ -30,8 +30,9 @@ import {
 } from "@herald/core"
 import { InMemoryData, makeInMemoryAdmin, makeInMemoryStores, sequentialSecrets } from "@herald/core/memory"
 import { OutboundGuard } from "@herald/outbound"
-import { DateTime, Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
-import { CallDeadlines, PlatformHttpLive } from "../../src/kit/index.js"
+import { DateTime, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { CallDeadlines, type Deadlines, PlatformHttpLive } from "../../src/kit/index.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { chunkUnit } from "../../src/youtube/ResumableUpload.js"
 import { youtubeRoute, type YoutubeSettings } from "../../src/youtube/YoutubeRoute.js"
 import { YoutubeFake, type YoutubeFakeOptions } from "./YoutubeFake.js"
@@ -74,8 +75,6 @@ export const videoItem = (bytes: Uint8Array, options: { readonly thumbnailTimest
 /** A JPEG's first bytes, then the millisecond asked for: what the fake stores as the thumbnail shows which frame it was. */
 export const markedFrame = (atMs: number) => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...new TextEncoder().encode(`frame@${atMs}`)])
 
-export const shortDeadlines = { read: Duration.seconds(2), publish: Duration.seconds(2), upload: Duration.seconds(2) }
-
 export const testSettings = (fake: YoutubeFake, overrides: Partial<YoutubeSettings["quota"]> = {}): YoutubeSettings => ({
   tokenUrl: `${fake.url}/token`,
   analyticsBaseUrl: fake.url,
@@ -84,7 +83,7 @@ export const testSettings = (fake: YoutubeFake, overrides: Partial<YoutubeSettin
 })
 
 export const makeHarness = async (
-  options: { readonly fake?: Partial<YoutubeFakeOptions>; readonly quota?: Partial<YoutubeSettings["quota"]>; readonly deadlines?: typeof shortDeadlines } = {}
+  options: { readonly fake?: Partial<YoutubeFakeOptions>; readonly quota?: Partial<YoutubeSettings["quota"]>; readonly deadlines?: Deadlines } = {}
 ) => {
   const fake = await new YoutubeFake({ clientId, clientSecret, ...options.fake }).start()
   const data = new InMemoryData()
@@ -117,9 +116,13 @@ export const makeHarness = async (
     clientSecret: Option.some(Redacted.make(clientSecret))
   }
   const runtime = ManagedRuntime.make(layer)
-  const route = await runtime.runPromise(
-    youtubeRoute(endpoints, testSettings(fake, options.quota)).pipe(Effect.provideService(CallDeadlines, options.deadlines ?? shortDeadlines))
-  )
+  /**
+   * The route built under these deadlines, over the harness's stores and accounts; tokens are
+   * refreshed through the first one's provider.
+   */
+  const routeWithin = (deadlines: Deadlines) =>
+    runtime.runPromise(youtubeRoute(endpoints, testSettings(fake, options.quota)).pipe(Effect.provideService(CallDeadlines, deadlines)))
+  const route = await routeWithin(options.deadlines ?? shortDeadlines)
   built.provider = route.oauth
   const connections = OAuthProviders.layer({ oauth: [route.oauth], logins: [], unconfigured: [] })
   const project = await runtime.runPromise(createProject({ name: "YouTube tests", timezone: "UTC", approval: "autopilot", signature: "", plan: "active" }))
@@ -150,5 +153,5 @@ export const makeHarness = async (
     await fake.stop()
   }
 
-  return { fake, route, data, runtime, connect, withBytes, frames, stop }
+  return { fake, route, data, runtime, connect, withBytes, routeWithin, frames, stop }
 }
