@@ -93,6 +93,8 @@ export interface XFake extends FakeControls {
   /** Every stored post, replies included, as X holds it. */
   readonly stored: () => ReadonlyArray<StoredPost>
   readonly media: (id: string) => StoredMedia | undefined
+  /** The next call (any path except the token endpoint) is carried out, but its answer is lost: the connection drops. */
+  readonly loseAnswerNext: () => void
   /** The next video or GIF fails processing. */
   readonly failNextProcessing: () => void
   /** Requests the fake received, in order: method and path. */
@@ -108,7 +110,7 @@ export const startXFake = async (options: XFakeOptions = {}): Promise<XFake> => 
   const refreshTokens = new Map<string, Set<string>>()
   const posts = new Map<string, StoredPost>()
   const media = new Map<string, StoredMedia>()
-  const injected: Array<InjectedReply | "hang"> = []
+  const injected: Array<InjectedReply | "hang" | "lose"> = []
   const calls: Array<string> = []
   let refreshes = 0
   let failProcessing = false
@@ -442,14 +444,15 @@ export const startXFake = async (options: XFakeOptions = {}): Promise<XFake> => 
       if (method === "GET" && url.pathname === "/i/oauth2/authorize") return send(response, authorize(url), false)
       if (method === "POST" && url.pathname === "/2/oauth2/token") return send(response, token(request, raw), false)
       const fault = injected.shift()
-      if (fault !== undefined && fault !== "hang") {
+      if (typeof fault === "object") {
         return send(response, { status: fault.status, body: fault.body, ...(fault.headers === undefined ? {} : { headers: { ...fault.headers } }) }, true)
       }
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1]
       const grant = bearer === undefined ? undefined : tokens.get(bearer)
       const reply = grant === undefined || grant.expired ? unauthorized : api(request, url, raw, grant.scopes)
-      // A reply that never comes: X acted on the call, the answer is lost.
-      if (fault === "hang") return request.socket.destroy()
+      // X acted on the call; its answer never comes (the connection stays open until close) or is lost.
+      if (fault === "hang") return
+      if (fault === "lose") return request.socket.destroy()
       send(response, reply, true)
     })().catch((error: unknown) => {
       response.writeHead(500, { "content-type": "application/problem+json" }).end(JSON.stringify({ title: "Internal Error", detail: String(error), type: "https://api.x.com/2/problems/internal-error" }))
@@ -465,6 +468,7 @@ export const startXFake = async (options: XFakeOptions = {}): Promise<XFake> => 
     user,
     failNext: (reply) => void injected.push(reply),
     hangNext: () => void injected.push("hang"),
+    loseAnswerNext: () => void injected.push("lose"),
     expireToken: () => tokens.forEach((grant) => (grant.expired = true)),
     revokeGrant: () => {
       tokens.forEach((grant) => (grant.expired = true))

@@ -1,7 +1,9 @@
 import { type PublishRequest, type SocialAccount } from "@herald/core"
-import { Clock, Effect, Either, Option, TestContext } from "effect"
+import { Clock, Duration, Effect, Either, Option, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { hungCallDeadlines, shortDeadlines } from "../kit/Deadlines.js"
 import { driven } from "../kit/Driven.js"
+import type { XFake } from "./XFake.js"
 import { startXHarness, type XHarness } from "./xHarness.js"
 
 let harness: XHarness
@@ -234,12 +236,17 @@ describe("X direct route against the fake", () => {
     expect(Either.isLeft(result) && result.left._tag).toBe("OutcomeUnknown")
   })
 
-  it("a create whose answer never comes is an unknown outcome; reconcile finds the post, so nothing is posted twice", async () => {
+  it.each([
+    ["connection drops after X acted", (fake: XFake) => fake.loseAnswerNext(), shortDeadlines, /UND_ERR_SOCKET/],
+    // A text post is one call, the one whose answer never comes: no answered call runs under these deadlines.
+    ["answer never comes", (fake: XFake) => fake.hangNext(), hungCallDeadlines, new RegExp(`did not answer within ${Duration.toMillis(hungCallDeadlines.publish)} ms`)]
+  ])("a create whose %s is an unknown outcome; reconcile finds the post, so nothing is posted twice", async (_case, lose, deadlines, detail) => {
     const text = fresh("Lost answer, see https://example.com/a?b=1 & more")
     const req = request(text)
-    harness.fake.hangNext()
-    const result = await publish(req)
-    expect(Either.isLeft(result) && result.left._tag).toBe("OutcomeUnknown")
+    const losing = await harness.routeWithin(deadlines)
+    lose(harness.fake)
+    const result = await harness.run(Effect.either(losing.adapters.publisher.publish(req)))
+    expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "OutcomeUnknown", detail: expect.stringMatching(detail) })
     expect(harness.fake.stored().filter((post) => post.text === text)).toHaveLength(1)
     const found = await harness.run(harness.adapters.publisher.reconcile!(req))
     const post = harness.fake.stored().find((stored) => stored.text === text)!

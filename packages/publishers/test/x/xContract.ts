@@ -1,13 +1,15 @@
 import { Effect } from "effect"
+import { hungCallDeadlines } from "../kit/Deadlines.js"
 import type { ContractSetupEffect } from "../kit/publisherContract.js"
 import { startXHarness } from "./xHarness.js"
 
 const bytes = (size: number) => Uint8Array.from({ length: size }, (_, index) => (index * 31) % 251)
 
 /**
- * The X route's setup for the kit's publisherContract: the route against the X fake, an account
- * connected through the consent flow, one image, video and GIF, and the options X's module lists
- * (poll, reply_settings, thread, first_comment), each with how the fake shows it got it.
+ * The X route's setup for the kit's publisherContract: the route against the X fake (and again
+ * under shorter deadlines, for the publish whose answer never comes), an account connected
+ * through the consent flow, one image, video and GIF, and the options X's module lists (poll,
+ * reply_settings, thread, first_comment), each with how the fake shows it got it.
  */
 export const xContractSetup: ContractSetupEffect = Effect.gen(function*() {
   const harness = yield* Effect.acquireRelease(
@@ -15,6 +17,8 @@ export const xContractSetup: ContractSetupEffect = Effect.gen(function*() {
     (harness) => Effect.promise(() => harness.close())
   )
   const account = yield* Effect.promise(() => harness.connect())
+  // A text post is one call, the one whose answer never comes: no answered call runs on this route.
+  const hung = yield* Effect.promise(() => harness.routeWithin(hungCallDeadlines))
   const stored = (id: string) => {
     const post = harness.fake.stored().find((post) => post.id === id)
     if (post === undefined) throw new Error(`the fake holds no post ${id}`)
@@ -26,6 +30,7 @@ export const xContractSetup: ContractSetupEffect = Effect.gen(function*() {
   }
   return {
     adapters: harness.adapters,
+    hungPublisher: hung.adapters.publisher,
     account,
     fake: harness.fake,
     media: {

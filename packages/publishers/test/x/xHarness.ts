@@ -19,8 +19,9 @@ import { pkceSecrets } from "../kit/PkceSecrets.js"
 import { OutboundGuard } from "@herald/outbound"
 import { DateTime, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { randomUUID } from "node:crypto"
-import { PlatformHttpLive } from "../../src/kit/index.js"
+import { CallDeadlines, type Deadlines, PlatformHttpLive } from "../../src/kit/index.js"
 import { xRoute } from "../../src/x/index.js"
+import { shortDeadlines } from "../kit/Deadlines.js"
 import { startXFake, type XFake, type XFakeOptions } from "./XFake.js"
 
 /**
@@ -28,12 +29,15 @@ import { startXFake, type XFake, type XFakeOptions } from "./XFake.js"
  * test-only loopback allowance for the fake's port), with the kit's account connection
  * (startConnection, then the consent URL followed on the fake back to the callback's
  * completeConnection) and its AccountTokens (refresh through the route's provider, needs_reconnect
- * on a refused refresh) over the in-memory stores. No test writes tokens by hand.
+ * on a refused refresh) over the in-memory stores, under the kit's short deadlines. No test writes
+ * tokens by hand.
  */
 export interface XHarness {
   readonly fake: XFake
   readonly adapters: RouteAdapters
   readonly oauth: OAuthProvider
+  /** The route built again under these deadlines, over the same fake, stores and accounts. */
+  readonly routeWithin: (deadlines: Deadlines) => Promise<{ readonly adapters: RouteAdapters; readonly oauth: OAuthProvider }>
   /** Starts a connection, follows the consent URL on the fake to Herald's callback: the account connected (or reconnected). */
   readonly connect: () => Promise<SocialAccount>
   readonly credentials: (account: SocialAccount) => Credentials | undefined
@@ -79,7 +83,9 @@ export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarnes
     return { runtime: context, dispose: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
   }))
   const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
-  const route = await run(Effect.provide(xRoute(endpoints), runtime))
+  const routeWithin = (deadlines: Deadlines) =>
+    run(xRoute(endpoints).pipe(Effect.provide(runtime), Effect.provideService(CallDeadlines, deadlines)))
+  const route = await routeWithin(shortDeadlines)
   provider.oauth = route.oauth
   const inHerald = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof stores> | OAuthProviders>) =>
     run(effect.pipe(Effect.provide(runtime), Effect.provideService(OAuthProviders, OAuthProviders.make({ oauth: [route.oauth], logins: [], unconfigured: [] }))))
@@ -102,6 +108,7 @@ export const startXHarness = async (options: XFakeOptions = {}): Promise<XHarnes
     fake,
     adapters: route.adapters,
     oauth: route.oauth,
+    routeWithin,
     connect,
     credentials: (account) => data.credentials.get(account.id),
     status: (account) => data.accounts.get(account.id)?.status,
