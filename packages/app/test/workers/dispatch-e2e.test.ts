@@ -68,7 +68,8 @@ const simulatorRecord = (marker: string) =>
   Effect.map(SimulatorServer, (server) => server.network.publishes().find((entry) => entry.marker === marker))
 
 // Side by side: each test has a project, accounts and posts of its own, and most of its time is
-// waiting on the live clock (a schedule, a Retry-After, a time limit).
+// waiting on the live clock (a schedule, a Retry-After, a time limit). A post scheduled so that
+// the test can change its project first is due far enough ahead for the writes of all of them.
 describe.concurrent("the dispatcher end to end (PGlite, the simulator over HTTP, the live clock)", () => {
   it("publishes a post now to two networks and writes post.published", () =>
     run(Effect.gen(function*() {
@@ -89,7 +90,7 @@ describe.concurrent("the dispatcher end to end (PGlite, the simulator over HTTP,
   it("publishes a scheduled post at its time, not before", () =>
     run(Effect.gen(function*() {
       const { human, project } = yield* seed({ accounts: [["threads", "acme"]] })
-      const at = DateTime.addDuration(yield* DateTime.now, Duration.seconds(1))
+      const at = DateTime.addDuration(yield* DateTime.now, Duration.millis(1_500))
       const created = yield* createPost(human, { caption: "Later", social_accounts: ["threads:acme"], scheduled_at: DateTime.formatIso(at) })
       expect(created.record.post.status).toBe("scheduled")
       const record = yield* settled(project.id, created.record.post.id)
@@ -172,7 +173,7 @@ describe.concurrent("the dispatcher end to end (PGlite, the simulator over HTTP,
   it("a guardrail tightened after the post was accepted blocks it at dispatch: content_rejected", () =>
     run(Effect.gen(function*() {
       const { human, project } = yield* seed({ accounts: [["x", "acme"]] })
-      const at = DateTime.addDuration(yield* DateTime.now, Duration.millis(1_000))
+      const at = DateTime.addDuration(yield* DateTime.now, Duration.seconds(2))
       const created = yield* createPost(human, { caption: "Our crypto giveaway", social_accounts: ["x:acme"], scheduled_at: DateTime.formatIso(at) })
       yield* ProjectAdmin.pipe(Effect.flatMap((admin) => admin.update(new Project({ ...project, guardrails: { ...noGuardrails, banned_words: ["crypto"] } }))))
       const record = yield* settled(project.id, created.record.post.id)
@@ -186,7 +187,7 @@ describe.concurrent("the dispatcher end to end (PGlite, the simulator over HTTP,
   it("a banned topic added after approval is classified again at dispatch: content_rejected naming the rule, not published", () =>
     run(Effect.gen(function*() {
       const { human, project } = yield* seed({ accounts: [["x", "acme"]] })
-      const at = DateTime.addDuration(yield* DateTime.now, Duration.millis(1_000))
+      const at = DateTime.addDuration(yield* DateTime.now, Duration.seconds(2))
       const caption = "Polls open tomorrow: vote for our senator in the election"
       const created = yield* createPost(human, { caption, social_accounts: ["x:acme"], scheduled_at: DateTime.formatIso(at) })
       yield* ProjectAdmin.pipe(Effect.flatMap((admin) => admin.update(new Project({ ...project, guardrails: { ...noGuardrails, banned_topics: ["politics"] } }))))
