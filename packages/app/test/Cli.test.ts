@@ -193,29 +193,6 @@ describe("help and version", () => {
   })
 })
 
-describe("herald serve on a taken port", () => {
-  it("says the address is in use and exits 1, before any credentials are written", async () => {
-    const holder = createServer()
-    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
-    const port = (holder.address() as { port: number }).port
-    // An initialised database, as a restart finds it: the process gets to the listen without
-    // unpacking a new one first.
-    const dataDir = embeddedDataDir("herald-cli-")
-    try {
-      const serve = sourceCli(["serve"])
-      const failure = await promisify(execFile)(serve.command, serve.args, {
-        cwd: serve.cwd,
-        env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, DATABASE_URL: "" }
-      }).then(() => null, (error: { code: number; stderr: string }) => error)
-      expect(failure?.code).toBe(1)
-      expect(failure?.stderr).toContain(`herald: listen EADDRINUSE: address already in use 127.0.0.1:${port}`)
-      expect(Fs.existsSync(Path.join(dataDir, "credentials.json"))).toBe(false)
-    } finally {
-      holder.close()
-    }
-  }, 90_000)
-})
-
 describe("herald admin against a running server", () => {
   let herald: TestHerald
   beforeAll(async () => {
@@ -310,4 +287,42 @@ describe("herald admin against a running server", () => {
     expect(usage.code).toBe(2)
     expect((await cli(["frobnicate"])).code).toBe(2)
   })
+})
+
+/**
+ * `herald serve` in a process of its own on a port another socket holds, over an initialised
+ * database (as a restart finds it: the process gets to the listen without unpacking a new one
+ * first). Started with the file, so the process loads and opens its database while the tests in
+ * this process run; its test below reads how it ended.
+ */
+const serveOnTakenPort = async () => {
+  const holder = createServer()
+  await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
+  const port = (holder.address() as { port: number }).port
+  const dataDir = embeddedDataDir("herald-cli-")
+  try {
+    const serve = sourceCli(["serve"])
+    const failure = await promisify(execFile)(serve.command, serve.args, {
+      cwd: serve.cwd,
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", HERALD_DATA_DIR: dataDir, DATABASE_URL: "" }
+    }).then(() => null, (error: { code: number; stderr: string }) => error)
+    return { port, dataDir, failure }
+  } finally {
+    holder.close()
+  }
+}
+let servedOnTakenPort: ReturnType<typeof serveOnTakenPort>
+beforeAll(() => {
+  servedOnTakenPort = serveOnTakenPort()
+  // Read by its test; a rejection before then is not unhandled.
+  servedOnTakenPort.catch(() => undefined)
+})
+
+describe("herald serve on a taken port", () => {
+  it("says the address is in use and exits 1, before any credentials are written", async () => {
+    const { dataDir, failure, port } = await servedOnTakenPort
+    expect(failure?.code).toBe(1)
+    expect(failure?.stderr).toContain(`herald: listen EADDRINUSE: address already in use 127.0.0.1:${port}`)
+    expect(Fs.existsSync(Path.join(dataDir, "credentials.json"))).toBe(false)
+  }, 90_000)
 })

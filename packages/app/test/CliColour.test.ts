@@ -1,24 +1,38 @@
-import { execFile } from "node:child_process"
-import { promisify } from "node:util"
 import { Effect } from "effect"
 import { describe, expect, it, vi } from "vitest"
 import { runCli } from "../src/Cli.js"
 import { colourWanted } from "../src/CliColour.js"
-import { sourceCli } from "./HeraldProcess.js"
 
 const escape = "\u001b"
 
-/** The CLI in a process of its own, its stdout and stderr pipes (not terminals). */
-const herald = (argv: ReadonlyArray<string>, env: Record<string, string>) => {
-  const inherited: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined }
-  const cli = sourceCli(argv)
-  return promisify(execFile)(cli.command, cli.args, {
-    cwd: cli.cwd,
-    env: { ...Object.fromEntries(Object.entries(inherited).filter((entry): entry is [string, string] => entry[1] !== undefined)), ...env }
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr })
-  )
+/**
+ * The CLI in this process with its stdout and stderr taken for pipes (not terminals, as when
+ * piped to a file or a CI log) and FORCE_COLOR and NO_COLOR as `env` sets them (else unset): what
+ * it printed to each.
+ */
+const onPipes = async (argv: ReadonlyArray<string>, env: { readonly FORCE_COLOR?: string; readonly NO_COLOR?: string } = {}) => {
+  const stdout: Array<string> = []
+  const stderr: Array<string> = []
+  const log = vi.spyOn(console, "log").mockImplementation((...args) => void stdout.push(args.join(" ")))
+  const error = vi.spyOn(console, "error").mockImplementation((...args) => void stderr.push(args.join(" ")))
+  const streams = [process.stdout, process.stderr]
+  const wasTTY = streams.map((stream) => Object.getOwnPropertyDescriptor(stream, "isTTY"))
+  streams.forEach((stream) => Object.defineProperty(stream, "isTTY", { value: false, configurable: true }))
+  vi.stubEnv("FORCE_COLOR", env.FORCE_COLOR)
+  vi.stubEnv("NO_COLOR", env.NO_COLOR)
+  try {
+    const code = await Effect.runPromise(runCli(argv))
+    return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n") }
+  } finally {
+    vi.unstubAllEnvs()
+    streams.forEach((stream, index) => {
+      const descriptor = wasTTY[index]
+      if (descriptor === undefined) delete (stream as { isTTY?: boolean }).isTTY
+      else Object.defineProperty(stream, "isTTY", descriptor)
+    })
+    log.mockRestore()
+    error.mockRestore()
+  }
 }
 
 describe("the CLI's colours", () => {
@@ -35,7 +49,8 @@ describe("the CLI's colours", () => {
   })
 
   it("are left out of help and usage errors written to pipes", async () => {
-    const [help, usage] = await Promise.all([herald(["--help"], {}), herald(["admin", "keys", "create", "--kind", "sometimes"], {})])
+    const help = await onPipes(["--help"])
+    const usage = await onPipes(["admin", "keys", "create", "--kind", "sometimes"])
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("USAGE")
     expect(help.stdout).not.toContain(escape)
@@ -44,21 +59,12 @@ describe("the CLI's colours", () => {
     expect(usage.stderr + usage.stdout).toContain("Expected one of the following cases: agent, human")
     expect(usage.stderr).not.toContain(escape)
     expect(usage.stdout).not.toContain(escape)
-  }, 180_000)
+  })
 
   it("are kept when FORCE_COLOR asks (the same help carries escapes: the check above can fail)", async () => {
-    const out: Array<string> = []
-    const log = vi.spyOn(console, "log").mockImplementation((...args) => void out.push(args.join(" ")))
-    const before = process.env.FORCE_COLOR
-    process.env.FORCE_COLOR = "1"
-    try {
-      expect(await Effect.runPromise(runCli(["--help"]))).toBe(0)
-    } finally {
-      if (before === undefined) delete process.env.FORCE_COLOR
-      else process.env.FORCE_COLOR = before
-      log.mockRestore()
-    }
-    expect(out.join("\n")).toContain("USAGE")
-    expect(out.join("\n")).toContain(escape)
+    const help = await onPipes(["--help"], { FORCE_COLOR: "1" })
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain("USAGE")
+    expect(help.stdout).toContain(escape)
   })
 })

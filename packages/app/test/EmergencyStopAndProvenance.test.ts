@@ -42,8 +42,9 @@ describe("the emergency stop over the admin API", () => {
     expect(created.status).toBe(201)
     const post = await json(created)
     expect(post.message).toContain("Publishing is paused for this project")
-    // The workers run: a second on, still waiting.
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    // The workers run, woken by the new post (a delivery they took would be publishing by now):
+    // a moment on, still waiting.
+    await new Promise((resolve) => setTimeout(resolve, 500))
     const held = await json(await herald.call(`/api/v1/post-results?post_id=${post.id}`, { token: acme.human }))
     expect(held.data.map((row: { status: string }) => row.status)).toEqual(["queued"])
 

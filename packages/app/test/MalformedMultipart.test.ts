@@ -124,7 +124,9 @@ onEachDatabase("malformed multipart bodies", (start) => {
     const chunks = [...body]
     const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0)
     const reply = rawRequest(herald.origin, { head: `${head}\r\nContent-Type: ${type}\r\nContent-Length: ${length}`, body: chunks, readAfterSending: true })
-    await sleep(50)
+    // A moment for the body to reach the server over loopback (a parser left spinning on it
+    // would also never send the reply awaited below).
+    await sleep(10)
     const started = performance.now()
     const health = await fetch(`${herald.origin}/health`, { signal: AbortSignal.timeout(replyWithinMillis) })
     const healthMillis = performance.now() - started

@@ -1,5 +1,6 @@
 import { ApiKeyHash, operatorKeyId, operatorRateLimitPerMinute } from "@herald/core"
 import { hashApiKey } from "@herald/http-api"
+import { type RunningSimulator, startSimulator } from "@herald/publishers"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from "vitest"
 import { heraldClient } from "../src/index.js"
@@ -21,14 +22,18 @@ describe.each([
   let herald: TestHerald
   let operatorId: string
   let schema: Awaited<ReturnType<typeof throwawaySchema>> | undefined
+  // A simulator answering at once: the tests wait for posts to go out.
+  let simulator: RunningSimulator | undefined
   beforeAll(async () => {
     if (postgres && databaseUrl === "") return
     schema = postgres ? await throwawaySchema("herald_operator") : undefined
-    herald = await startHerald({ workers: true, ...(schema === undefined ? {} : { databaseUrl: schema.url }) })
+    simulator = await startSimulator({ latency: { minMs: 0, maxMs: 0 } })
+    herald = await startHerald({ workers: true, simulatorUrl: simulator.url, ...(schema === undefined ? {} : { databaseUrl: schema.url }) })
     operatorId = operatorKeyId(ApiKeyHash.make(hashApiKey(herald.credentials.admin_token)))
   }, 60_000)
   afterAll(async () => {
     await herald?.close()
+    await simulator?.close()
     await schema?.drop()
   })
   const it = postgres && databaseUrl === "" ? vitestIt.skip : vitestIt

@@ -102,7 +102,23 @@ const raceSuite = (database: "PGlite" | "PostgreSQL") => () => {
   const winners = (answers: ReadonlyArray<Answer>) => answers.filter((answer) => answer.status < 300)
   const codes = (answers: ReadonlyArray<Answer>) => new Set(answers.filter((answer) => answer.status >= 300).map((answer) => `${answer.status} ${answer.code}`))
 
-  it(`takedown × ${callers}: one DELETE reaches the platform; the others get 409 during the first or after it`, async () => {
+  // The races run side by side (it.concurrent): each has a post of its own, and most of its time
+  // is the platform's answers and the wait for a publish that should not happen. This one first
+  // and on its own: a retry that won goes out and fails again within the platform's answer time,
+  // and a caller slowed by the races beside it would then find the delivery failed again and win.
+  it(`retry × ${callers} of a failed delivery: one retry is queued and the platform sees one more publish`, async () => {
+    const post = await create("Refused every time #sim-reject")
+    const { data: [delivery] } = await settled(post.id)
+    expect(delivery!.status).toBe("failed")
+    expect(platformCalls(delivery!.id).publishes).toBe(1)
+    const answers = await race(times(callers, () => () => api("POST", `/post-results/${delivery!.id}/retry`)))
+    expect(winners(answers)).toHaveLength(1)
+    expect(codes(answers)).toEqual(new Set(["409 delivery_not_failed"]))
+    await waitFor(post.id, (current) => current.post_status === "failed" && current.data[0]!.status === "failed")
+    expect(platformCalls(delivery!.id)).toEqual({ publishes: 2, posts: 0, deletes: 0 })
+  })
+
+  it.concurrent(`takedown × ${callers}: one DELETE reaches the platform; the others get 409 during the first or after it`, async () => {
     const post = await create("Taken down once")
     const { data: [delivery] } = await settled(post.id)
     expect(delivery!.status).toBe("success")
@@ -114,18 +130,6 @@ const raceSuite = (database: "PGlite" | "PostgreSQL") => () => {
     expect(after).toEqual([{ status: 409, code: "delivery_taken_down" }])
     expect((await receipt(post.id)).data[0]).toMatchObject({ status: "taken_down", taken_down_at: expect.any(String) })
     expect(platformCalls(delivery!.id).deletes).toBe(1)
-  })
-
-  it(`retry × ${callers} of a failed delivery: one retry is queued and the platform sees one more publish`, async () => {
-    const post = await create("Refused every time #sim-reject")
-    const { data: [delivery] } = await settled(post.id)
-    expect(delivery!.status).toBe("failed")
-    expect(platformCalls(delivery!.id).publishes).toBe(1)
-    const answers = await race(times(callers, () => () => api("POST", `/post-results/${delivery!.id}/retry`)))
-    expect(winners(answers)).toHaveLength(1)
-    expect(codes(answers)).toEqual(new Set(["409 delivery_not_failed"]))
-    await waitFor(post.id, (current) => current.post_status === "failed" && current.data[0]!.status === "failed")
-    expect(platformCalls(delivery!.id)).toEqual({ publishes: 2, posts: 0, deletes: 0 })
   })
 
   type Route = (post: { readonly id: string; readonly approval_url?: string }) => () => Promise<Response>
@@ -179,7 +183,7 @@ const raceSuite = (database: "PGlite" | "PostgreSQL") => () => {
   ]
 
   for (const { after, name, routes } of contests) {
-    it(`${name}: one caller wins, the others get what a caller after it gets`, async () => {
+    it.concurrent(`${name}: one caller wins, the others get what a caller after it gets`, async () => {
       const post = await held(`Contested: ${name}`)
       const { data: [delivery] } = await receipt(post.id)
       const names = Object.keys(routes)
@@ -210,7 +214,7 @@ const raceSuite = (database: "PGlite" | "PostgreSQL") => () => {
     expect(platformCalls(delivery!.id)).toEqual({ publishes: 1, posts: 1, deletes: 0 })
   }
 
-  it(`POST /posts × ${callers} with one idempotency_key: one post, one publish`, () =>
+  it.concurrent(`POST /posts × ${callers} with one idempotency_key: one post, one publish`, () =>
     idempotentRace(async (key) => {
       const reply = await api("POST", "/posts", { caption: "Sent by many hands", social_accounts: ["x:herald_demo"], idempotency_key: key })
       const body = await json(reply)
@@ -218,7 +222,7 @@ const raceSuite = (database: "PGlite" | "PostgreSQL") => () => {
       return { status: reply.status, id: body.id ?? null, repeated: body.repeated === true, code }
     }))
 
-  it(`POST /posts/bulk × ${callers} with one idempotency_key: one post, one publish`, () =>
+  it.concurrent(`POST /posts/bulk × ${callers} with one idempotency_key: one post, one publish`, () =>
     idempotentRace(async (key) => {
       const reply = await api("POST", "/posts/bulk", { rows: [{ caption: "Sent in bulk by many hands", accounts: ["x:herald_demo"], idempotency_key: key }] })
       expect(reply.status).toBe(200)

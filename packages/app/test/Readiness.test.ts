@@ -27,10 +27,14 @@ describe("liveness and readiness", () => {
   }, 60_000)
 
   it("is not ready while draining: from the moment it starts stopping until it closes", async () => {
-    const herald = await startHerald({ workers: false, drainDelay: Duration.seconds(2) })
-    const closing = herald.close()
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(await ready(herald.origin)).toEqual({ status: 503, body: { ready: false, reason: "draining" } })
+    const herald = await startHerald({ workers: false, drainDelay: Duration.seconds(1) })
+    let closed = false
+    const closing = herald.close().then(() => void (closed = true))
+    // Asked until it answers otherwise than ready: draining starts once the closing reaches the
+    // server's part, and lasts the drain delay.
+    let answer = await ready(herald.origin)
+    while (answer.status === 200 && !closed) answer = await ready(herald.origin)
+    expect(answer).toEqual({ status: 503, body: { ready: false, reason: "draining" } })
     // Live still: the process answers, it is only leaving the rotation.
     expect((await fetch(`${herald.origin}/health/live`)).status).toBe(200)
     await closing

@@ -1,4 +1,5 @@
 import * as Fs from "node:fs"
+import { type RunningSimulator, startSimulator } from "@herald/publishers"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
@@ -22,16 +23,20 @@ import { createHerald, type Herald } from "../src/Sdk.js"
 let herald: Herald
 let humanKey: string
 let projectId: string
+// A simulator answering at once: the connection check probes every account and waits for them all.
+let simulator: RunningSimulator
 const dataDir = embeddedDataDir("herald-sdk-")
 const unknownId = "00000000-0000-4000-8000-000000000000"
 
 beforeAll(async () => {
-  herald = await createHerald({ publicUrl: "http://herald.test", dataDir, demo: true })
+  simulator = await startSimulator({ latency: { minMs: 0, maxMs: 0 } })
+  herald = await createHerald({ publicUrl: "http://herald.test", dataDir, demo: true, simulatorUrl: simulator.url })
   humanKey = herald.demoCredentials!.human_key
   projectId = herald.demoCredentials!.project_id
 }, 60_000)
 afterAll(async () => {
   await herald?.close()
+  await simulator?.close()
   Fs.rmSync(dataDir, { recursive: true, force: true })
 })
 

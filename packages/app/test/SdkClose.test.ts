@@ -71,8 +71,8 @@ describe("close() and the deliveries the workers claimed", () => {
   it("stops waiting at the deadline when a delivery does not finish", async () => {
     const { herald } = await withClaimedDelivery()
     const began = Date.now()
-    await herald.close({ deadline: 1_000 })
-    expect(Date.now() - began).toBeGreaterThanOrEqual(1_000)
+    await herald.close({ deadline: 300 })
+    expect(Date.now() - began).toBeGreaterThanOrEqual(300)
     expect(Date.now() - began).toBeLessThan(10_000)
   }, 60_000)
 })

@@ -1,6 +1,6 @@
 // Run by pglite.test.ts as a second process: tries to open a data directory another process holds.
 import { Effect, Layer } from "effect"
-import { PgLiteServer } from "../src/index.js"
+import * as PgLiteServer from "../src/PgLiteServer.js"
 
 const exit = await Effect.runPromiseExit(Effect.scoped(Layer.build(PgLiteServer.layer({ dataDir: process.argv[2]! }))))
 if (exit._tag === "Failure") {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option } from "effect"
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
@@ -14,6 +14,29 @@ storageContract(
   StorageLive.layer({ databaseUrl: Option.none(), dataDir: embeddedDataDir("herald-pglite-"), credentialsKey })
 )
 
+/**
+ * How a second process (open-data-dir.ts) ends that opens a directory this one holds open. Started
+ * with the file, so it loads while the contract's tests run; its test below reads the result.
+ */
+const openedInSecondProcess = () =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const dir = embeddedDataDir("herald-lock-")
+    yield* Layer.build(PgLiteServer.layer({ dataDir: dir }))
+    const script = fileURLToPath(new URL("./open-data-dir.ts", import.meta.url))
+    return yield* Effect.promise(() =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, dir], { timeout: 30_000 }, (error, _stdout, stderr) =>
+          resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stderr }))
+      })
+    )
+  })))
+let secondProcess: ReturnType<typeof openedInSecondProcess>
+beforeAll(() => {
+  secondProcess = openedInSecondProcess()
+  // Read by its test; a rejection before then is not unhandled.
+  secondProcess.catch(() => undefined)
+})
+
 describe("the embedded data directory", () => {
   it.effect("a second opener in this process is refused while the store is open", () =>
     Effect.gen(function*() {
@@ -24,19 +47,9 @@ describe("the embedded data directory", () => {
     }).pipe(Effect.scoped), 60_000)
 
   it("a second process opening the same directory gets a clear error", async () => {
-    const dir = embeddedDataDir("herald-lock-")
-    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      yield* Layer.build(PgLiteServer.layer({ dataDir: dir }))
-      const script = fileURLToPath(new URL("./open-data-dir.ts", import.meta.url))
-      const result = yield* Effect.promise(() =>
-        new Promise<{ code: number | null; stderr: string }>((resolve) => {
-          execFile(process.execPath, ["--conditions=herald-source", "--import", "tsx", script, dir], { timeout: 30_000 }, (error, _stdout, stderr) =>
-            resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stderr }))
-        })
-      )
-      expect(result.code).toBe(3)
-      expect(result.stderr).toContain(`is in use by process ${process.pid}`)
-    })))
+    const result = await secondProcess
+    expect(result.code).toBe(3)
+    expect(result.stderr).toContain(`is in use by process ${process.pid}`)
   }, 60_000)
 
   it("a lock file left by a dead process is taken over", async () => {

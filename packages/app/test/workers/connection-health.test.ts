@@ -137,7 +137,7 @@ describe("connection health (embedded database, simulator, checker and dispatche
       expect(first.summary).toEqual({ checked: 1, healthy: 1, issues: {} })
       yield* setLogin("threads", username, { dropped_permissions: ["publish"] })
       // The worker keeps polling, but the account is not due for 6 hours.
-      yield* Effect.sleep("600 millis")
+      yield* Effect.sleep("300 millis")
       expect(yield* listConnectionIssues(human)).toEqual([])
       const [a, b] = yield* Effect.all([checkConnectionsNow(human), checkConnectionsNow(human)], { concurrency: 2 })
       // Had the second run its own check, the first one's lease would have left it nothing to probe.

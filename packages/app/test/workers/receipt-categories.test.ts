@@ -87,20 +87,26 @@ describe("delivery-error categories on receipts (GET /post-results)", () => {
     const readOnly = `${triggerUsernames.readOnlyPrefix}bob`
     for (const username of [expired, triggerUsernames.restricted, readOnly]) await connect(username)
     // [caption, account, status after one pass, error_category, error.category, error.code]
-    const cases = [
+    const answered = [
       ["hello", `x:${expired}`, "failed", "auth_expired", "auth_expired", "token_expired"],
       ["hello", `x:${triggerUsernames.restricted}`, "failed", "permission_missing", "platform_error", "account_restricted"],
       ["hello", `x:${readOnly}`, "failed", "permission_missing", "platform_error", "missing_permission"],
       [`hello ${triggers.reject}`, "x:herald_demo", "failed", "content_rejected", "content_rejected", "content_rejected"],
       [`hello ${triggers.rateLimit}`, "threads:herald_demo", "queued", "rate_limited", "rate_limited", "rate_limited"],
-      [`hello ${triggers.serverError}`, "linkedin:herald_demo", "queued", "transient", "platform_error", "platform_unavailable"],
-      [`hello ${triggers.timeout}`, "bluesky:herald_demo", "unknown", "outcome_unknown", "unknown", "outcome_unknown"]
+      [`hello ${triggers.serverError}`, "linkedin:herald_demo", "queued", "transient", "platform_error", "platform_unavailable"]
     ] as const
+    const timedOut = [`hello ${triggers.timeout}`, "bluesky:herald_demo", "unknown", "outcome_unknown", "unknown", "outcome_unknown"] as const
+    const pass = (publishTimeout: Duration.Duration) =>
+      runtime.runPromise(dispatchDueOnce(testOptions({ publishTimeout, outcomeLinger: Duration.zero })))
     const posts: Array<string> = []
-    for (const [caption, account] of cases) posts.push(await post(caption, account))
+    for (const [caption, account] of answered) posts.push(await post(caption, account))
     const delivered = await post("hello, world", "x:herald_demo")
-
-    await runtime.runPromise(dispatchDueOnce(testOptions({ publishTimeout: Duration.seconds(3), outcomeLinger: Duration.zero })))
+    // The answered calls in a pass whose time limit a busy machine's answer still beats; the held
+    // call in a pass of its own, whose short limit only it reaches (the others are not due again).
+    await pass(Duration.seconds(3))
+    posts.push(await post(timedOut[0], timedOut[1]))
+    await pass(Duration.millis(300))
+    const cases = [...answered, timedOut]
 
     for (const [index, [caption, account, status, errorCategory, category, code]] of cases.entries()) {
       const row = await receiptRow(posts[index]!)

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { workers } from "../../src/workers/index.js"
 import { loadRecord, seed, testOptions, world } from "./fixtures.js"
 
-// Every call takes 800 ms, so the stop lands while one is under way.
-const stack = world({ latency: { minMs: 800, maxMs: 800 } })
+// Every call takes 500 ms, so the stop lands while one is under way.
+const stack = world({ latency: { minMs: 500, maxMs: 500 } })
 let runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<typeof stack>, unknown>
 beforeAll(async () => {
   runtime = ManagedRuntime.make(stack)
