@@ -46,7 +46,7 @@ describe("Facebook Pages through the direct route (fake Facebook on loopback)", 
       workers: true,
       directRoutes: [Facebook.facebookDirectRoute],
       // The receipts are polled more often than 60 requests a minute allow.
-      humanKeyRateLimit: 5000,
+      humanKeyRateLimit: 5000
     })
   }, 60_000)
 

@@ -37,7 +37,7 @@ describe("LinkedIn through the direct route (fake LinkedIn on loopback)", () => 
       workers: true,
       directRoutes: [Linkedin.linkedinDirectRoute],
       // The receipts are polled more often than 60 requests a minute allow.
-      humanKeyRateLimit: 5000,
+      humanKeyRateLimit: 5000
     })
   }, 60_000)
 

@@ -31,7 +31,7 @@ describe("Threads through the direct route (fake Threads on loopback)", () => {
       workers: true,
       directRoutes: [Threads.threadsDirectRoute],
       // The receipts are polled more often than 60 requests a minute allow.
-      humanKeyRateLimit: 5000,
+      humanKeyRateLimit: 5000
     })
   }, 60_000)
 

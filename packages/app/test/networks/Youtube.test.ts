@@ -57,8 +57,9 @@ describe("YouTube through the direct route (fake Google on loopback)", () => {
     herald = await startHerald({
       workers: true,
       directRoutes: [Youtube.youtubeDirectRoute],
-      // A lost answer to a chunk is given up on after a second, not the upload's 5 minutes (every
-      // chunk answered beats it), and looked up at the dispatcher's next poll, not 5 seconds later.
+      // A lost answer to a chunk is given up on after a second, not the upload's 5 minutes (an
+      // answered upload on loopback beats it; reads and publishes keep theirs), and looked up at
+      // once, not 5 seconds later.
       callDeadlines: { ...Kit.deadlines, upload: Duration.seconds(1) },
       recheckMin: Duration.millis(100),
       dispatchPollInterval: Duration.millis(100),
