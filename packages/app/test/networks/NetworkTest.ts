@@ -50,7 +50,9 @@ export const connectThroughConsent = async (
 export const settledReceipt = async (api: (path: string) => Promise<Response>, postId: string, seconds = 30) => {
   const deadline = Date.now() + seconds * 1000
   for (;;) {
-    const receipt = await json(await api(`/post-results?post_id=${postId}`))
+    const reply = await api(`/post-results?post_id=${postId}`)
+    if (reply.status !== 200) throw new Error(`GET /post-results answered ${reply.status}: ${await reply.text()}`)
+    const receipt = await json(reply)
     if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
     if (Date.now() > deadline) throw new Error(`post ${postId} did not settle`)
     await new Promise((resolve) => setTimeout(resolve, 50))
