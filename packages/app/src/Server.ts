@@ -54,10 +54,15 @@ const printCredentials = (file: string, credentials: DemoCredentials) =>
 const backgroundWorkers = <R>(
   config: HeraldConfig,
   apiConfig: Layer.Layer<HttpApiConfig, never, R>,
-  tuning: { readonly retry?: Partial<RetryPolicy>; readonly approvalPollInterval?: Duration.Duration } = {}
+  tuning: { readonly retry?: Partial<RetryPolicy>; readonly dispatchPollInterval?: Duration.Duration; readonly approvalPollInterval?: Duration.Duration } = {}
 ) =>
   Layer.mergeAll(
-    workers({ ...tuning.retry, concurrency: config.deliveriesInFlight, publishTimeout: config.deliveryTimeout }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks),
+    workers({
+      ...tuning.retry,
+      ...(tuning.dispatchPollInterval === undefined ? {} : { pollInterval: tuning.dispatchPollInterval }),
+      concurrency: config.deliveriesInFlight,
+      publishTimeout: config.deliveryTimeout
+    }, { schedule: config.metricsSchedule, pollInterval: config.metricsPollInterval }, config.connectionChecks),
     WebhookDispatcher.layer(),
     approvalNotifier(tuning.approvalPollInterval === undefined ? {} : { pollInterval: tuning.approvalPollInterval }).pipe(Layer.provide(HmacApprovalLinks), Layer.provide(apiConfig))
   )
@@ -76,6 +81,8 @@ export const serverLayer = (
     readonly drainDelay?: Duration.Duration
     /** The publishing dispatcher's retry policy in place of the default (tests: a backoff of a second, not of 15). */
     readonly retry?: Partial<RetryPolicy>
+    /** Between the publishing dispatcher's polls in place of a second (tests: a retry due sooner goes then, not at the next poll). */
+    readonly dispatchPollInterval?: Duration.Duration
     /** Between the approval notifier's passes in place of 5 s (tests: a held post announced at once). */
     readonly approvalPollInterval?: Duration.Duration
   } = {}

@@ -3,7 +3,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { HttpServer } from "@effect/platform"
 import { defaultConnectionCheckPolicy } from "@herald/core"
-import { Kit } from "@herald/publishers"
+import { Kit, startSimulator } from "@herald/publishers"
 import { embeddedDataDir } from "@herald/storage-postgres/embedded-snapshot"
 import { type Duration, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, describe } from "vitest"
@@ -47,10 +47,17 @@ export const startHerald = async (
     readonly retryBackoff?: Duration.Duration
     /** The first look-up of an unknown outcome in place of 5 s after it (a test that waits for a lost answer's reconcile). */
     readonly recheckMin?: Duration.Duration
+    /** Between the publishing dispatcher's polls in place of a second (a test that waits for a retry or a recheck due sooner). */
+    readonly dispatchPollInterval?: Duration.Duration
     /** Between the approval notifier's passes in place of 5 s (a test that waits for a held post's messages). */
     readonly approvalPollInterval?: Duration.Duration
+    /** How long the simulator it starts takes to answer, in place of 120 to 600 ms (a test whose connection checks probe the demo's accounts). */
+    readonly simulatorLatency?: { readonly minMs: number; readonly maxMs: number }
+    /** The demo human key's requests a minute in place of 60 (a test that polls its receipts often). */
+    readonly humanKeyRateLimit?: number
   } = {}
 ) => {
+  const simulator = options.simulatorLatency === undefined ? undefined : await startSimulator({ latency: options.simulatorLatency })
   const dataDir = options.databaseUrl === undefined ? embeddedDataDir("herald-test-") : tempDataDir()
   const config: HeraldConfig = {
     env: "development",
@@ -61,7 +68,7 @@ export const startHerald = async (
     databaseUrl: Option.map(Option.fromNullable(options.databaseUrl), Redacted.make),
     credentialsKey: Option.none(),
     approvalSecret: Option.none(),
-    simulatorUrl: Option.fromNullable(options.simulatorUrl),
+    simulatorUrl: Option.fromNullable(options.simulatorUrl ?? simulator?.url),
     outboundAllowLoopback: options.outboundAllowLoopback ?? options.directRoutes !== undefined,
     workers: options.workers ?? true,
     deliveriesInFlight: defaultPublishingDispatcherOptions().concurrency,
@@ -85,6 +92,7 @@ export const startHerald = async (
         ...(options.retryBackoff === undefined ? {} : { backoffBase: options.retryBackoff }),
         ...(options.recheckMin === undefined ? {} : { recheckMin: options.recheckMin })
       },
+      ...(options.dispatchPollInterval === undefined ? {} : { dispatchPollInterval: options.dispatchPollInterval }),
       ...(options.approvalPollInterval === undefined ? {} : { approvalPollInterval: options.approvalPollInterval })
     }).pipe(Layer.provide(options.observability ?? Layer.empty))
   )
@@ -102,6 +110,14 @@ export const startHerald = async (
     return fetch(`${origin}${path}`, { ...rest, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) })
   }
 
+  if (options.humanKeyRateLimit !== undefined) {
+    const keys = `/admin/v1/projects/${credentials.project_id}/keys`
+    const listed = await json(await call(keys, { token: credentials.admin_token }))
+    const human = listed.data.find((key: { name: string }) => key.name === "demo human")
+    const updated = await call(`${keys}/${human?.id}`, { method: "PATCH", token: credentials.admin_token, json: { rate_limit_per_minute: options.humanKeyRateLimit } })
+    if (updated.status !== 200) throw new Error(`PATCH of the demo human key answered ${updated.status}: ${await updated.text()}`)
+  }
+
   return {
     origin,
     dataDir,
@@ -110,6 +126,7 @@ export const startHerald = async (
     call,
     close: async () => {
       await runtime.dispose()
+      await simulator?.close()
       Fs.rmSync(dataDir, { recursive: true, force: true })
     }
   }

@@ -5,7 +5,7 @@ import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, tempDir } from "../media/MediaTestServer.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
-import { syncedMetrics } from "./NetworkTest.js"
+import { settledReceipt, syncedMetrics } from "./NetworkTest.js"
 
 /**
  * The acceptance of Instagram's direct route through Instagram Login, end to end through the
@@ -51,9 +51,12 @@ describe("Instagram through Instagram Login (fake Instagram on loopback, media i
     fake.defaultInsights = { reach: 80, views: 120, likes: 9, comments: 4, shares: 2, saved: 3 }
     herald = await startHerald({
       workers: true,
-      // The throttled post goes again after its Retry-After of a second, not 7.5 to 15.
-      retryBackoff: Duration.seconds(1),
+      // The throttled post goes again at once, not 7.5 to 15 seconds later, nor at the dispatcher's next poll a second on.
+      retryBackoff: Duration.millis(100),
+      dispatchPollInterval: Duration.millis(100),
       directRoutes: [Instagram.instagramDirectRoute],
+      // The receipts are polled more often than 60 requests a minute allow.
+      humanKeyRateLimit: 5000,
       // Synced as soon as published: the sync runs in the test's time.
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(50) }
     })
@@ -94,20 +97,7 @@ describe("Instagram through Instagram Login (fake Instagram on loopback, media i
     return (await json(reply)).id as string
   }
 
-  const settled = async (postId: string) => {
-    for (let tries = 0; tries < 120; tries++) {
-      const reply = await api(`/post-results?post_id=${postId}`)
-      // The key's own limit (60 requests a minute) is shared with the rest of the test.
-      if (reply.status === 429) {
-        await new Promise((resolve) => setTimeout(resolve, 1000 * Number(reply.headers.get("retry-after") ?? "1")))
-        continue
-      }
-      const receipt = await json(reply)
-      if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
-      await new Promise((resolve) => setTimeout(resolve, 500))
-    }
-    throw new Error(`post ${postId} did not settle`)
-  }
+  const settled = (postId: string) => settledReceipt(api, postId)
 
   const create = (account: { id: string }, body: Record<string, unknown>) => api("/posts", { method: "POST", json: { social_accounts: [account.id], ...body } })
 
@@ -186,7 +176,6 @@ describe("Instagram through Instagram Login (fake Instagram on loopback, media i
     // Application-level throttling (code 4) on the first call: retried by the dispatcher.
     fake.failNext({
       status: 400,
-      headers: { "retry-after": "1" },
       body: { error: { message: "(#4) Application request limit reached", type: "OAuthException", code: 4, is_transient: true, fbtrace_id: "Athrottled" } }
     }, { only: "POST" })
     const throttled = await settled(await post(account, { caption: "Throttled once", media_ids: [image] }))

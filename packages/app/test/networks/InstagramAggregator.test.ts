@@ -58,6 +58,8 @@ describe("Instagram through the aggregator (fake Ayrshare on loopback, media in 
     herald = await startHerald({
       workers: true,
       directRoutes: [Aggregator.instagramAggregatorRoute, Aggregator.instagramAggregatorLoginRoute, Instagram.instagramDirectRoute],
+      // The receipts are polled more often than 60 requests a minute allow.
+      humanKeyRateLimit: 5000,
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(50) }
     })
   }, 60_000)

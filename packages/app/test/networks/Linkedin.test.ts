@@ -33,7 +33,12 @@ describe("LinkedIn through the direct route (fake LinkedIn on loopback)", () => 
     // The route reads its endpoints from the environment, as the server does (put back after).
     restore = setEnvironment({ ...variables, HERALD_LINKEDIN_API_URL: fake.url, HERALD_LINKEDIN_AUTH_URL: fake.url })
     // The build's LinkedIn route, given as the test's own so that the guard lets it reach the fake.
-    herald = await startHerald({ workers: true, directRoutes: [Linkedin.linkedinDirectRoute] })
+    herald = await startHerald({
+      workers: true,
+      directRoutes: [Linkedin.linkedinDirectRoute],
+      // The receipts are polled more often than 60 requests a minute allow.
+      humanKeyRateLimit: 5000
+    })
   }, 60_000)
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Fixtures, makeFixtures } from "../media/MediaTestServer.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
-import { adminOf, connectThroughConsent, setEnvironment, settledReceipt } from "./NetworkTest.js"
+import { adminOf, connectThroughConsent, setEnvironment, settledReceipt, syncedMetrics } from "./NetworkTest.js"
 
 /**
  * The acceptance of Pinterest's direct route, end to end through the reference server: an
@@ -24,8 +24,6 @@ describe("Pinterest through the direct route (fake Pinterest on loopback)", () =
   let herald: TestHerald
   let fixtures: Fixtures
   let account: { id: string; username: string; status: string; route: string }
-  /** A human key of its own: the receipts are polled more often than the default 60 requests a minute allow. */
-  let key = ""
   let restore = () => {}
 
   beforeAll(async () => {
@@ -40,16 +38,16 @@ describe("Pinterest through the direct route (fake Pinterest on loopback)", () =
     })
     herald = await startHerald({
       workers: true,
-      // The retried pin goes again within a second, not 7.5 to 15.
-      retryBackoff: Duration.seconds(1),
+      // The retried pin goes again at once, not 7.5 to 15 seconds later, nor at the dispatcher's next poll a second on.
+      retryBackoff: Duration.millis(100),
+      dispatchPollInterval: Duration.millis(100),
       directRoutes: [Pinterest.pinterestDirectRoute],
+      // The connection check probes the demo's simulator accounts too: answered at once.
+      simulatorLatency: { minMs: 0, maxMs: 0 },
+      // The receipts are polled more often than 60 requests a minute allow.
+      humanKeyRateLimit: 5000,
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(50) }
     })
-    const created = await admin("/keys", {
-      method: "POST",
-      json: { name: "pinterest test", kind: "human", scopes: ["posts:read", "posts:write"], rate_limit_per_minute: 5000 }
-    })
-    key = (await json(created)).key
   }, 120_000)
 
   afterAll(async () => {
@@ -59,9 +57,9 @@ describe("Pinterest through the direct route (fake Pinterest on loopback)", () =
   })
 
   const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => adminOf(herald)(path, init)
-  const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: key, ...init })
+  const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
   const connect = () => connectThroughConsent(herald, "pinterest", fake)
-  const settled = (postId: string) => settledReceipt(api, postId, 300)
+  const settled = (postId: string) => settledReceipt(api, postId, 60)
 
   const upload = async (file: Buffer, type: string, name: string, fields: Record<string, string> = {}) => {
     const form = new FormData()
@@ -182,16 +180,8 @@ describe("Pinterest through the direct route (fake Pinterest on loopback)", () =
     const photo = await upload(fixtures.jpeg, "image/jpeg", "photo.jpg")
     const postId = await post({ caption: "Counted", media_ids: [photo] })
     await settled(postId)
-    const deadline = Date.now() + 30_000
-    for (;;) {
-      const reply = await json(await api(`/metrics?post_id=${postId}`))
-      if (reply.data?.length === 1) {
-        expect(reply.data[0]).toMatchObject({ views: 240, likes: 12, comments: 3, saves: 20, reach: null, shares: null })
-        break
-      }
-      if (Date.now() > deadline) throw new Error(`never synced: ${JSON.stringify(reply)}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    const [metrics] = await syncedMetrics(api, postId)
+    expect(metrics).toMatchObject({ views: 240, likes: 12, comments: 3, saves: 20, reach: null, shares: null })
     expect(fake.calls.some((call) => call.includes("/analytics?") && call.includes("metric_types=IMPRESSION"))).toBe(true)
   }, 60_000)
 

@@ -27,7 +27,12 @@ describe("Threads through the direct route (fake Threads on loopback)", () => {
       HERALD_THREADS_CLIENT_ID: clientId,
       HERALD_THREADS_CLIENT_SECRET: clientSecret
     })
-    herald = await startHerald({ workers: true, directRoutes: [Threads.threadsDirectRoute] })
+    herald = await startHerald({
+      workers: true,
+      directRoutes: [Threads.threadsDirectRoute],
+      // The receipts are polled more often than 60 requests a minute allow.
+      humanKeyRateLimit: 5000
+    })
   }, 60_000)
 
   afterAll(async () => {

@@ -5,6 +5,7 @@ import S3rver from "s3rver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Fixtures, makeFixtures, tempDir } from "../media/MediaTestServer.js"
 import { json, startHerald, type TestHerald } from "../TestHerald.js"
+import { settledReceipt, syncedMetrics } from "./NetworkTest.js"
 
 /**
  * The acceptance of TikTok's direct route, end to end through the reference server: accounts
@@ -55,9 +56,14 @@ const startWith = async (fake: TiktokFake, audited: boolean) => {
   try {
     return await startHerald({
       workers: true,
-      // The retried publish goes again within a second, not 7.5 to 15.
-      retryBackoff: Duration.seconds(1),
+      // The retried publish goes again at once, not 7.5 to 15 seconds later, nor at the dispatcher's next poll a second on.
+      retryBackoff: Duration.millis(100),
+      dispatchPollInterval: Duration.millis(100),
       directRoutes: [Tiktok.tiktokDirectRoute],
+      // The connection check probes the demo's simulator accounts too: answered at once.
+      simulatorLatency: { minMs: 0, maxMs: 0 },
+      // The receipts are polled more often than 60 requests a minute allow.
+      humanKeyRateLimit: 5000,
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(100) }
     })
   } finally {
@@ -71,15 +77,7 @@ const startWith = async (fake: TiktokFake, audited: boolean) => {
 const client = (herald: TestHerald) => {
   const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) =>
     herald.call(`/admin/v1/projects/${herald.credentials.project_id}${path}`, { token: herald.credentials.admin_token, ...init })
-  // The key's rate limit (60 a minute) holds for this file's reads too: a 429 waits out its retry_after.
-  const api = async (path: string, init: Parameters<TestHerald["call"]>[1] = {}): Promise<Response> => {
-    for (;;) {
-      const reply = await herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
-      if (reply.status !== 429) return reply
-      const { retry_after } = await json(reply)
-      await new Promise((resolve) => setTimeout(resolve, Number(retry_after) * 1000))
-    }
-  }
+  const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
   return { admin, api }
 }
 
@@ -105,16 +103,7 @@ const upload = async (herald: TestHerald, kind: "jpeg" | "mp4", fields: Record<s
   return (await json(reply)).id as string
 }
 
-const settled = async (herald: TestHerald, postId: string) => {
-  for (let tries = 0; tries < 120; tries++) {
-    const reply = await client(herald).api(`/post-results?post_id=${postId}`)
-    const receipt = await json(reply)
-    if (receipt.data.every((row: { status: string }) => !["queued", "publishing", "unknown"].includes(row.status))) return receipt
-    // A transient failure's retry waits 0.5 to 1 second (retryBackoff).
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`post ${postId} did not settle`)
-}
+const settled = (herald: TestHerald, postId: string) => settledReceipt(client(herald).api, postId)
 
 const create = (herald: TestHerald, account: { id: string }, body: Record<string, unknown>) =>
   client(herald).api("/posts", { method: "POST", json: { social_accounts: [account.id], ...body } })
@@ -235,12 +224,8 @@ describe("TikTok through the direct route, an audited app (fake TikTok on loopba
     expect(pulled).toMatchObject({ kind: "photo", postInfo: { title: "Two stills", description: "Two stills\nfrom the launch", privacy_level: "SELF_ONLY", brand_organic_toggle: true } })
     expect(pulled.media.map((bytes) => Buffer.compare(bytes, fixtures.jpeg))).toEqual([0, 0])
 
-    let metrics: Array<{ platform: string; views: number | null; likes: number | null }> = []
-    for (let tries = 0; tries < 100 && metrics.length === 0; tries++) {
-      metrics = (await json(await client(herald).api(`/metrics?post_id=${published.post_id}`))).data ?? []
-      if (metrics.length === 0) await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-    expect(metrics[0]).toMatchObject({ platform: "tiktok", views: 1200, likes: 88, comments: 7, shares: 5, saves: null, reach: null })
+    const [metrics] = await syncedMetrics(client(herald).api, published.post_id)
+    expect(metrics).toMatchObject({ platform: "tiktok", views: 1200, likes: 88, comments: 7, shares: 5, saves: null, reach: null })
 
     const takedown = await client(herald).api(`/post-results/${row.id}/takedown`, { method: "POST" })
     expect(takedown.status).toBe(409)

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { Youtube } from "@herald/publishers"
+import { Kit, Youtube } from "@herald/publishers"
 import { YoutubeFake } from "@herald/publishers/testing/youtube"
 import { DateTime, Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -36,7 +36,6 @@ const makeClip = () => {
 describe("YouTube through the direct route (fake Google on loopback)", () => {
   let fake: YoutubeFake
   let herald: TestHerald
-  let key: string
   const clip = makeClip()
   const saved: Record<string, string | undefined> = {}
 
@@ -58,18 +57,18 @@ describe("YouTube through the direct route (fake Google on loopback)", () => {
     herald = await startHerald({
       workers: true,
       directRoutes: [Youtube.youtubeDirectRoute],
-      // A lost answer is given up on after 3 seconds, not the upload's 5 minutes, and looked up a
-      // second later, not 5.
-      callDeadlines: { read: Duration.seconds(3), publish: Duration.seconds(3), upload: Duration.seconds(3) },
-      recheckMin: Duration.seconds(1),
+      // A lost answer to a chunk is given up on after a second, not the upload's 5 minutes (an
+      // answered upload on loopback beats it; reads and publishes keep theirs), and looked up at
+      // once, not 5 seconds later.
+      callDeadlines: { ...Kit.deadlines, upload: Duration.seconds(1) },
+      recheckMin: Duration.millis(100),
+      dispatchPollInterval: Duration.millis(100),
+      // The connection check probes the demo's simulator accounts too: answered at once.
+      simulatorLatency: { minMs: 0, maxMs: 0 },
+      // The receipts are polled more often than 60 requests a minute allow.
+      humanKeyRateLimit: 5000,
       metrics: { metricsSchedule: { firstAfter: Duration.zero, every: Duration.hours(1), lastAfter: Duration.days(30) }, metricsPollInterval: Duration.millis(100) }
     })
-    // A person's key with room to poll: the demo's answers 60 requests a minute.
-    const created = await admin("/keys", {
-      method: "POST",
-      json: { name: "youtube test", kind: "human", scopes: ["posts:read", "posts:write", "posts:approve"], rate_limit_per_minute: 5000 }
-    })
-    key = (await json(created)).key
   }, 60_000)
 
   afterAll(async () => {
@@ -83,7 +82,7 @@ describe("YouTube through the direct route (fake Google on loopback)", () => {
 
   const admin = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) =>
     herald.call(`/admin/v1/projects/${herald.credentials.project_id}${path}`, { token: herald.credentials.admin_token, ...init })
-  const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: key, ...init })
+  const api = (path: string, init: Parameters<TestHerald["call"]>[1] = {}) => herald.call(`/api/v1${path}`, { token: herald.credentials.human_key, ...init })
 
   const connect = async () => {
     const started = await admin("/accounts/oauth", { method: "POST", json: { platform: "youtube" } })
@@ -111,14 +110,15 @@ describe("YouTube through the direct route (fake Google on loopback)", () => {
 
   const receipt = async (postId: string) => json(await api(`/post-results?post_id=${postId}`))
 
-  // Polled every 200 ms, for 40 s at most.
-  const until = async <A>(what: string, read: () => Promise<A>, done: (value: A) => boolean, tries = 200) => {
-    for (let attempt = 0; attempt < tries; attempt++) {
+  // Polled every 50 ms, for 40 s at most.
+  const until = async <A>(what: string, read: () => Promise<A>, done: (value: A) => boolean) => {
+    const deadline = Date.now() + 40_000
+    for (;;) {
       const value = await read()
       if (done(value)) return value
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      if (Date.now() > deadline) throw new Error(`${what} did not happen`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    throw new Error(`${what} did not happen`)
   }
 
   const settled = (postId: string) =>
