@@ -1,9 +1,8 @@
 // The embedded database as a test run starts it: the run's global setup (EmbeddedSnapshotSetup.ts)
-// has PGlite initialise an empty data directory once (initdb, the slow part of a first start);
-// `embeddedDataDir` gives each test that wants a database of its own a copy of that directory.
-// The storage still migrates each copy when it opens, as on any first start: that keeps the path
-// every new database takes under test, and leaves its catalog as warm as before (a copy opened
-// already migrated answers its first queries slowly enough to miss sub-second deadlines in tests).
+// has PGlite initialise an empty data directory once (initdb, the slow part of a first start) and
+// the storage migrate it, the path every new database takes; `embeddedDataDir` gives each test that
+// wants a database of its own a copy of that directory, which opens as a restart does, with
+// nothing left to migrate.
 // The copies live in the run's folder (in memory where the machine allows), which the setup removes
 // at the end of the run with whatever a test left there. Tests of a first start on an empty
 // directory use a plain temporary directory instead.

@@ -1,12 +1,13 @@
-// vitest globalSetup: the folder the run's embedded databases live in, and the initialised
-// database that EmbeddedSnapshot.ts copies into it, made once a run. It runs outside the test
-// workers, where "vitest" itself cannot be imported.
-import { Effect, Layer } from "effect"
+// vitest globalSetup: the folder the run's embedded databases live in, and the initialised and
+// migrated database that EmbeddedSnapshot.ts copies into it, made once a run. It runs outside the
+// test workers, where "vitest" itself cannot be imported.
+import { Effect, Layer, Option, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import type { TestProject } from "vitest/node"
-import { PgLiteServer } from "../src/index.js"
+import { StorageLive } from "../src/index.js"
 import type {} from "./EmbeddedSnapshot.js"
 
 // A database copy is about a thousand files, written on open and removed on close dozens of times
@@ -46,7 +47,10 @@ export const setup = async ({ provide }: TestProject) => {
   removeAbandoned(parent)
   const root = Fs.mkdtempSync(Path.join(parent, `${runPrefix}${process.pid}-`))
   const snapshot = Path.join(root, "snapshot")
-  await Effect.runPromise(Effect.scoped(Layer.build(PgLiteServer.layer({ dataDir: snapshot }))))
+  // Migrated as the storage migrates a first start (no migration seals anything in an empty
+  // database, so the key is this run's own).
+  const credentialsKey = Redacted.make(randomBytes(32).toString("base64"))
+  await Effect.runPromise(Effect.scoped(Layer.build(StorageLive.layer({ databaseUrl: Option.none(), dataDir: snapshot, credentialsKey }))))
   provide("embeddedRoot", root)
   provide("embeddedSnapshot", snapshot)
   // Also the copies a test left behind.
