@@ -267,6 +267,21 @@ describe("PATCH, DELETE, approve", () => {
     expect((await stale.json()).code).toBe("post_superseded")
   })
 
+  it("PATCH 400 naming the body when it names no field to change; the post keeps its id", async () => {
+    const id = await create(server.tokens.agent.key)
+    for (const json of [{}, { caption: undefined }]) {
+      const reply = await server.call(`/api/v1/posts/${id}`, { method: "PATCH", key: server.tokens.agent.key, json })
+      expect(reply.status).toBe(400)
+      expect(await reply.json()).toMatchObject({
+        code: "validation_failed",
+        error: "body: names no field to change (one of caption, media_ids, scheduled_at, platform_configurations, is_draft)"
+      })
+    }
+    const kept = await server.call(`/api/v1/posts/${id}`, { key: server.tokens.agent.key })
+    expect(kept.status).toBe(200)
+    expect(await kept.json()).toMatchObject({ id, status: "pending_approval" })
+  })
+
   it("PATCH 400 on a post that went out, 422 on banned words, 404 across projects, 403 without posts:write", async () => {
     const sent = await create(server.tokens.human.key)
     const notEditable = await server.call(`/api/v1/posts/${sent}`, { method: "PATCH", key: server.tokens.human.key, json: { caption: "x" } })

@@ -1,9 +1,9 @@
 import { DateTime, Effect } from "effect"
 import { requireScope } from "../Authorization.js"
-import { NotEditable } from "../Errors.js"
+import { NotEditable, ValidationFailed } from "../Errors.js"
 import { PostId } from "../Ids.js"
 import { editableStatuses, LifecycleEvent } from "../Lifecycle.js"
-import { actorOf, type PatchPostBody, Post } from "../Post.js"
+import { actorOf, PatchPostBody, Post } from "../Post.js"
 import { deliveryState, newDeliveries, planPost } from "../PostPlan.js"
 import { loadPost } from "../PostLookup.js"
 import type { Principal } from "../Principal.js"
@@ -13,12 +13,21 @@ import { loadProject } from "./ProjectContext.js"
 import { decideTransition, retryStale, statusOf } from "./Transition.js"
 import { traced } from "../Tracing.js"
 
+const editableFields = Object.keys(PatchPostBody.fields) as ReadonlyArray<keyof PatchPostBody>
+
 /**
  * PATCH /posts/{id}: an edit never changes a post in place. A new post with a new id supersedes
- * the old one; validation, guardrails and the signature run again on the new words.
+ * the old one; validation, guardrails and the signature run again on the new words. A body that
+ * names no field is refused: it would replace the post's id (and send an approved post back to a
+ * person) for no change.
  */
 export const editPost = traced("editPost")(function*(principal: Principal, id: PostId, body: PatchPostBody) {
   yield* requireScope(principal, "posts:write")
+  if (editableFields.every((field) => body[field] === undefined)) {
+    return yield* new ValidationFailed({
+      violations: [{ field: "body", account: null, message: `names no field to change (one of ${editableFields.join(", ")})` }]
+    })
+  }
   const project = yield* loadProject(principal)
   const store = yield* PostStore
   return yield* retryStale(Effect.gen(function*() {
