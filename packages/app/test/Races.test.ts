@@ -102,16 +102,28 @@ const raceSuite = (database: "PGlite" | "PostgreSQL") => () => {
   const winners = (answers: ReadonlyArray<Answer>) => answers.filter((answer) => answer.status < 300)
   const codes = (answers: ReadonlyArray<Answer>) => new Set(answers.filter((answer) => answer.status >= 300).map((answer) => `${answer.status} ${answer.code}`))
 
+  /** The project's emergency stop (docs/emergency-stop.md), on or off. */
+  const publishing = async (action: "pause" | "resume") => {
+    const reply = await herald.call(`/admin/v1/projects/${herald.credentials.project_id}/publishing/${action}`, {
+      method: "POST",
+      token: herald.credentials.admin_token,
+      json: {}
+    })
+    expect(reply.status).toBe(200)
+  }
+
   // The races run side by side (it.concurrent): each has a post of its own, and most of its time
   // is the platform's answers and the wait for a publish that should not happen. This one first
-  // and on its own: a retry that won goes out and fails again within the platform's answer time,
-  // and a caller slowed by the races beside it would then find the delivery failed again and win.
+  // and on its own, with the project's publishing paused while the callers race: a retry that won
+  // would otherwise go out and fail again within the platform's answer time, and a caller slowed
+  // by a busy machine would then find the delivery failed again and rightly win a second retry.
   it(`retry × ${callers} of a failed delivery: one retry is queued and the platform sees one more publish`, async () => {
     const post = await create("Refused every time #sim-reject")
     const { data: [delivery] } = await settled(post.id)
     expect(delivery!.status).toBe("failed")
     expect(platformCalls(delivery!.id).publishes).toBe(1)
-    const answers = await race(times(callers, () => () => api("POST", `/post-results/${delivery!.id}/retry`)))
+    await publishing("pause")
+    const answers = await race(times(callers, () => () => api("POST", `/post-results/${delivery!.id}/retry`))).finally(() => publishing("resume"))
     expect(winners(answers)).toHaveLength(1)
     expect(codes(answers)).toEqual(new Set(["409 delivery_not_failed"]))
     await waitFor(post.id, (current) => current.post_status === "failed" && current.data[0]!.status === "failed")
