@@ -6,7 +6,7 @@
 import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import type { AccountTokens, Credentials, DeliveryError, MediaStorage, PublishCheckpoints } from "@herald/core"
 import { Effect, Schema } from "effect"
-import { categoryOfStatus, type Classify, expectOk } from "../kit/index.js"
+import { categoryOfStatus, type Classify, expectOk, PlatformRefusal } from "../kit/index.js"
 
 export type Needs = HttpClient.HttpClient | AccountTokens | MediaStorage | PublishCheckpoints
 
@@ -69,9 +69,30 @@ export const classify: Classify = ({ body, status }) => {
   return { category, code: code === undefined ? `ayrshare_http_${status}` : `ayrshare_${code}`, message: `Ayrshare: ${message}` }
 }
 
-/** Sends `request` with `client` and reads a 2xx reply with `schema`, or Ayrshare's refusal. */
+/**
+ * Ayrshare's rate-limit window. Its errors page (https://www.ayrshare.com/docs/errors/errors-http)
+ * documents no Retry-After or reset header on a 429, only `x-ratelimit-max` and
+ * `x-ratelimit-count` per 5-minute window, which do not say when the window began: a retry
+ * sooner than the whole window may meet the same limit, and the page suspends a profile that
+ * collects enough 429s in a day.
+ */
+const rateWindowMs = 5 * 60 * 1000
+
+/** A rate_limited refusal that named no wait waits out Ayrshare's window; a header it sent is kept. */
+const withWindow = (refused: PlatformRefusal): PlatformRefusal =>
+  refused.error.category === "rate_limited" && refused.retryAfterMs === null
+    ? new PlatformRefusal({ error: refused.error, retryAfterMs: rateWindowMs })
+    : refused
+
+/**
+ * Sends `request` with `client` and reads a 2xx reply with `schema`, or Ayrshare's refusal: every
+ * Ayrshare call (publish, reads, probe, connect) goes through here, so each 429 gets the window.
+ */
 export const send = <A, I>(client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest, schema: Schema.Schema<A, I>) =>
-  Effect.flatMap(client.execute(request), expectOk(schema, classify))
+  client.execute(request).pipe(
+    Effect.flatMap(expectOk(schema, classify)),
+    Effect.catchTag("PlatformRefusal", (refused) => Effect.fail(withWindow(refused)))
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Replies

@@ -2,7 +2,7 @@
  * Instagram through Ayrshare beyond the contract suite: connecting with the keys (the account the
  * profile links, a wrong username, a profile without Instagram, the login variant's handle
  * lookups), what POST /post carries (people tags as userTags, stories, videos), a first comment
- * that fails after the post went out, the error envelope's codes, metrics and the probe.
+ * that fails after the post went out, the error envelope's codes, a 429's wait, metrics and the probe.
  */
 import { type PublishRequest } from "@herald/core"
 import { Headers } from "@effect/platform"
@@ -148,6 +148,32 @@ describe("Ayrshare: publishing", () => {
     harness.fake.failNext({ status: 400, body: { status: "error", errors: [{ action: "post", status: "error", code: 440, message: "Instagram could not download the media.", platform: "instagram" }] } })
     const failure = failureOf(await publishExit(request({ media: [harness.store(mediaItem("image"))] })))
     expect(failure).toMatchObject({ _tag: "PublishFailed", transient: false, error: { category: "media_rejected", code: "ayrshare_440" } })
+  })
+
+  it("a 429 without a wait header waits out Ayrshare's 5-minute window; a Retry-After it sends is kept", async () => {
+    harness.fake.failNext({ status: 429 })
+    expect(failureOf(await publishExit(request({ media: [harness.store(mediaItem("image"))] })))).toMatchObject({
+      _tag: "PublishFailed",
+      transient: true,
+      retryAfterMs: 300_000,
+      error: { category: "rate_limited", code: "ayrshare_429" }
+    })
+    harness.fake.failNext({ status: 429, headers: { "retry-after": "42" } })
+    expect(failureOf(await publishExit(request({ media: [harness.store(mediaItem("image"))] })))).toMatchObject({
+      _tag: "PublishFailed",
+      transient: true,
+      retryAfterMs: 42_000,
+      error: { category: "rate_limited" }
+    })
+  })
+
+  it("metrics and the probe wait out the same window on a 429 without a wait header", async () => {
+    const account = request({}).account
+    const limited = { _tag: "PlatformCallFailed", retryAfterMs: 300_000, error: { category: "rate_limited", code: "ayrshare_429" } }
+    harness.fake.failNext({ status: 429 })
+    expect(failureOf(await harness.runtime.runPromiseExit(harness.route.adapters.metrics!.fetch({ account, platformPostId: "any" })))).toMatchObject(limited)
+    harness.fake.failNext({ status: 429 })
+    expect(failureOf(await harness.runtime.runPromiseExit(harness.route.adapters.probe!.check(account)))).toMatchObject(limited)
   })
 
   it("metrics map Instagram's counts; a post deleted in the app has none for good", async () => {
