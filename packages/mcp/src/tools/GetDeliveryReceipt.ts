@@ -1,6 +1,7 @@
-import { PostId, postResults, Receipt } from "@herald/core"
+import { postResults, Receipt } from "@herald/core"
 import { Effect, Schema } from "effect"
 import { refuse, tool } from "../Tool.js"
+import { PostIdInput } from "./PostIdInput.js"
 
 /** GET /post-results. */
 export const getDeliveryReceipt = tool({
@@ -11,9 +12,7 @@ export const getDeliveryReceipt = tool({
     "URL once published and the error detail when it failed; approval_url is the signed page of the post. " +
     "post_not_found when the id is not a post of this project. Needs posts:read.",
   input: Schema.Struct({
-    // The description goes on the field: on the type it would become the refusal message.
-    post_id: Schema.propertySignature(PostId.annotations({ examples: [PostId.make("0b9f3c52-4a3e-4c1e-9d7a-2f1e5d8c6b4a")] }))
-      .annotations({ description: "The post's id (from create_post or list_posts)." })
+    post_id: PostIdInput
   }),
   output: Receipt,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,6 +1,7 @@
-import { getPost, PostId, PostRow } from "@herald/core"
+import { getPost, PostRow } from "@herald/core"
 import { Effect, Schema } from "effect"
 import { refuse, tool } from "../Tool.js"
+import { PostIdInput } from "./PostIdInput.js"
 
 /** GET /posts/{id}: beyond the contract's tools, so an agent reads an older post without scanning list_posts. */
 export const getPostTool = tool({
@@ -11,9 +12,7 @@ export const getPostTool = tool({
     "post and rejectionReason on a rejected one. post_superseded (naming the new id) when an edit replaced it; " +
     "post_not_found when the id is not a post of this project. Needs posts:read.",
   input: Schema.Struct({
-    // The description goes on the field: on the type it would become the refusal message.
-    id: Schema.propertySignature(PostId.annotations({ examples: [PostId.make("0b9f3c52-4a3e-4c1e-9d7a-2f1e5d8c6b4a")] }))
-      .annotations({ description: "The post's id (from create_post or list_posts)." })
+    id: PostIdInput
   }),
   output: PostRow,
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,6 +1,7 @@
-import { DeliveryMetricsHistory, metricsHistoryOfPost, metricsOfPost, PostId, PostMetricsReply } from "@herald/core"
+import { DeliveryMetricsHistory, metricsHistoryOfPost, metricsOfPost, PostMetricsReply } from "@herald/core"
 import { Effect, Schema } from "effect"
 import { refuse, tool } from "../Tool.js"
+import { PostIdInput } from "./PostIdInput.js"
 
 /** GET /metrics's body; with history, GET /metrics/history's rows beside it. */
 const PostMetricsWithHistory = Schema.Struct({
@@ -21,8 +22,7 @@ export const getPostMetrics = tool({
     "history: true adds each delivery's numbers over time. " +
     "post_not_found when the id is not a post of this project. Needs posts:read.",
   input: Schema.Struct({
-    // The description goes on the field: on the type it would become the refusal message.
-    post_id: Schema.propertySignature(PostId).annotations({ description: "The post's id (from create_post or list_posts)." }),
+    post_id: PostIdInput,
     history: Schema.optional(Schema.Boolean.annotations({ description: "Also answer the numbers over time (default false)." }))
   }),
   output: PostMetricsWithHistory,
