@@ -10,24 +10,16 @@ import { herald as heraldCommand, runCli } from "../src/Cli.js"
 import { type HeraldCall, HeraldHttp } from "../src/CliConnection.js"
 import { commandPaths } from "../src/CommandTree.js"
 import { progressLine } from "../src/ProgressBar.js"
+import { capturing } from "./CliCapture.js"
 import { sourceCli } from "./HeraldProcess.js"
 import { startHerald, tempDataDir, type TestHerald } from "./TestHerald.js"
 
 /** Runs the CLI in this process, capturing what it prints (and, with `http`, what it would send). */
 const cli = async (argv: ReadonlyArray<string>, http?: HeraldHttp["Type"]) => {
-  const out: Array<string> = []
-  const err: Array<string> = []
-  const log = vi.spyOn(console, "log").mockImplementation((...args) => void out.push(args.join(" ")))
-  const error = vi.spyOn(console, "error").mockImplementation((...args) => void err.push(args.join(" ")))
-  try {
-    const run = runCli(argv)
-    const code = await Effect.runPromise(http === undefined ? run : Effect.provideService(run, HeraldHttp, http))
-    // The server runs in this process too: keep only what the CLI printed (one JSON document per call).
-    return { code, out: out.filter((entry) => entry.startsWith("{")).join("\n"), all: out.join("\n"), err: err.join("\n") }
-  } finally {
-    log.mockRestore()
-    error.mockRestore()
-  }
+  const run = runCli(argv)
+  const { code, err, out } = await capturing(http === undefined ? run : Effect.provideService(run, HeraldHttp, http))
+  // The server runs in this process too: keep only what the CLI printed (one JSON document per call).
+  return { code, out: out.filter((entry) => entry.startsWith("{")).join("\n"), all: out.join("\n"), err: err.join("\n") }
 }
 
 /** The call an admin command line makes, recorded instead of sent (token and project given). */

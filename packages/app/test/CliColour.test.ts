@@ -1,7 +1,7 @@
-import { Effect } from "effect"
 import { describe, expect, it, vi } from "vitest"
 import { runCli } from "../src/Cli.js"
 import { colourWanted } from "../src/CliColour.js"
+import { capturing } from "./CliCapture.js"
 
 const escape = "\u001b"
 
@@ -11,18 +11,14 @@ const escape = "\u001b"
  * it printed to each.
  */
 const onPipes = async (argv: ReadonlyArray<string>, env: { readonly FORCE_COLOR?: string; readonly NO_COLOR?: string } = {}) => {
-  const stdout: Array<string> = []
-  const stderr: Array<string> = []
-  const log = vi.spyOn(console, "log").mockImplementation((...args) => void stdout.push(args.join(" ")))
-  const error = vi.spyOn(console, "error").mockImplementation((...args) => void stderr.push(args.join(" ")))
   const streams = [process.stdout, process.stderr]
   const wasTTY = streams.map((stream) => Object.getOwnPropertyDescriptor(stream, "isTTY"))
   streams.forEach((stream) => Object.defineProperty(stream, "isTTY", { value: false, configurable: true }))
   vi.stubEnv("FORCE_COLOR", env.FORCE_COLOR)
   vi.stubEnv("NO_COLOR", env.NO_COLOR)
   try {
-    const code = await Effect.runPromise(runCli(argv))
-    return { code, stdout: stdout.join("\n"), stderr: stderr.join("\n") }
+    const { code, err, out } = await capturing(runCli(argv))
+    return { code, stdout: out.join("\n"), stderr: err.join("\n") }
   } finally {
     vi.unstubAllEnvs()
     streams.forEach((stream, index) => {
@@ -30,8 +26,6 @@ const onPipes = async (argv: ReadonlyArray<string>, env: { readonly FORCE_COLOR?
       if (descriptor === undefined) delete (stream as { isTTY?: boolean }).isTTY
       else Object.defineProperty(stream, "isTTY", descriptor)
     })
-    log.mockRestore()
-    error.mockRestore()
   }
 }
 
